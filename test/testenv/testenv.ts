@@ -1,0 +1,397 @@
+// A real hub and spoke on loopback: upstream etcd + kube-apiserver per cluster. The hub issues
+// ServiceAccount tokens and serves OIDC discovery anonymously; the spoke trusts hub tokens whose
+// audience is the spoke's URL through its AuthenticationConfiguration (username prefix "hub:").
+import {spawn} from 'node:child_process'
+import {existsSync, openSync, closeSync} from 'node:fs'
+import {chmod, mkdir, readFile, rm, writeFile} from 'node:fs/promises'
+import net from 'node:net'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import YAML from 'yaml'
+import {ensureBinaries, type Binaries} from './binaries.js'
+import {kubeCall, kubeRequest, waitFor, type Connection} from './http.js'
+import {createClientCertificate, createPki, createServiceAccountKey, type Pki} from './pki.js'
+
+export const HUB_USER_PREFIX = 'hub:'
+const manifestsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'manifests')
+const READY_TIMEOUT_MS = 90_000
+
+export interface ClusterInfo {
+  name: string
+  server: string
+  /** Absolute path of an admin kubeconfig (client certificate, group system:masters). */
+  kubeconfig: string
+  context: string
+  /** base64 of the CA PEM, as in a kubeconfig's certificate-authority-data. */
+  caData: string
+  /** The cluster's service-account issuer URL. */
+  issuer: string
+}
+
+export interface ProcessInfo {
+  name: string
+  pid: number
+  log: string
+}
+
+export interface TestEnv {
+  dir: string
+  hub: ClusterInfo
+  spoke: ClusterInfo
+  processes: ProcessInfo[]
+}
+
+export function envFile(dir: string): string {
+  return path.join(dir, 'env.json')
+}
+
+export async function readEnv(dir: string): Promise<TestEnv | undefined> {
+  if (!existsSync(envFile(dir))) return undefined
+  return JSON.parse(await readFile(envFile(dir), 'utf8')) as TestEnv
+}
+
+export async function up(dir: string, log: (line: string) => void = () => {}): Promise<TestEnv> {
+  if (await readEnv(dir)) throw new Error(`a test environment is already recorded in ${dir}; run 'down' first`)
+  const binaries = await ensureBinaries(log)
+  dir = path.resolve(dir)
+  await mkdir(dir, {recursive: true, mode: 0o700})
+  await chmod(dir, 0o700)
+
+  const processes: ProcessInfo[] = []
+  const partial = {dir, processes} as unknown as TestEnv
+  try {
+    const started = Date.now()
+    const pki = await createPki(dir)
+    const admin = await createClientCertificate(dir, pki, 'admin', 'cpcred-admin', ['system:masters'])
+    const adminPem = {clientCertPem: await readFile(admin.cert, 'utf8'), clientKeyPem: await readFile(admin.key, 'utf8')}
+    const [hubPort, spokePort, ...etcdPorts] = await freePorts(6)
+    const hubServer = `https://127.0.0.1:${hubPort}`
+    const spokeServer = `https://127.0.0.1:${spokePort}`
+
+    const startEtcd = (name: string, clientPort: number, peerPort: number) =>
+      startProcess(dir, processes, `${name}-etcd`, binaries.etcd, [
+        `--name=${name}`,
+        `--data-dir=${path.join(dir, `${name}-etcd-data`)}`,
+        `--listen-client-urls=http://127.0.0.1:${clientPort}`,
+        `--advertise-client-urls=http://127.0.0.1:${clientPort}`,
+        `--listen-peer-urls=http://127.0.0.1:${peerPort}`,
+        `--initial-advertise-peer-urls=http://127.0.0.1:${peerPort}`,
+        `--initial-cluster=${name}=http://127.0.0.1:${peerPort}`,
+        '--unsafe-no-fsync',
+        '--log-level=warn',
+      ])
+    await startEtcd('hub', etcdPorts[0]!, etcdPorts[1]!)
+    await startEtcd('spoke', etcdPorts[2]!, etcdPorts[3]!)
+    await writeState(partial)
+
+    const hubKey = await createServiceAccountKey(dir, 'hub-sa')
+    await startApiserver(dir, processes, binaries, pki, {
+      name: 'hub',
+      port: hubPort!,
+      etcdPort: etcdPorts[0]!,
+      serviceAccountKey: hubKey,
+    })
+    await writeState(partial)
+    const hubConnection: Connection = {server: hubServer, caPem: pki.caPem, ...adminPem}
+    await waitReady(hubConnection, processes, 'hub-apiserver')
+
+    // The spoke's JWT authenticator fetches the hub's discovery document at start and retries
+    // about every 10 s, so start it only once the hub answers.
+    const authenticationConfig = path.join(dir, 'spoke-authentication-config.yaml')
+    await writeFile(authenticationConfig, spokeAuthenticationConfig(hubServer, spokeServer, pki.caPem))
+    const spokeKey = await createServiceAccountKey(dir, 'spoke-sa')
+    await startApiserver(dir, processes, binaries, pki, {
+      name: 'spoke',
+      port: spokePort!,
+      etcdPort: etcdPorts[2]!,
+      serviceAccountKey: spokeKey,
+      extraArgs: [`--authentication-config=${authenticationConfig}`],
+    })
+    await writeState(partial)
+
+    await bootstrapHub(hubConnection)
+    const spokeConnection: Connection = {server: spokeServer, caPem: pki.caPem, ...adminPem}
+    await waitReady(spokeConnection, processes, 'spoke-apiserver')
+    await waitSpokeTrustsHub(hubConnection, spokeConnection)
+
+    const caData = Buffer.from(pki.caPem).toString('base64')
+    const hub: ClusterInfo = {
+      name: 'hub',
+      server: hubServer,
+      kubeconfig: path.join(dir, 'hub.kubeconfig'),
+      context: 'hub',
+      caData,
+      issuer: hubServer,
+    }
+    const spoke: ClusterInfo = {
+      name: 'spoke',
+      server: spokeServer,
+      kubeconfig: path.join(dir, 'spoke.kubeconfig'),
+      context: 'spoke',
+      caData,
+      issuer: spokeServer,
+    }
+    await writePrivate(hub.kubeconfig, adminKubeconfig(hub, adminPem))
+    await writePrivate(spoke.kubeconfig, adminKubeconfig(spoke, adminPem))
+    const env: TestEnv = {dir, hub, spoke, processes}
+    await writeState(env)
+    log(`hub and spoke ready in ${((Date.now() - started) / 1000).toFixed(1)}s`)
+    return env
+  } catch (error) {
+    await stopProcesses(processes)
+    await rm(dir, {recursive: true, force: true})
+    throw error
+  }
+}
+
+export async function down(dir: string): Promise<boolean> {
+  const env = await readEnv(dir)
+  if (env) await stopProcesses(env.processes)
+  await rm(dir, {recursive: true, force: true})
+  return env !== undefined
+}
+
+export interface ProcessStatus extends ProcessInfo {
+  running: boolean
+  rssMiB?: number
+}
+
+export async function status(dir: string): Promise<{env?: TestEnv; processes: ProcessStatus[]}> {
+  const env = await readEnv(dir)
+  if (!env) return {processes: []}
+  const processes = await Promise.all(
+    env.processes.map(async (info) => ({...info, running: isRunning(info.pid), rssMiB: await residentMiB(info.pid)})),
+  )
+  return {env, processes}
+}
+
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Resident memory of a process in MiB, from /proc (Linux). */
+export async function residentMiB(pid: number): Promise<number | undefined> {
+  try {
+    const text = await readFile(`/proc/${pid}/status`, 'utf8')
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(text)
+    return match ? Math.round(Number(match[1]) / 1024) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+interface ApiserverOptions {
+  name: string
+  port: number
+  etcdPort: number
+  serviceAccountKey: string
+  extraArgs?: string[]
+}
+
+async function startApiserver(dir: string, processes: ProcessInfo[], binaries: Binaries, pki: Pki, options: ApiserverOptions) {
+  const issuer = `https://127.0.0.1:${options.port}`
+  const certDir = path.join(dir, `${options.name}-certs`)
+  await mkdir(certDir, {recursive: true})
+  await startProcess(dir, processes, `${options.name}-apiserver`, binaries.kubeApiserver, [
+    `--etcd-servers=http://127.0.0.1:${options.etcdPort}`,
+    '--bind-address=127.0.0.1',
+    '--advertise-address=127.0.0.1',
+    `--secure-port=${options.port}`,
+    `--cert-dir=${certDir}`,
+    `--tls-cert-file=${pki.serving.cert}`,
+    `--tls-private-key-file=${pki.serving.key}`,
+    `--client-ca-file=${pki.ca.cert}`,
+    '--authorization-mode=RBAC',
+    '--service-cluster-ip-range=10.96.0.0/24',
+    `--service-account-issuer=${issuer}`,
+    `--service-account-jwks-uri=${issuer}/openid/v1/jwks`,
+    `--service-account-key-file=${options.serviceAccountKey}`,
+    `--service-account-signing-key-file=${options.serviceAccountKey}`,
+    // Nothing creates `default` ServiceAccounts without a controller-manager.
+    '--disable-admission-plugins=ServiceAccount',
+    // Loopback endpoints are invalid for the kubernetes Service.
+    '--endpoint-reconciler-type=none',
+    '--profiling=false',
+    ...(options.extraArgs ?? []),
+  ])
+}
+
+function spokeAuthenticationConfig(hubServer: string, spokeServer: string, caPem: string): string {
+  return YAML.stringify({
+    apiVersion: 'apiserver.config.k8s.io/v1',
+    kind: 'AuthenticationConfiguration',
+    jwt: [
+      {
+        issuer: {url: hubServer, audiences: [spokeServer], certificateAuthority: caPem},
+        claimMappings: {username: {claim: 'sub', prefix: HUB_USER_PREFIX}},
+      },
+    ],
+  })
+}
+
+async function bootstrapHub(hub: Connection): Promise<void> {
+  // The spoke reads the hub's discovery document and JWKS without credentials.
+  await kubeCall(hub, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: {name: 'cpcred-testenv:service-account-issuer-discovery'},
+    roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:service-account-issuer-discovery'},
+    subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:unauthenticated'}],
+  })
+  const crd = YAML.parse(await readFile(path.join(manifestsDir, 'clusterprofile-crd.yaml'), 'utf8'))
+  await kubeCall(hub, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)
+  await waitFor('the ClusterProfile CRD to be established', READY_TIMEOUT_MS, async () => {
+    const current = await kubeCall<{status?: {conditions?: {type: string; status: string}[]}}>(
+      hub,
+      'GET',
+      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
+    )
+    const established = current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')
+    if (!established) return undefined
+    // Established can precede the first successful request by a moment.
+    const probe = await kubeRequest(hub, 'GET', '/apis/multicluster.x-k8s.io/v1alpha1/clusterprofiles?limit=1')
+    return probe.status === 200 ? true : undefined
+  })
+  await waitFor('namespace default on the hub', READY_TIMEOUT_MS, async () =>
+    (await kubeRequest(hub, 'GET', '/api/v1/namespaces/default')).status === 200 ? true : undefined,
+  )
+}
+
+/** Requests a hub ServiceAccount token for the spoke and waits until the spoke accepts it. */
+async function waitSpokeTrustsHub(hub: Connection, spoke: Connection): Promise<void> {
+  const namespace = 'cpcred-testenv'
+  await kubeCall(hub, 'POST', '/api/v1/namespaces', {apiVersion: 'v1', kind: 'Namespace', metadata: {name: namespace}})
+  await kubeCall(hub, 'POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: {name: 'trust-probe'},
+  })
+  const token = await requestServiceAccountToken(hub, namespace, 'trust-probe', [spoke.server], 600)
+  const expected = `${HUB_USER_PREFIX}system:serviceaccount:${namespace}:trust-probe`
+  await waitFor('the spoke to accept hub-issued tokens', READY_TIMEOUT_MS, async () => {
+    const username = await whoAmI({server: spoke.server, caPem: spoke.caPem, bearerToken: token})
+    return username === expected ? true : undefined
+  })
+}
+
+export async function requestServiceAccountToken(
+  hub: Connection,
+  namespace: string,
+  serviceAccount: string,
+  audiences: string[],
+  expirationSeconds: number,
+): Promise<string> {
+  const review = await kubeCall<{status: {token: string}}>(
+    hub,
+    'POST',
+    `/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`,
+    {apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {audiences, expirationSeconds}},
+  )
+  return review.status.token
+}
+
+/** The username the cluster sees for this connection, or undefined when it rejects the credential. */
+export async function whoAmI(connection: Connection): Promise<string | undefined> {
+  const response = await kubeRequest(connection, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'SelfSubjectReview',
+  })
+  if (response.status !== 201) return undefined
+  return (JSON.parse(response.body) as {status: {userInfo: {username: string}}}).status.userInfo.username
+}
+
+/** Connection details for a cluster of a running environment, as the admin. */
+export async function adminConnection(cluster: ClusterInfo): Promise<Connection> {
+  const config = YAML.parse(await readFile(cluster.kubeconfig, 'utf8'))
+  const user = config.users[0].user
+  return {
+    server: cluster.server,
+    caPem: Buffer.from(cluster.caData, 'base64').toString('utf8'),
+    clientCertPem: Buffer.from(user['client-certificate-data'], 'base64').toString('utf8'),
+    clientKeyPem: Buffer.from(user['client-key-data'], 'base64').toString('utf8'),
+  }
+}
+
+function adminKubeconfig(cluster: ClusterInfo, admin: {clientCertPem: string; clientKeyPem: string}): string {
+  return YAML.stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{name: cluster.name, cluster: {server: cluster.server, 'certificate-authority-data': cluster.caData}}],
+    users: [
+      {
+        name: `${cluster.name}-admin`,
+        user: {
+          'client-certificate-data': Buffer.from(admin.clientCertPem).toString('base64'),
+          'client-key-data': Buffer.from(admin.clientKeyPem).toString('base64'),
+        },
+      },
+    ],
+    contexts: [{name: cluster.context, context: {cluster: cluster.name, user: `${cluster.name}-admin`, namespace: 'default'}}],
+    'current-context': cluster.context,
+  })
+}
+
+async function startProcess(dir: string, processes: ProcessInfo[], name: string, binary: string, args: string[]) {
+  const log = path.join(dir, `${name}.log`)
+  const fd = openSync(log, 'a')
+  try {
+    // Detached in its own process group so the environment outlives the command that started it.
+    const child = spawn(binary, args, {detached: true, stdio: ['ignore', fd, fd]})
+    child.unref()
+    if (child.pid === undefined) throw new Error(`could not start ${binary}`)
+    processes.push({name, pid: child.pid, log})
+  } finally {
+    closeSync(fd)
+  }
+}
+
+async function waitReady(connection: Connection, processes: ProcessInfo[], name: string): Promise<void> {
+  const info = processes.find((p) => p.name === name)!
+  await waitFor(`${name} /readyz`, READY_TIMEOUT_MS, async () => {
+    if (!isRunning(info.pid)) {
+      const tail = (await readFile(info.log, 'utf8')).split('\n').slice(-20).join('\n')
+      throw Object.assign(new Error(`${name} exited during start-up; last lines of ${info.log}:\n${tail}`), {fatal: true})
+    }
+    const response = await kubeRequest(connection, 'GET', '/readyz')
+    return response.status === 200 ? true : undefined
+  })
+}
+
+async function stopProcesses(processes: ProcessInfo[]): Promise<void> {
+  // API servers first, then their etcd.
+  const ordered = [...processes].sort((a, b) => Number(a.name.endsWith('etcd')) - Number(b.name.endsWith('etcd')))
+  for (const info of ordered) {
+    if (!isRunning(info.pid)) continue
+    process.kill(info.pid, 'SIGTERM')
+    const deadline = Date.now() + 10_000
+    while (isRunning(info.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    if (isRunning(info.pid)) process.kill(info.pid, 'SIGKILL')
+  }
+}
+
+async function writeState(env: TestEnv): Promise<void> {
+  await writePrivate(envFile(env.dir), `${JSON.stringify(env, null, 2)}\n`)
+}
+
+async function writePrivate(file: string, content: string): Promise<void> {
+  await writeFile(file, content, {mode: 0o600})
+  await chmod(file, 0o600)
+}
+
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({length: count}, () => new Promise<net.Server>((resolve, reject) => {
+      const server = net.createServer()
+      server.on('error', reject)
+      server.listen(0, '127.0.0.1', () => resolve(server))
+    })),
+  )
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port)
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
+  return ports
+}
