@@ -47,7 +47,9 @@ export async function ensureBinaries(log: (line: string) => void = () => {}): Pr
       await goBuild(path.join(goModulesDir, 'etcd'), '.', binaries.etcd, '-s -w')
     }
     if (!existsSync(binaries.kubeApiserver)) {
-      log(`building kube-apiserver ${KUBERNETES_VERSION} from the Go module proxy (first run only, several minutes)…`)
+      log(
+        `building kube-apiserver ${KUBERNETES_VERSION} from the Go module proxy (first run only, several minutes)…`,
+      )
       await goBuild(
         path.join(goModulesDir, 'kube-apiserver'),
         'k8s.io/kubernetes/cmd/kube-apiserver',
@@ -76,15 +78,11 @@ function versionLdflags(version: string): string[] {
 async function goBuild(moduleDir: string, pkg: string, output: string, ldflags: string): Promise<void> {
   const partial = `${output}.partial-${process.pid}`
   try {
-    await promisify(execFile)(
-      'go',
-      ['build', '-trimpath', '-ldflags', ldflags, '-o', partial, pkg],
-      {
-        cwd: moduleDir,
-        env: {...process.env, CGO_ENABLED: '0', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=readonly -buildvcs=false'},
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    )
+    await promisify(execFile)('go', ['build', '-trimpath', '-ldflags', ldflags, '-o', partial, pkg], {
+      cwd: moduleDir,
+      env: {...process.env, CGO_ENABLED: '0', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=readonly -buildvcs=false'},
+      maxBuffer: 64 * 1024 * 1024,
+    })
     await rename(partial, output)
   } catch (error) {
     await rm(partial, {force: true})

@@ -39,7 +39,9 @@ async function main(argv: string[]): Promise<number> {
       return 0
     }
     case 'down':
-      console.log((await down(dir)) ? `stopped the test environment in ${dir}` : `no test environment in ${dir}`)
+      console.log(
+        (await down(dir)) ? `stopped the test environment in ${dir}` : `no test environment in ${dir}`,
+      )
       return 0
     case 'status': {
       const {env, processes} = await status(dir)
@@ -49,7 +51,9 @@ async function main(argv: string[]): Promise<number> {
       }
       console.log(`hub:   ${env.hub.server}\nspoke: ${env.spoke.server}`)
       for (const p of processes) {
-        console.log(`${p.name.padEnd(16)} pid ${String(p.pid).padEnd(8)} ${p.running ? `running  ${p.rssMiB ?? '?'} MiB` : 'stopped'}`)
+        console.log(
+          `${p.name.padEnd(16)} pid ${String(p.pid).padEnd(8)} ${p.running ? `running  ${p.rssMiB ?? '?'} MiB` : 'stopped'}`,
+        )
       }
       return processes.every((p) => p.running) ? 0 : 1
     }

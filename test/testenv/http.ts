@@ -15,7 +15,12 @@ export interface Response {
   body: string
 }
 
-export function kubeRequest(connection: Connection, method: string, path: string, body?: unknown): Promise<Response> {
+export function kubeRequest(
+  connection: Connection,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Response> {
   const url = new URL(path, connection.server)
   const payload = body === undefined ? undefined : JSON.stringify(body)
   return new Promise((resolve, reject) => {
@@ -36,7 +41,9 @@ export function kubeRequest(connection: Connection, method: string, path: string
       (response) => {
         const chunks: Buffer[] = []
         response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () => resolve({status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8')}))
+        response.on('end', () =>
+          resolve({status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8')}),
+        )
         response.on('error', reject)
       },
     )
@@ -56,12 +63,18 @@ export async function kubeCall<T = Record<string, unknown>>(
 ): Promise<T> {
   const response = await kubeRequest(connection, method, path, body)
   if (!expected.includes(response.status)) {
-    throw new Error(`${method} ${path} on ${connection.server}: HTTP ${response.status} ${response.body.slice(0, 500)}`)
+    throw new Error(
+      `${method} ${path} on ${connection.server}: HTTP ${response.status} ${response.body.slice(0, 500)}`,
+    )
   }
   return (response.body ? JSON.parse(response.body) : {}) as T
 }
 
-export async function waitFor<T>(what: string, timeoutMs: number, attempt: () => Promise<T | undefined>): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  attempt: () => Promise<T | undefined>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   let lastError: unknown
   while (Date.now() < deadline) {
@@ -74,5 +87,7 @@ export async function waitFor<T>(what: string, timeoutMs: number, attempt: () =>
     }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
-  throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${lastError ? `: ${lastError}` : ''}`)
+  throw new Error(
+    `timed out after ${timeoutMs / 1000}s waiting for ${what}${lastError ? `: ${lastError}` : ''}`,
+  )
 }

@@ -30,15 +30,41 @@ export interface Pki {
 export async function createPki(dir: string): Promise<Pki> {
   const ca = {cert: path.join(dir, 'ca.crt'), key: path.join(dir, 'ca.key')}
   await openssl(
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', ca.key, '-out', ca.cert, '-days', '30', '-subj', '/CN=cpcred-testenv-ca'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      ca.key,
+      '-out',
+      ca.cert,
+      '-days',
+      '30',
+      '-subj',
+      '/CN=cpcred-testenv-ca',
+    ],
     dir,
   )
-  const serving = await signCertificate(dir, ca, 'serving', '/CN=localhost', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth')
+  const serving = await signCertificate(
+    dir,
+    ca,
+    'serving',
+    '/CN=localhost',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth',
+  )
   return {ca, caPem: await readFile(ca.cert, 'utf8'), serving}
 }
 
 /** A client certificate: CN is the user name, each O a group. */
-export async function createClientCertificate(dir: string, pki: Pki, name: string, user: string, groups: string[]) {
+export async function createClientCertificate(
+  dir: string,
+  pki: Pki,
+  name: string,
+  user: string,
+  groups: string[],
+) {
   const subject = `/CN=${user}${groups.map((group) => `/O=${group}`).join('')}`
   return signCertificate(dir, pki.ca, name, subject, 'extendedKeyUsage=clientAuth')
 }
@@ -61,9 +87,28 @@ async function signCertificate(
   const csr = path.join(dir, `${name}.csr`)
   const extFile = path.join(dir, `${name}.ext`)
   await writeFile(extFile, `${extensions}\n`)
-  await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', paths.key, '-out', csr, '-subj', subject], dir)
   await openssl(
-    ['x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-out', paths.cert, '-days', '30', '-extfile', extFile],
+    ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', paths.key, '-out', csr, '-subj', subject],
+    dir,
+  )
+  await openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      csr,
+      '-CA',
+      ca.cert,
+      '-CAkey',
+      ca.key,
+      '-CAcreateserial',
+      '-out',
+      paths.cert,
+      '-days',
+      '30',
+      '-extfile',
+      extFile,
+    ],
     dir,
   )
   return paths

@@ -51,7 +51,8 @@ export async function readEnv(dir: string): Promise<TestEnv | undefined> {
 }
 
 export async function up(dir: string, log: (line: string) => void = () => {}): Promise<TestEnv> {
-  if (await readEnv(dir)) throw new Error(`a test environment is already recorded in ${dir}; run 'down' first`)
+  if (await readEnv(dir))
+    throw new Error(`a test environment is already recorded in ${dir}; run 'down' first`)
   const binaries = await ensureBinaries(log)
   dir = path.resolve(dir)
   await mkdir(dir, {recursive: true, mode: 0o700})
@@ -63,7 +64,10 @@ export async function up(dir: string, log: (line: string) => void = () => {}): P
     const started = Date.now()
     const pki = await createPki(dir)
     const admin = await createClientCertificate(dir, pki, 'admin', 'cpcred-admin', ['system:masters'])
-    const adminPem = {clientCertPem: await readFile(admin.cert, 'utf8'), clientKeyPem: await readFile(admin.key, 'utf8')}
+    const adminPem = {
+      clientCertPem: await readFile(admin.cert, 'utf8'),
+      clientKeyPem: await readFile(admin.key, 'utf8'),
+    }
     const [hubPort, spokePort, ...etcdPorts] = await freePorts(6)
     const hubServer = `https://127.0.0.1:${hubPort}`
     const spokeServer = `https://127.0.0.1:${spokePort}`
@@ -160,7 +164,11 @@ export async function status(dir: string): Promise<{env?: TestEnv; processes: Pr
   const env = await readEnv(dir)
   if (!env) return {processes: []}
   const processes = await Promise.all(
-    env.processes.map(async (info) => ({...info, running: isRunning(info.pid), rssMiB: await residentMiB(info.pid)})),
+    env.processes.map(async (info) => ({
+      ...info,
+      running: isRunning(info.pid),
+      rssMiB: await residentMiB(info.pid),
+    })),
   )
   return {env, processes}
 }
@@ -193,7 +201,13 @@ interface ApiserverOptions {
   extraArgs?: string[]
 }
 
-async function startApiserver(dir: string, processes: ProcessInfo[], binaries: Binaries, pki: Pki, options: ApiserverOptions) {
+async function startApiserver(
+  dir: string,
+  processes: ProcessInfo[],
+  binaries: Binaries,
+  pki: Pki,
+  options: ApiserverOptions,
+) {
   const issuer = `https://127.0.0.1:${options.port}`
   const certDir = path.join(dir, `${options.name}-certs`)
   await mkdir(certDir, {recursive: true})
@@ -240,7 +254,11 @@ async function bootstrapHub(hub: Connection): Promise<void> {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
     metadata: {name: 'cpcred-testenv:service-account-issuer-discovery'},
-    roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:service-account-issuer-discovery'},
+    roleRef: {
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'system:service-account-issuer-discovery',
+    },
     subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:unauthenticated'}],
   })
   const crd = YAML.parse(await readFile(path.join(manifestsDir, 'clusterprofile-crd.yaml'), 'utf8'))
@@ -251,10 +269,16 @@ async function bootstrapHub(hub: Connection): Promise<void> {
       'GET',
       `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
     )
-    const established = current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')
+    const established = current.status?.conditions?.some(
+      (c) => c.type === 'Established' && c.status === 'True',
+    )
     if (!established) return undefined
     // Established can precede the first successful request by a moment.
-    const probe = await kubeRequest(hub, 'GET', '/apis/multicluster.x-k8s.io/v1alpha1/clusterprofiles?limit=1')
+    const probe = await kubeRequest(
+      hub,
+      'GET',
+      '/apis/multicluster.x-k8s.io/v1alpha1/clusterprofiles?limit=1',
+    )
     return probe.status === 200 ? true : undefined
   })
   await waitFor('namespace default on the hub', READY_TIMEOUT_MS, async () =>
@@ -265,7 +289,11 @@ async function bootstrapHub(hub: Connection): Promise<void> {
 /** Requests a hub ServiceAccount token for the spoke and waits until the spoke accepts it. */
 async function waitSpokeTrustsHub(hub: Connection, spoke: Connection): Promise<void> {
   const namespace = 'cpcred-testenv'
-  await kubeCall(hub, 'POST', '/api/v1/namespaces', {apiVersion: 'v1', kind: 'Namespace', metadata: {name: namespace}})
+  await kubeCall(hub, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {name: namespace},
+  })
   await kubeCall(hub, 'POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
     apiVersion: 'v1',
     kind: 'ServiceAccount',
@@ -297,10 +325,15 @@ export async function requestServiceAccountToken(
 
 /** The username the cluster sees for this connection, or undefined when it rejects the credential. */
 export async function whoAmI(connection: Connection): Promise<string | undefined> {
-  const response = await kubeRequest(connection, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
-    apiVersion: 'authentication.k8s.io/v1',
-    kind: 'SelfSubjectReview',
-  })
+  const response = await kubeRequest(
+    connection,
+    'POST',
+    '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+    {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+    },
+  )
   if (response.status !== 201) return undefined
   return (JSON.parse(response.body) as {status: {userInfo: {username: string}}}).status.userInfo.username
 }
@@ -321,7 +354,9 @@ function adminKubeconfig(cluster: ClusterInfo, admin: {clientCertPem: string; cl
   return YAML.stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{name: cluster.name, cluster: {server: cluster.server, 'certificate-authority-data': cluster.caData}}],
+    clusters: [
+      {name: cluster.name, cluster: {server: cluster.server, 'certificate-authority-data': cluster.caData}},
+    ],
     users: [
       {
         name: `${cluster.name}-admin`,
@@ -331,12 +366,23 @@ function adminKubeconfig(cluster: ClusterInfo, admin: {clientCertPem: string; cl
         },
       },
     ],
-    contexts: [{name: cluster.context, context: {cluster: cluster.name, user: `${cluster.name}-admin`, namespace: 'default'}}],
+    contexts: [
+      {
+        name: cluster.context,
+        context: {cluster: cluster.name, user: `${cluster.name}-admin`, namespace: 'default'},
+      },
+    ],
     'current-context': cluster.context,
   })
 }
 
-async function startProcess(dir: string, processes: ProcessInfo[], name: string, binary: string, args: string[]) {
+async function startProcess(
+  dir: string,
+  processes: ProcessInfo[],
+  name: string,
+  binary: string,
+  args: string[],
+) {
   const log = path.join(dir, `${name}.log`)
   const fd = openSync(log, 'a')
   try {
@@ -355,7 +401,9 @@ async function waitReady(connection: Connection, processes: ProcessInfo[], name:
   await waitFor(`${name} /readyz`, READY_TIMEOUT_MS, async () => {
     if (!isRunning(info.pid)) {
       const tail = (await readFile(info.log, 'utf8')).split('\n').slice(-20).join('\n')
-      throw Object.assign(new Error(`${name} exited during start-up; last lines of ${info.log}:\n${tail}`), {fatal: true})
+      throw Object.assign(new Error(`${name} exited during start-up; last lines of ${info.log}:\n${tail}`), {
+        fatal: true,
+      })
     }
     const response = await kubeRequest(connection, 'GET', '/readyz')
     return response.status === 200 ? true : undefined
@@ -364,12 +412,15 @@ async function waitReady(connection: Connection, processes: ProcessInfo[], name:
 
 async function stopProcesses(processes: ProcessInfo[]): Promise<void> {
   // API servers first, then their etcd.
-  const ordered = [...processes].sort((a, b) => Number(a.name.endsWith('etcd')) - Number(b.name.endsWith('etcd')))
+  const ordered = [...processes].sort(
+    (a, b) => Number(a.name.endsWith('etcd')) - Number(b.name.endsWith('etcd')),
+  )
   for (const info of ordered) {
     if (!isRunning(info.pid)) continue
     process.kill(info.pid, 'SIGTERM')
     const deadline = Date.now() + 10_000
-    while (isRunning(info.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    while (isRunning(info.pid) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100))
     if (isRunning(info.pid)) process.kill(info.pid, 'SIGKILL')
   }
 }
@@ -385,11 +436,15 @@ async function writePrivate(file: string, content: string): Promise<void> {
 
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({length: count}, () => new Promise<net.Server>((resolve, reject) => {
-      const server = net.createServer()
-      server.on('error', reject)
-      server.listen(0, '127.0.0.1', () => resolve(server))
-    })),
+    Array.from(
+      {length: count},
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer()
+          server.on('error', reject)
+          server.listen(0, '127.0.0.1', () => resolve(server))
+        }),
+    ),
   )
   const ports = servers.map((server) => (server.address() as net.AddressInfo).port)
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))

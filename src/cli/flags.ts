@@ -1,0 +1,38 @@
+// Flags shared by commands, spelled as kubectl spells them.
+import {Flags} from '@oclif/core'
+
+export const hubFlags = {
+  kubeconfig: Flags.string({
+    summary: 'Path to the hub kubeconfig file (default: KUBECONFIG, then ~/.kube/config).',
+    helpGroup: 'HUB',
+  }),
+  context: Flags.string({summary: 'The hub kubeconfig context to use.', helpGroup: 'HUB'}),
+  namespace: Flags.string({
+    char: 'n',
+    summary: "Namespace of the ClusterProfiles (default: the context's namespace).",
+    helpGroup: 'HUB',
+  }),
+}
+
+export const allNamespacesFlag = Flags.boolean({
+  char: 'A',
+  summary: 'Look in all namespaces.',
+  exclusive: ['namespace'],
+  helpGroup: 'HUB',
+})
+
+export const selectorFlag = Flags.string({
+  char: 'l',
+  summary: 'Label selector to filter ClusterProfiles on (e.g. -l env=prod,tier!=test).',
+})
+
+export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'name'] as const
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
+
+/** -o for commands that print profiles. */
+export const outputFlag = Flags.option({
+  char: 'o',
+  summary: 'Output format.',
+  options: OUTPUT_FORMATS,
+  default: 'table' as OutputFormat,
+})()

@@ -1,0 +1,24 @@
+// Entry point of the cpcred binary: runs the oclif command and turns every failure into one
+// message on stderr and the exit code of its kind (the one place that maps errors to codes).
+import {reportError} from './report-error.js'
+
+export interface RunOptions {
+  development?: boolean
+}
+
+export async function run(argv: string[], options: RunOptions = {}): Promise<void> {
+  // `cpcred list | head` closes the pipe early; that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0)
+  })
+  let code = 0
+  try {
+    const {run: runCommand, flush, settings} = await import('@oclif/core')
+    if (options.development) settings.debug = true
+    await runCommand(argv, import.meta.url)
+    await flush()
+  } catch (error) {
+    code = reportError(error, process.stderr, {debug: Boolean(process.env.CPCRED_DEBUG)})
+  }
+  process.exit(code)
+}

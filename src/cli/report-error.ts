@@ -1,0 +1,38 @@
+import {ExitCode, isCpcredError} from '../core/errors.js'
+
+interface OclifError {
+  message: string
+  stack?: string
+  oclif?: {exit?: number}
+  code?: string
+}
+
+/** Prints a failure for a person (never a stack trace for their mistakes) and returns the exit code. */
+export function reportError(
+  error: unknown,
+  stderr: {write(text: string): unknown},
+  options: {debug: boolean},
+): number {
+  if (isCpcredError(error)) {
+    stderr.write(`error: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`)
+    if (options.debug && error.cause instanceof Error) stderr.write(`${error.cause.stack}\n`)
+    return error.exitCode
+  }
+  const oclif = error as OclifError
+  // this.exit(n) inside a command: the command already said what it had to say.
+  if (oclif?.code === 'EEXIT') return oclif.oclif?.exit ?? ExitCode.Failure
+  if (typeof oclif?.oclif?.exit === 'number') {
+    // Flag and argument parsing failures, unknown commands: usage errors.
+    stderr.write(`error: ${firstParagraph(oclif.message)}\nSee 'cpcred --help' or 'cpcred COMMAND --help'.\n`)
+    return oclif.oclif.exit === ExitCode.Failure ? ExitCode.Failure : ExitCode.Usage
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  stderr.write(`error: ${message}\n`)
+  if (options.debug && error instanceof Error) stderr.write(`${error.stack}\n`)
+  else stderr.write('This is unexpected; run again with CPCRED_DEBUG=1 for details and report it.\n')
+  return ExitCode.Failure
+}
+
+function firstParagraph(message: string): string {
+  return message.split('\nSee more help with')[0]!.trim()
+}

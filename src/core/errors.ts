@@ -1,0 +1,54 @@
+// Every failure a user can cause or meet is a CpcredError: a one-line message that says what went
+// wrong and what to do, and the exit code that scripts can rely on (DESIGN.md §4).
+
+export const ExitCode = {
+  Success: 0,
+  Failure: 1,
+  Usage: 2,
+  /** Hub or target unreachable, or the API is not served there. */
+  Unreachable: 3,
+  /** Authentication or authorization denied. */
+  Denied: 4,
+  /** Credential plugin missing, exited non-zero, gave invalid output, or timed out. */
+  PluginFailed: 5,
+} as const
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
+
+export interface CpcredErrorOptions {
+  exitCode?: ExitCode
+  /** What to do next, printed on its own line after the message. */
+  hint?: string
+  cause?: unknown
+}
+
+export class CpcredError extends Error {
+  readonly exitCode: ExitCode
+  readonly hint?: string
+
+  constructor(message: string, options: CpcredErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : {cause: options.cause})
+    this.name = 'CpcredError'
+    this.exitCode = options.exitCode ?? ExitCode.Failure
+    this.hint = options.hint
+  }
+}
+
+export class UsageError extends CpcredError {
+  constructor(message: string, hint?: string) {
+    super(message, {exitCode: ExitCode.Usage, hint})
+    this.name = 'UsageError'
+  }
+}
+
+export function isCpcredError(error: unknown): error is CpcredError {
+  return error instanceof CpcredError
+}
+
+/** A paginated list's continue token expired on the server (HTTP 410 Gone). */
+export class ContinueExpiredError extends CpcredError {
+  constructor() {
+    super('the list continue token expired on the server (410 Gone)')
+    this.name = 'ContinueExpiredError'
+  }
+}

@@ -1,0 +1,95 @@
+// How profiles are printed: kubectl-style table, wide, json, yaml and name output.
+import {stringify} from 'yaml'
+import {
+  CONTROL_PLANE_HEALTHY,
+  GROUP,
+  findCondition,
+  offeredProviders,
+  type ClusterProfile,
+} from './cluster-profile.js'
+import {age, renderTable} from './format.js'
+
+export type ProfileOutput = 'table' | 'wide' | 'json' | 'yaml' | 'name'
+
+export interface ProfileViewOptions {
+  output: ProfileOutput
+  /** Adds the NAMESPACE column, as kubectl does with -A. */
+  allNamespaces: boolean
+  now: Date
+  /** Name of the provider the local provider file would use for a profile, if any. */
+  chosenProvider?: (profile: ClusterProfile) => string | undefined
+  /** Server of the chosen provider, for -o wide. */
+  chosenServer?: (profile: ClusterProfile) => string | undefined
+  /** Clusterset of a namespace (from its label), for -o wide. */
+  clustersetOf?: (namespace: string) => string | undefined
+  /** Decorates table cells (colour on a terminal). */
+  style?: (cell: string, column: string, isHeader: boolean) => string
+}
+
+/** `True`, `False`, `Unknown` from the ControlPlaneHealthy condition, `-` when there is none. */
+export function healthOf(profile: ClusterProfile): string {
+  return findCondition(profile, CONTROL_PLANE_HEALTHY)?.status ?? '-'
+}
+
+/** Provider names in offer order; the one the provider file would use is marked with `*`. */
+export function providersCell(profile: ClusterProfile, chosen: string | undefined): string {
+  const names = offeredProviders(profile).map((provider) =>
+    provider.name === chosen ? `${provider.name}*` : provider.name,
+  )
+  return names.length ? names.join(',') : '<none>'
+}
+
+export function renderProfiles(profiles: ClusterProfile[], options: ProfileViewOptions): string {
+  switch (options.output) {
+    case 'json':
+      return `${JSON.stringify(asList(profiles), null, 4)}\n`
+    case 'yaml':
+      return stringify(asList(profiles), {indentSeq: false, lineWidth: 0})
+    case 'name':
+      return profiles.map((profile) => `clusterprofile.${GROUP}/${profile.metadata.name}\n`).join('')
+    case 'table':
+    case 'wide':
+      return renderProfileTable(profiles, options)
+  }
+}
+
+/** The shape kubectl prints for several objects. */
+function asList(profiles: ClusterProfile[]) {
+  return {apiVersion: 'v1', items: profiles, kind: 'List', metadata: {resourceVersion: ''}}
+}
+
+function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOptions): string {
+  const wide = options.output === 'wide'
+  const columns = [
+    ...(options.allNamespaces ? ['NAMESPACE'] : []),
+    'NAME',
+    'MANAGER',
+    'HEALTHY',
+    'VERSION',
+    'PROVIDERS',
+    'AGE',
+    ...(wide ? ['DISPLAY NAME', 'CLUSTERSET', 'SERVER'] : []),
+  ]
+  const rows = profiles.map((profile) => {
+    const namespace = profile.metadata.namespace ?? ''
+    const cells: Record<string, string> = {
+      NAMESPACE: namespace,
+      NAME: profile.metadata.name,
+      MANAGER: profile.spec?.clusterManager?.name || '<none>',
+      HEALTHY: healthOf(profile),
+      VERSION: profile.status?.version?.kubernetes || '<none>',
+      PROVIDERS: providersCell(profile, options.chosenProvider?.(profile)),
+      AGE: age(profile.metadata.creationTimestamp, options.now),
+      'DISPLAY NAME': profile.spec?.displayName || '<none>',
+      CLUSTERSET: options.clustersetOf?.(namespace) || '<none>',
+      SERVER: options.chosenServer?.(profile) || '<none>',
+    }
+    return columns.map((column) => cells[column]!)
+  })
+  const style = options.style
+  return renderTable(
+    columns,
+    rows,
+    style ? (cell, index, isHeader) => style(cell, columns[index]!, isHeader) : undefined,
+  )
+}

@@ -1,0 +1,79 @@
+// Reads every matching profile from the hub, page by page, and applies the filters that the API
+// cannot apply itself.
+import {CLUSTERSET_LABEL, type ClusterProfile} from '../core/cluster-profile.js'
+import {ContinueExpiredError, CpcredError} from '../core/errors.js'
+
+export const PAGE_SIZE = 500
+
+export interface ProfilePageSource {
+  listProfilePage(
+    options: {namespace?: string; labelSelector?: string; limit: number},
+    continueToken?: string,
+  ): Promise<{items: ClusterProfile[]; next?: string}>
+  listNamespaceLabels(): Promise<Map<string, Record<string, string>>>
+}
+
+export interface ListProfilesInput {
+  /** undefined: all namespaces. */
+  namespace?: string
+  labelSelector?: string
+  clusterManager?: string
+  clusterset?: string
+  pageSize?: number
+  /** Called when the listing had to start over (an expired continue token). */
+  onRestart?: (reason: string) => void
+}
+
+export interface ListProfilesResult {
+  profiles: ClusterProfile[]
+  /** Clusterset label of each namespace, when it was read (for --clusterset). */
+  clustersets?: Map<string, string>
+}
+
+export async function listProfiles(
+  source: ProfilePageSource,
+  input: ListProfilesInput,
+): Promise<ListProfilesResult> {
+  let clustersets: Map<string, string> | undefined
+  let namespaces: Set<string> | undefined
+  if (input.clusterset !== undefined) {
+    clustersets = new Map()
+    for (const [name, labels] of await source.listNamespaceLabels()) {
+      const set = labels[CLUSTERSET_LABEL]
+      if (set !== undefined) clustersets.set(name, set)
+    }
+    namespaces = new Set([...clustersets].filter(([, set]) => set === input.clusterset).map(([name]) => name))
+    if (input.namespace !== undefined && !namespaces.has(input.namespace)) return {profiles: [], clustersets}
+  }
+  const keep = (profile: ClusterProfile) =>
+    (input.clusterManager === undefined || profile.spec?.clusterManager?.name === input.clusterManager) &&
+    (namespaces === undefined || namespaces.has(profile.metadata.namespace ?? ''))
+
+  const options = {
+    namespace: input.namespace,
+    labelSelector: input.labelSelector,
+    limit: input.pageSize ?? PAGE_SIZE,
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const profiles: ClusterProfile[] = []
+      let next: string | undefined
+      do {
+        const page = await source.listProfilePage(options, next)
+        for (const profile of page.items) if (keep(profile)) profiles.push(profile)
+        next = page.next
+      } while (next)
+      return {profiles, clustersets}
+    } catch (error) {
+      // A continue token expires when the hub compacts past it (410 Gone); a fresh listing is
+      // consistent again. Start over once, then give up with a clear message.
+      if (!(error instanceof ContinueExpiredError)) throw error
+      if (attempt >= 2) {
+        throw new CpcredError('the hub kept expiring the listing while it was being read (410 Gone)', {
+          hint: 'retry; if it persists, narrow the listing with -n or -l',
+        })
+      }
+      input.onRestart?.('the continue token expired (410 Gone); listing again from the start')
+    }
+  }
+}

@@ -1,0 +1,263 @@
+import assert from 'node:assert/strict'
+import {before, describe, it} from 'node:test'
+import type {ClusterProfile} from '../../src/core/cluster-profile.js'
+import {kubeCall} from '../testenv/http.js'
+import {
+  applyProfile,
+  cpcred,
+  createNamespace,
+  createServiceAccount,
+  getProfile,
+  serviceAccountToken,
+  tempDir,
+  testEnv,
+  tokenKubeconfig,
+  uniqueName,
+} from '../helpers/env.js'
+
+function profile(
+  namespace: string,
+  name: string,
+  status: ClusterProfile['status'],
+  labels: Record<string, string>,
+): ClusterProfile {
+  return {
+    metadata: {name, namespace, labels: {'x-k8s.io/cluster-manager': 'fleet-manager', ...labels}},
+    spec: {displayName: `Cluster ${name}`, clusterManager: {name: 'fleet-manager'}},
+    status,
+  }
+}
+
+describe('cpcred list against the real hub', () => {
+  let hubKubeconfig: string
+  let runLabel: Record<string, string>
+  let namespaces: string[]
+  let applied: ClusterProfile[]
+
+  before(async () => {
+    const {env, hub} = await testEnv()
+    hubKubeconfig = env.hub.kubeconfig
+    runLabel = {'cpcred.test/run': uniqueName('list')}
+    namespaces = [await createNamespace(hub, 'list-a'), await createNamespace(hub, 'list-b')]
+    const server = env.spoke.server
+    applied = [
+      await applyProfile(
+        hub,
+        profile(
+          namespaces[0]!,
+          'alpha',
+          {
+            accessProviders: [
+              {name: 'secretreader', cluster: {server, 'certificate-authority-data': env.spoke.caData}},
+            ],
+            conditions: [
+              {
+                type: 'ControlPlaneHealthy',
+                status: 'True',
+                reason: 'Healthy',
+                message: 'ok',
+                lastTransitionTime: '2026-01-01T00:00:00Z',
+              },
+            ],
+            version: {kubernetes: 'v1.34.10'},
+          },
+          runLabel,
+        ),
+      ),
+      // An old hub's profile: only the deprecated credentialProviders.
+      await applyProfile(
+        hub,
+        profile(
+          namespaces[1]!,
+          'beta',
+          {credentialProviders: [{name: 'token-request', cluster: {server}}]},
+          runLabel,
+        ),
+      ),
+      // Both lists, naming the same provider.
+      await applyProfile(
+        hub,
+        profile(
+          namespaces[1]!,
+          'gamma',
+          {
+            accessProviders: [{name: 'token-request', cluster: {server}}],
+            credentialProviders: [
+              {name: 'token-request', cluster: {server: 'https://old.example'}},
+              {name: 'legacy', cluster: {server: 'https://legacy.example'}},
+            ],
+          },
+          runLabel,
+        ),
+      ),
+    ]
+  })
+
+  it('-A -o json returns exactly the applied profiles, both provider lists included', async () => {
+    const result = await cpcred(
+      ['list', '-A', '-l', `cpcred.test/run=${runLabel['cpcred.test/run']}`, '-o', 'json'],
+      {
+        KUBECONFIG: hubKubeconfig,
+      },
+    )
+    assert.equal(result.code, 0, result.stderr)
+    const list = JSON.parse(result.stdout) as {kind: string; apiVersion: string; items: ClusterProfile[]}
+    assert.equal(list.kind, 'List')
+    assert.equal(list.apiVersion, 'v1')
+    const {hub} = await testEnv()
+    const current = await Promise.all(
+      applied.map((p) => getProfile(hub, p.metadata.namespace!, p.metadata.name)),
+    )
+    // Sorted by namespace/name, and each item is the object the hub holds, unchanged.
+    const byKey = (p: ClusterProfile) => `${p.metadata.namespace}/${p.metadata.name}`
+    assert.deepEqual(
+      list.items,
+      [...current].sort((a, b) => byKey(a).localeCompare(byKey(b))),
+    )
+    assert.deepEqual(
+      list.items.find((p) => p.metadata.name === 'gamma')?.status?.credentialProviders?.map((p) => p.name),
+      ['token-request', 'legacy'],
+    )
+  })
+
+  it('prints a kubectl-style table for one namespace, with the deprecated providers merged', async () => {
+    const result = await cpcred(['list', '-n', namespaces[1]!], {KUBECONFIG: hubKubeconfig})
+    assert.equal(result.code, 0, result.stderr)
+    const lines = result.stdout.trimEnd().split('\n')
+    assert.match(lines[0]!, /^NAME\s+MANAGER\s+HEALTHY\s+VERSION\s+PROVIDERS\s+AGE$/)
+    assert.equal(lines.length, 3)
+    assert.match(lines[1]!, /^beta\s+fleet-manager\s+-\s+<none>\s+token-request\s+\d+s$/)
+    assert.match(lines[2]!, /^gamma\s+fleet-manager\s+-\s+<none>\s+token-request,legacy\s+\d+s$/)
+  })
+
+  it('adds NAMESPACE with -A and uses the context namespace by default', async () => {
+    const all = await cpcred(['list', '-A', '-l', `cpcred.test/run=${runLabel['cpcred.test/run']}`], {
+      KUBECONFIG: hubKubeconfig,
+    })
+    assert.equal(all.code, 0, all.stderr)
+    assert.match(all.stdout.split('\n')[0]!, /^NAMESPACE\s+NAME\s+MANAGER/)
+    assert.match(
+      all.stdout,
+      new RegExp(
+        `^${namespaces[0]}\\s+alpha\\s+fleet-manager\\s+True\\s+v1\\.34\\.10\\s+secretreader\\s`,
+        'm',
+      ),
+    )
+
+    const inDefault = await cpcred(['list'], {KUBECONFIG: hubKubeconfig})
+    assert.equal(inDefault.code, 0)
+    assert.equal(inDefault.stdout, '')
+    assert.equal(inDefault.stderr, 'No ClusterProfiles found in default namespace.\n')
+  })
+
+  it('prints YAML and names', async () => {
+    const yaml = await cpcred(['list', '-n', namespaces[0]!, '-o', 'yaml'], {KUBECONFIG: hubKubeconfig})
+    assert.equal(yaml.code, 0, yaml.stderr)
+    assert.match(yaml.stdout, /^apiVersion: v1\nitems:\n- apiVersion: multicluster.x-k8s.io\/v1alpha1\n/)
+    const names = await cpcred(['list', '-n', namespaces[1]!, '-o', 'name'], {KUBECONFIG: hubKubeconfig})
+    assert.equal(
+      names.stdout,
+      'clusterprofile.multicluster.x-k8s.io/beta\nclusterprofile.multicluster.x-k8s.io/gamma\n',
+    )
+  })
+})
+
+describe('cpcred list errors', () => {
+  it('says the hub does not serve ClusterProfiles when the CRD is missing (exit 3)', async () => {
+    const {env} = await testEnv()
+    // The spoke has no ClusterProfile CRD.
+    const result = await cpcred(['list'], {KUBECONFIG: env.spoke.kubeconfig})
+    assert.equal(result.code, 3)
+    assert.match(
+      result.stderr,
+      /^error: the hub \(context "spoke", https:\/\/127\.0\.0\.1:\d+\) does not serve multicluster\.x-k8s\.io\/v1alpha1 clusterprofiles\n/,
+    )
+    assert.match(result.stderr, /install the ClusterProfile CRD/)
+    assert.doesNotMatch(result.stderr, /\n\s+at /)
+  })
+
+  it('says the hub cannot be reached (exit 3)', async () => {
+    const {env} = await testEnv()
+    const dir = await tempDir()
+    const kubeconfig = await tokenKubeconfig(dir, 'gone', 'https://127.0.0.1:1', env.hub.caData, 'irrelevant')
+    const result = await cpcred(['list'], {KUBECONFIG: kubeconfig})
+    assert.equal(result.code, 3)
+    assert.match(
+      result.stderr,
+      /^error: cannot reach the hub \(context "gone", https:\/\/127\.0\.0\.1:1\): connection refused\n/,
+    )
+    assert.doesNotMatch(result.stderr, /irrelevant/)
+  })
+
+  it('says the list is forbidden for a user without RBAC (exit 4)', async () => {
+    const {env, hub} = await testEnv()
+    const namespace = await createNamespace(hub, 'forbidden')
+    await createServiceAccount(hub, namespace, 'nobody')
+    const token = await serviceAccountToken(hub, namespace, 'nobody')
+    const kubeconfig = await tokenKubeconfig(
+      await tempDir(),
+      'nobody',
+      env.hub.server,
+      env.hub.caData,
+      token,
+      namespace,
+    )
+    const result = await cpcred(['list'], {KUBECONFIG: kubeconfig})
+    assert.equal(result.code, 4)
+    assert.match(
+      result.stderr,
+      /^error: cannot list clusterprofiles\.multicluster\.x-k8s\.io in namespace "forbidden-[0-9a-f]+" on the hub \(context "nobody", [^)]+\): User "system:serviceaccount:forbidden-[0-9a-f]+:nobody" cannot list resource "clusterprofiles" in API group "multicluster.x-k8s.io" in the namespace "forbidden-[0-9a-f]+"\n/,
+    )
+    assert.ok(!result.stderr.includes(token), 'the token must not appear in the error')
+  })
+
+  it('rejects an unknown output format as a usage error (exit 2)', async () => {
+    const {env} = await testEnv()
+    const result = await cpcred(['list', '-o', 'xml'], {KUBECONFIG: env.hub.kubeconfig})
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /^error: .*xml/)
+  })
+
+  it('explains a missing kubeconfig and a missing context', async () => {
+    const home = await tempDir()
+    const none = await cpcred(['list'], {HOME: home})
+    assert.equal(none.code, 2)
+    assert.match(none.stderr, /^error: no kubeconfig found for the hub/)
+    const {env} = await testEnv()
+    const wrong = await cpcred(['list', '--context', 'nope'], {KUBECONFIG: env.hub.kubeconfig})
+    assert.equal(wrong.code, 2)
+    assert.match(wrong.stderr, /^error: context "nope" not found in .*\nknown contexts: hub\n$/)
+  })
+})
+
+describe('the spoke trusts hub-issued tokens', () => {
+  it('accepts a hub ServiceAccount token for the spoke audience and rejects another audience', async () => {
+    const {env, hub} = await testEnv()
+    const namespace = await createNamespace(hub, 'trust')
+    await createServiceAccount(hub, namespace, 'deployer')
+    const dir = await tempDir()
+    const good = await serviceAccountToken(hub, namespace, 'deployer', [env.spoke.server], 600)
+    const goodConfig = await tokenKubeconfig(dir, 'good', env.spoke.server, env.spoke.caData, good)
+    const {runProgram} = await import('../helpers/env.js')
+    const whoami = await runProgram('kubectl', ['--kubeconfig', goodConfig, 'auth', 'whoami', '-o', 'json'])
+    assert.equal(whoami.code, 0, whoami.stderr)
+    assert.equal(
+      JSON.parse(whoami.stdout).status.userInfo.username,
+      `hub:system:serviceaccount:${namespace}:deployer`,
+    )
+
+    const other = await serviceAccountToken(
+      hub,
+      namespace,
+      'deployer',
+      ['https://some-other-cluster.example'],
+      600,
+    )
+    const otherConfig = await tokenKubeconfig(dir, 'other', env.spoke.server, env.spoke.caData, other)
+    const rejected = await runProgram('kubectl', ['--kubeconfig', otherConfig, 'auth', 'whoami'])
+    assert.notEqual(rejected.code, 0)
+    assert.match(rejected.stderr, /Unauthorized|must be logged in/)
+    // The spoke's admin can still read it, so the rejection is about the token.
+    await kubeCall((await testEnv()).spoke, 'GET', '/api/v1/namespaces/default')
+  })
+})

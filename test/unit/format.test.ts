@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict'
+import {describe, it} from 'node:test'
+import {age, humanDuration, renderTable} from '../../src/core/format.js'
+
+const s = 1000
+const m = 60 * s
+const h = 60 * m
+const d = 24 * h
+
+describe('humanDuration (kubectl AGE)', () => {
+  const cases: [number, string][] = [
+    [-3 * s, '<invalid>'],
+    [-1 * s, '0s'],
+    [0, '0s'],
+    [59 * s, '59s'],
+    [119 * s, '119s'],
+    [2 * m, '2m'],
+    [2 * m + 5 * s, '2m5s'],
+    [9 * m + 59 * s, '9m59s'],
+    [10 * m + 30 * s, '10m'],
+    [179 * m, '179m'],
+    [3 * h, '3h'],
+    [3 * h + 20 * m, '3h20m'],
+    [8 * h + 20 * m, '8h'],
+    [47 * h, '47h'],
+    [2 * d, '2d'],
+    [2 * d + 5 * h, '2d5h'],
+    [8 * d + 5 * h, '8d'],
+    [729 * d, '729d'],
+    [730 * d, '2y'],
+    [731 * d, '2y1d'],
+    [8 * 365 * d, '8y'],
+  ]
+  for (const [duration, expected] of cases) {
+    it(`${duration}ms is ${expected}`, () => assert.equal(humanDuration(duration), expected))
+  }
+
+  it('ages a timestamp against an injected clock, <unknown> without one', () => {
+    const now = new Date('2026-11-22T12:00:00Z')
+    assert.equal(age('2026-11-22T11:00:00Z', now), '60m')
+    assert.equal(age(undefined, now), '<unknown>')
+    assert.equal(age('not a time', now), '<unknown>')
+  })
+})
+
+describe('renderTable', () => {
+  it('pads like kubectl tabwriter (min width 6, padding 3) and leaves the last column unpadded', () => {
+    const table = renderTable(
+      ['NAME', 'AGE'],
+      [
+        ['a', '5s'],
+        ['longer-name', '10d'],
+      ],
+    )
+    assert.equal(table, 'NAME          AGE\na             5s\nlonger-name   10d\n')
+  })
+
+  it('measures widths before styling, so colour does not shift columns', () => {
+    const table = renderTable(['A', 'B'], [['x', 'y']], (cell, column, isHeader) =>
+      !isHeader && column === 0 ? `<${cell}>` : cell,
+    )
+    assert.equal(table, 'A     B\n<x>     y\n')
+  })
+})

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict'
+import {describe, it} from 'node:test'
+import type {ClusterProfile} from '../../src/core/cluster-profile.js'
+import {healthOf, providersCell, renderProfiles} from '../../src/core/profile-view.js'
+
+const now = new Date('2026-11-22T12:00:00Z')
+
+function profile(name: string, namespace: string, status?: ClusterProfile['status']): ClusterProfile {
+  return {
+    apiVersion: 'multicluster.x-k8s.io/v1alpha1',
+    kind: 'ClusterProfile',
+    metadata: {name, namespace, creationTimestamp: '2026-11-22T11:59:00Z'},
+    spec: {clusterManager: {name: 'ocm'}},
+    status,
+  }
+}
+
+const healthy = profile('a', 'ns1', {
+  conditions: [{type: 'ControlPlaneHealthy', status: 'True'}],
+  version: {kubernetes: 'v1.33.1'},
+  accessProviders: [{name: 'p1'}, {name: 'p2'}],
+  credentialProviders: [{name: 'p2'}, {name: 'old'}],
+})
+
+describe('profile view', () => {
+  it('reads health from ControlPlaneHealthy, - without it', () => {
+    assert.equal(healthOf(healthy), 'True')
+    assert.equal(healthOf(profile('b', 'ns', {conditions: [{type: 'Other', status: 'False'}]})), '-')
+  })
+
+  it('lists offered providers once each and marks the chosen one', () => {
+    assert.equal(providersCell(healthy, 'p2'), 'p1,p2*,old')
+    assert.equal(providersCell(healthy, undefined), 'p1,p2,old')
+    assert.equal(providersCell(profile('b', 'ns'), undefined), '<none>')
+  })
+
+  it('renders the table with NAMESPACE first under -A', () => {
+    const out = renderProfiles([healthy, profile('b', 'ns2')], {output: 'table', allNamespaces: true, now})
+    assert.equal(
+      out,
+      [
+        'NAMESPACE   NAME   MANAGER   HEALTHY   VERSION   PROVIDERS   AGE',
+        'ns1         a      ocm       True      v1.33.1   p1,p2,old   60s',
+        'ns2         b      ocm       -         <none>    <none>      60s',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('adds DISPLAY NAME, CLUSTERSET and SERVER with -o wide', () => {
+    const out = renderProfiles([healthy], {
+      output: 'wide',
+      allNamespaces: false,
+      now,
+      chosenServer: () => 'https://a.example',
+      clustersetOf: (ns) => (ns === 'ns1' ? 'prod' : undefined),
+    })
+    const [header, row] = out.trimEnd().split('\n')
+    assert.match(header!, /AGE\s+DISPLAY NAME\s+CLUSTERSET\s+SERVER$/)
+    assert.match(row!, /60s\s+<none>\s+prod\s+https:\/\/a\.example$/)
+  })
+
+  it('prints a kubectl List for json and yaml, and resource/name for name', () => {
+    const json = JSON.parse(renderProfiles([healthy], {output: 'json', allNamespaces: false, now}))
+    assert.deepEqual(json, {
+      apiVersion: 'v1',
+      items: [healthy],
+      kind: 'List',
+      metadata: {resourceVersion: ''},
+    })
+    const yaml = renderProfiles([healthy], {output: 'yaml', allNamespaces: false, now})
+    assert.match(
+      yaml,
+      /^apiVersion: v1\nitems:\n- apiVersion: multicluster\.x-k8s\.io\/v1alpha1\n {2}kind: ClusterProfile\n/,
+    )
+    assert.equal(
+      renderProfiles([healthy], {output: 'name', allNamespaces: false, now}),
+      'clusterprofile.multicluster.x-k8s.io/a\n',
+    )
+  })
+})
