@@ -1,0 +1,463 @@
+// Which plugin reaches a profile's cluster, and how it is run: DESIGN.md §2, following
+// BuildConfigFromCP in sigs.k8s.io/cluster-inventory-api/pkg/access. The profile supplies where the
+// cluster is and data for the plugin; the command always comes from the consumer's providers.
+import {
+  ADDITIONAL_ARGS_EXTENSION,
+  ADDITIONAL_ENVS_EXTENSION,
+  EXEC_EXTENSION,
+  offeredProviders,
+  profileKey,
+  type ClusterProfile,
+  type OfferedProvider,
+  type ProfileCluster,
+} from './cluster-profile.js'
+import {CpcredError, ExitCode} from './errors.js'
+import type {ExecConfig, ExecEnvVar, InteractiveMode} from './exec-config.js'
+import {CLI_ARGS_POLICIES, ENV_VARS_POLICIES, type Provider} from './provider-file.js'
+
+/** The upstream library runs every plugin with Never; see parseProviderFile for why cpcred follows. */
+export const DEFAULT_INTERACTIVE_MODE: InteractiveMode = 'Never'
+
+/** How to reach the cluster, from the profile's provider entry. Never a command. */
+export interface ClusterConnection {
+  server: string
+  'certificate-authority-data'?: string
+  'tls-server-name'?: string
+  'proxy-url'?: string
+  'insecure-skip-tls-verify'?: boolean
+  'disable-compression'?: boolean
+}
+
+export interface Resolution {
+  /** `namespace/name` of the profile. */
+  profile: string
+  /** The consumer's provider that was chosen. */
+  provider: Provider
+  /** The profile's entry for that provider; `source` says which status list it came from. */
+  offered: OfferedProvider
+  cluster: ClusterConnection
+  /**
+   * The `client.authentication.k8s.io/exec` extension's value, untouched: client-go hands it to the
+   * plugin as ExecCredential.spec.cluster.config (only when provideClusterInfo is true).
+   */
+  execClusterConfig?: unknown
+  /** The provider's exec config with the profile-sourced args and env its policies let through. */
+  execConfig: ExecConfig
+  /** Each step, in words, for `describe`. */
+  decisions: string[]
+  /** Things the user must hear about even when everything works (insecure TLS, plain http, …). */
+  warnings: string[]
+}
+
+/**
+ * Environment variables a profile may never set, whatever the policy: they choose which code runs
+ * (PATH picks the executable for a bare command name; the others load libraries or scripts into the
+ * plugin), and DESIGN.md §5 keeps that choice with the consumer. The upstream library has no such
+ * list; a hub that can write profiles must not get code execution on every consumer's machine.
+ */
+const ENV_NAMES_A_PROFILE_MAY_NOT_SET = [
+  /^PATH$/,
+  /^LD_/,
+  /^DYLD_/,
+  /^NODE_OPTIONS$/,
+  /^BASH_ENV$/,
+  /^ENV$/,
+  /^PYTHON(PATH|HOME|STARTUP)$/,
+  /^PERL5(LIB|OPT)$/,
+  /^RUBY(LIB|OPT)$/,
+  /^GCONV_PATH$/,
+]
+
+/**
+ * The chosen pair, or undefined: the first of the consumer's providers, in their order, whose name
+ * the profile offers. The consumer's order decides, not the profile's, as in the upstream library.
+ */
+export function chooseProvider(
+  profile: ClusterProfile,
+  providers: Provider[],
+): {provider: Provider; offered: OfferedProvider} | undefined {
+  const offered = new Map(offeredProviders(profile).map((entry) => [entry.name, entry]))
+  for (const provider of providers) {
+    const entry = offered.get(provider.name)
+    if (entry) return {provider, offered: entry}
+  }
+  return undefined
+}
+
+export function resolveAccess(profile: ClusterProfile, providers: Provider[]): Resolution {
+  const key = profileKey(profile)
+  const chosen = chooseProvider(profile, providers)
+  if (!chosen) throw noProviderInCommon(profile, providers)
+  const {provider, offered} = chosen
+  const decisions: string[] = []
+  const warnings: string[] = []
+
+  const position = providers.indexOf(provider) + 1
+  const skipped = providers.slice(0, position - 1).map((earlier) => `"${earlier.name}"`)
+  decisions.push(
+    `Chose provider "${provider.name}" (${ordinal(position)} of ${providers.length} configured): ` +
+      'the first configured provider that the profile offers' +
+      (skipped.length > 0 ? `; the profile does not offer ${skipped.join(', ')}.` : '.'),
+  )
+  if (offered.source === 'credentialProviders') {
+    decisions.push(
+      `The cluster comes from the profile's deprecated status.credentialProviders entry "${provider.name}" ` +
+        '(status.accessProviders has no entry of that name).',
+    )
+    warnings.push(
+      `ClusterProfile ${key} lists "${provider.name}" in the deprecated status.credentialProviders; ` +
+        'its cluster manager should publish status.accessProviders.',
+    )
+  } else {
+    decisions.push(`The cluster comes from the profile's status.accessProviders entry "${provider.name}".`)
+  }
+
+  const profileCluster = offered.cluster
+  if (!profileCluster || typeof profileCluster.server !== 'string' || profileCluster.server === '') {
+    throw new CpcredError(
+      `ClusterProfile ${key}: its ${offered.source} entry "${provider.name}" has no cluster.server, so the cluster cannot be reached`,
+      {hint: 'Ask the cluster manager that publishes this profile to fill in the server URL.'},
+    )
+  }
+  const cluster = clusterConnection(profileCluster)
+  warnings.push(...connectionWarnings(key, provider.name, profileCluster))
+
+  const extensions = reservedExtensions(key, profileCluster)
+  const execConfig = baseExecConfig(provider, decisions)
+
+  if (extensions.exec) {
+    decisions.push(
+      execConfig.provideClusterInfo
+        ? `Extension ${EXEC_EXTENSION} is passed to the plugin as ExecCredential.spec.cluster.config.`
+        : `Extension ${EXEC_EXTENSION} is present, but provideClusterInfo is false, so the plugin will not see it.`,
+    )
+  }
+  applyAdditionalArgs(key, provider, extensions.args, execConfig, decisions)
+  applyAdditionalEnvs(key, provider, extensions.envs, execConfig, decisions, warnings)
+
+  const resolution: Resolution = {profile: key, provider, offered, cluster, execConfig, decisions, warnings}
+  if (extensions.exec) resolution.execClusterConfig = extensions.exec.value
+  return resolution
+}
+
+function noProviderInCommon(profile: ClusterProfile, providers: Provider[]): CpcredError {
+  const offered = offeredProviders(profile)
+  const offers =
+    offered.length === 0
+      ? 'offers no providers (status.accessProviders and status.credentialProviders are empty)'
+      : `offers ${offered
+          .map(
+            (entry) =>
+              `"${entry.name}"${entry.source === 'credentialProviders' ? ' (deprecated credentialProviders)' : ''}`,
+          )
+          .join(', ')}`
+  const supports =
+    providers.length === 0
+      ? 'the provider file lists no providers'
+      : `the provider file supports ${providers.map((provider) => `"${provider.name}"`).join(', ')}`
+  const hint =
+    offered.length === 0
+      ? 'The cluster manager has not published how to reach this cluster yet; check the profile later or ask its owner.'
+      : `Add a provider named ${offered.map((entry) => `"${entry.name}"`).join(' or ')} to the provider file, with the plugin that obtains its credentials.`
+  return new CpcredError(
+    `no provider in common for ClusterProfile ${profileKey(profile)}: it ${offers}; ${supports}.`,
+    {
+      exitCode: ExitCode.Failure,
+      hint,
+    },
+  )
+}
+
+function clusterConnection(cluster: ProfileCluster): ClusterConnection {
+  const connection: ClusterConnection = {server: cluster.server}
+  if (cluster['certificate-authority-data']) {
+    connection['certificate-authority-data'] = cluster['certificate-authority-data']
+  }
+  if (cluster['tls-server-name']) connection['tls-server-name'] = cluster['tls-server-name']
+  if (cluster['proxy-url']) connection['proxy-url'] = cluster['proxy-url']
+  if (cluster['insecure-skip-tls-verify'] === true) connection['insecure-skip-tls-verify'] = true
+  if (cluster['disable-compression'] === true) connection['disable-compression'] = true
+  return connection
+}
+
+function connectionWarnings(key: string, providerName: string, cluster: ProfileCluster): string[] {
+  const warnings: string[] = []
+  const entry = `ClusterProfile ${key} (provider "${providerName}")`
+  if (cluster['insecure-skip-tls-verify'] === true) {
+    warnings.push(
+      `${entry} sets insecure-skip-tls-verify: the server's certificate is not checked, so anyone on the path can ` +
+        'impersonate the cluster and receive your credentials.',
+    )
+  }
+  if (!/^https:\/\//i.test(cluster.server)) {
+    warnings.push(
+      `${entry} has server ${cluster.server}, which is not https: credentials would travel without TLS protection.`,
+    )
+  }
+  if (cluster['certificate-authority']) {
+    warnings.push(
+      `${entry} names a certificate-authority file; a profile cannot point at files on this machine, so it is ignored.`,
+    )
+  }
+  return warnings
+}
+
+interface ReservedExtensions {
+  exec?: {value: unknown}
+  args?: {value: unknown}
+  envs?: {value: unknown}
+}
+
+/**
+ * The three reserved extensions. A name that appears twice is an error rather than "last wins"
+ * (client-go) or "applied twice" (the upstream library, for args): either would be a guess.
+ */
+function reservedExtensions(key: string, cluster: ProfileCluster): ReservedExtensions {
+  const found: ReservedExtensions = {}
+  const slots = {
+    [EXEC_EXTENSION]: 'exec',
+    [ADDITIONAL_ARGS_EXTENSION]: 'args',
+    [ADDITIONAL_ENVS_EXTENSION]: 'envs',
+  } as const
+  for (const extension of cluster.extensions ?? []) {
+    const slot = slots[extension.name as keyof typeof slots]
+    if (!slot) continue
+    if (found[slot]) {
+      throw malformedExtension(key, extension.name, "it appears more than once in the cluster's extensions")
+    }
+    found[slot] = {value: extension.extension}
+  }
+  return found
+}
+
+function baseExecConfig(provider: Provider, decisions: string[]): ExecConfig {
+  const source = provider.execConfig
+  const execConfig: ExecConfig = {
+    apiVersion: source.apiVersion,
+    command: source.command,
+    args: [...(source.args ?? [])],
+    env: (source.env ?? []).map((variable) => ({...variable})),
+    provideClusterInfo: source.provideClusterInfo ?? false,
+    interactiveMode: source.interactiveMode ?? DEFAULT_INTERACTIVE_MODE,
+  }
+  if (source.installHint !== undefined) execConfig.installHint = source.installHint
+  decisions.push(
+    `Runs ${source.command} as configured for "${provider.name}" by the consumer, never by the profile ` +
+      `(${source.apiVersion}, provideClusterInfo ` +
+      `${execConfig.provideClusterInfo}, interactiveMode ${execConfig.interactiveMode}` +
+      `${source.interactiveMode ? '' : ', the default'}).`,
+  )
+  return execConfig
+}
+
+function applyAdditionalArgs(
+  key: string,
+  provider: Provider,
+  extension: {value: unknown} | undefined,
+  execConfig: ExecConfig,
+  decisions: string[],
+): void {
+  const policy = provider.profileSourcedCLIArgsPolicy ?? ''
+  if (!(CLI_ARGS_POLICIES as readonly string[]).includes(policy)) {
+    throw unknownPolicy(provider.name, 'profileSourcedCLIArgsPolicy', policy, CLI_ARGS_POLICIES)
+  }
+  if (!extension) {
+    decisions.push(`The profile adds no arguments (no ${ADDITIONAL_ARGS_EXTENSION} extension).`)
+    return
+  }
+  if (policy !== 'Append') {
+    decisions.push(
+      `Ignored the profile's ${ADDITIONAL_ARGS_EXTENSION} extension${describeIgnoredArgs(extension.value)}: ` +
+        `provider "${provider.name}" has ${policyInWords('profileSourcedCLIArgsPolicy', provider.profileSourcedCLIArgsPolicy)}; ` +
+        'set it to Append to use them.',
+    )
+    return
+  }
+  const args = decodeAdditionalArgs(key, extension.value)
+  execConfig.args = [...(execConfig.args ?? []), ...args]
+  decisions.push(
+    `Appended ${args.length} argument(s) from the profile's ${ADDITIONAL_ARGS_EXTENSION} extension ` +
+      `(profileSourcedCLIArgsPolicy Append): ${JSON.stringify(args)}.`,
+  )
+}
+
+function describeIgnoredArgs(value: unknown): string {
+  try {
+    return ` (${JSON.stringify(decodeAdditionalArgs('', value))})`
+  } catch {
+    return ' (malformed)'
+  }
+}
+
+function applyAdditionalEnvs(
+  key: string,
+  provider: Provider,
+  extension: {value: unknown} | undefined,
+  execConfig: ExecConfig,
+  decisions: string[],
+  warnings: string[],
+): void {
+  const policy = provider.profileSourcedEnvVarsPolicy ?? ''
+  if (!(ENV_VARS_POLICIES as readonly string[]).includes(policy)) {
+    throw unknownPolicy(provider.name, 'profileSourcedEnvVarsPolicy', policy, ENV_VARS_POLICIES)
+  }
+  if (!extension) {
+    decisions.push(`The profile adds no environment (no ${ADDITIONAL_ENVS_EXTENSION} extension).`)
+    return
+  }
+  if (policy !== 'AppendIfNotExists' && policy !== 'Replace') {
+    decisions.push(
+      `Ignored the profile's ${ADDITIONAL_ENVS_EXTENSION} extension: provider "${provider.name}" has ` +
+        `${policyInWords('profileSourcedEnvVarsPolicy', provider.profileSourcedEnvVarsPolicy)}; ` +
+        'set it to AppendIfNotExists or Replace to use it.',
+    )
+    return
+  }
+
+  const fromProfile = decodeAdditionalEnvs(key, extension.value)
+  const refused = [...fromProfile.keys()].filter((name) =>
+    ENV_NAMES_A_PROFILE_MAY_NOT_SET.some((pattern) => pattern.test(name)),
+  )
+  for (const name of refused) fromProfile.delete(name)
+  if (refused.length > 0) {
+    const names = refused.sort().join(', ')
+    warnings.push(
+      `ClusterProfile ${key} tries to set ${names} for the plugin through ${ADDITIONAL_ENVS_EXTENSION}; ` +
+        'refused, because those variables decide which code runs.',
+    )
+    decisions.push(`Refused ${names} from the profile: they decide which code runs.`)
+  }
+
+  // Deterministic, unlike the upstream library (which rebuilds env from a Go map, in random order):
+  // the provider's variables keep their order, then the profile's new names follow, sorted. The
+  // cache key and the kubeconfigs cpcred writes depend on it.
+  const providerEnv = execConfig.env ?? []
+  const providerNames = new Set(providerEnv.map((variable) => variable.name))
+  const replaced: string[] = []
+  const kept: string[] = []
+  const env: ExecEnvVar[] = providerEnv.map((variable) => {
+    const profileValue = fromProfile.get(variable.name)
+    if (profileValue === undefined) return variable
+    if (policy === 'Replace') {
+      if (!replaced.includes(variable.name)) replaced.push(variable.name)
+      return {name: variable.name, value: profileValue}
+    }
+    if (!kept.includes(variable.name)) kept.push(variable.name)
+    return variable
+  })
+  const added = [...fromProfile.keys()].filter((name) => !providerNames.has(name)).sort()
+  for (const name of added) env.push({name, value: fromProfile.get(name) as string})
+  execConfig.env = env
+
+  const parts = [`added ${added.length > 0 ? added.join(', ') : 'nothing'}`]
+  if (replaced.length > 0) parts.push(`replaced the provider's ${replaced.join(', ')}`)
+  if (kept.length > 0) parts.push(`kept the provider's own ${kept.join(', ')}`)
+  decisions.push(
+    `Applied the profile's ${ADDITIONAL_ENVS_EXTENSION} extension (profileSourcedEnvVarsPolicy ${policy}): ` +
+      `${parts.join('; ')}.`,
+  )
+}
+
+/**
+ * The upstream library yaml-decodes the extension's raw bytes into []string. From the API those
+ * bytes are the JSON of the value, so a JSON list works and a string holding YAML does not; scalar
+ * items become their text, as yaml.v3 does. Departure: a null item is refused (yaml.v3 would pass an
+ * empty argument), and a null extension means "nothing to add", as it does upstream for args.
+ */
+function decodeAdditionalArgs(key: string, value: unknown): string[] {
+  if (value === null || value === undefined) return []
+  if (!Array.isArray(value)) {
+    throw malformedExtension(
+      key,
+      ADDITIONAL_ARGS_EXTENSION,
+      `it must be a list of strings, not ${describeValue(value)}`,
+    )
+  }
+  return value.map((item, index) => {
+    const text = scalarText(item)
+    if (text === undefined) {
+      throw malformedExtension(
+        key,
+        ADDITIONAL_ARGS_EXTENSION,
+        `item ${index} is ${describeValue(item)}, not a string`,
+      )
+    }
+    return text
+  })
+}
+
+/** As for args: the JSON of a string map, scalar values taken as their text; nulls and bad names refused. */
+function decodeAdditionalEnvs(key: string, value: unknown): Map<string, string> {
+  if (value === null || value === undefined) return new Map()
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw malformedExtension(
+      key,
+      ADDITIONAL_ENVS_EXTENSION,
+      `it must be a map of variable names to strings, not ${describeValue(value)}`,
+    )
+  }
+  const envs = new Map<string, string>()
+  for (const [name, item] of Object.entries(value)) {
+    if (name === '' || name.includes('=') || name.includes('\0')) {
+      throw malformedExtension(
+        key,
+        ADDITIONAL_ENVS_EXTENSION,
+        `${JSON.stringify(name)} is not a variable name`,
+      )
+    }
+    const text = scalarText(item)
+    if (text === undefined) {
+      throw malformedExtension(
+        key,
+        ADDITIONAL_ENVS_EXTENSION,
+        `${name} is ${describeValue(item)}, not a string`,
+      )
+    }
+    envs.set(name, text)
+  }
+  return envs
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return undefined
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  if (typeof value === 'object') return 'an object'
+  return `a ${typeof value}`
+}
+
+function malformedExtension(key: string, extension: string, problem: string): CpcredError {
+  return new CpcredError(`ClusterProfile ${key}: extension ${extension} is malformed: ${problem}`, {
+    exitCode: ExitCode.Failure,
+    hint: 'Ask the cluster manager that publishes this profile to fix the extension.',
+  })
+}
+
+function unknownPolicy(
+  providerName: string,
+  field: string,
+  value: string,
+  allowed: readonly string[],
+): CpcredError {
+  return new CpcredError(
+    `provider "${providerName}": ${field} ${JSON.stringify(value)} is not one of ${allowed.map((policy) => `"${policy}"`).join(', ')}`,
+    {exitCode: ExitCode.Usage, hint: 'Fix the policy in the provider file.'},
+  )
+}
+
+function policyInWords(field: string, policy: string | undefined): string {
+  if (policy === undefined) return `no ${field}, so Ignore`
+  if (policy === '') return `${field} "", which means Ignore`
+  return `${field} ${policy}`
+}
+
+function ordinal(position: number): string {
+  const tens = position % 100
+  if (tens >= 11 && tens <= 13) return `${position}th`
+  return `${position}${['th', 'st', 'nd', 'rd'][position % 10] ?? 'th'}`
+}
