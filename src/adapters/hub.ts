@@ -1,6 +1,5 @@
-// The hub API, through @kubernetes/client-node (imported lazily: commands that do not talk to the
-// hub never load it). Hub selection follows kubectl: --kubeconfig, KUBECONFIG, --context, -n.
-import type {CoreV1Api, CustomObjectsApi, KubeConfig} from '@kubernetes/client-node'
+// The hub: selected like kubectl (--kubeconfig, KUBECONFIG, --context, -n) and spoken to through
+// the lean KubeClient.
 import {readFile} from 'node:fs/promises'
 import os from 'node:os'
 import {API_VERSION, GROUP, PLURAL, RESOURCE, VERSION, type ClusterProfile} from '../core/cluster-profile.js'
@@ -11,7 +10,11 @@ import {
   mergeKubeconfigs,
   type ContextEntry,
   type KubeconfigFile,
+  type MergedKubeconfig,
 } from '../core/kubeconfig-merge.js'
+import {KubeApiError, KubeConnectionError, type KubeClient, type Status} from './kube-client.js'
+import {clientForContext, type ContextClientOptions} from './kubeconfig-client.js'
+import {execaPluginRunner} from './process.js'
 
 export interface HubSelection {
   kubeconfig?: string
@@ -20,7 +23,7 @@ export interface HubSelection {
 }
 
 export interface HubConfig {
-  kubeConfig: KubeConfig
+  merged: MergedKubeconfig
   /** Files read, in precedence order. */
   files: string[]
   context: string
@@ -86,20 +89,8 @@ export async function loadHubConfig(selection: HubSelection, env = process.env):
   const server = (cluster.cluster as {server?: string} | undefined)?.server
   if (!server) throw new UsageError(`cluster "${cluster.name}" in the hub kubeconfig has no server`)
 
-  const {KubeConfig} = await import('@kubernetes/client-node')
-  const kubeConfig = new KubeConfig()
-  kubeConfig.loadFromString(
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: merged.clusters,
-      users: merged.users,
-      contexts: merged.contexts,
-      'current-context': contextName,
-    }),
-  )
   return {
-    kubeConfig,
+    merged,
     files: files.map((f) => f.path),
     context: contextName,
     server,
@@ -124,152 +115,135 @@ export interface ListOptions {
 export class Hub {
   private constructor(
     readonly config: HubConfig,
-    private readonly objects: CustomObjectsApi,
-    private readonly core: CoreV1Api,
+    readonly client: KubeClient,
   ) {}
 
-  static async connect(selection: HubSelection): Promise<Hub> {
+  static async connect(selection: HubSelection, options: Partial<ContextClientOptions> = {}): Promise<Hub> {
     const config = await loadHubConfig(selection)
-    const {CustomObjectsApi, CoreV1Api} = await import('@kubernetes/client-node')
-    return new Hub(
-      config,
-      config.kubeConfig.makeApiClient(CustomObjectsApi),
-      config.kubeConfig.makeApiClient(CoreV1Api),
-    )
+    const client = await clientForContext(config.merged, config.context, {
+      runner: options.runner ?? execaPluginRunner,
+      stdinIsTTY: options.stdinIsTTY ?? Boolean(process.stdin.isTTY),
+      onPluginStderr: options.onPluginStderr ?? ((text) => void process.stderr.write(text)),
+    })
+    return new Hub(config, client)
   }
 
   /** One page of profiles. The caller follows `next` (limit/continue pagination). */
   async listProfilePage(options: ListOptions, continueToken?: string): Promise<ProfilePage> {
     const scope = options.namespace ? `in namespace "${options.namespace}"` : 'in all namespaces'
-    const common = {
-      group: GROUP,
-      version: VERSION,
-      plural: PLURAL,
-      labelSelector: options.labelSelector,
-      limit: options.limit,
-      _continue: continueToken,
-    }
+    const path = options.namespace
+      ? `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(options.namespace)}/${PLURAL}`
+      : `/apis/${GROUP}/${VERSION}/${PLURAL}`
     try {
-      const list = (
-        options.namespace
-          ? await this.objects.listNamespacedCustomObject({...common, namespace: options.namespace})
-          : await this.objects.listClusterCustomObject(common)
-      ) as {items?: ClusterProfile[]; metadata?: {continue?: string}}
+      const list = await this.client.request<{items?: ClusterProfile[]; metadata?: {continue?: string}}>(
+        'GET',
+        path,
+        {
+          query: {limit: options.limit, continue: continueToken, labelSelector: options.labelSelector},
+        },
+      )
       return {items: list.items ?? [], next: list.metadata?.continue || undefined}
     } catch (error) {
-      if (continueToken && (error as {code?: unknown}).code === 410) throw new ContinueExpiredError()
+      if (continueToken && error instanceof KubeApiError && error.status === 410)
+        throw new ContinueExpiredError()
       throw this.translate(error, `list ${RESOURCE} ${scope}`)
     }
   }
 
   async getProfile(namespace: string, name: string): Promise<ClusterProfile | undefined> {
+    const path = `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(namespace)}/${PLURAL}/${encodeURIComponent(name)}`
     try {
-      return (await this.objects.getNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: PLURAL,
-        namespace,
-        name,
-      })) as ClusterProfile
+      return await this.client.request<ClusterProfile>('GET', path)
     } catch (error) {
-      if (statusOf(error)?.reason === 'NotFound' && statusOf(error)?.details?.name === name) return undefined
+      if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
+        return undefined
       throw this.translate(error, `get ${RESOURCE} ${namespace}/${name}`)
     }
   }
 
-  /** Namespace names carrying a label selector (used for clusterset filtering). */
+  /** Labels of every namespace (for clusterset filtering). */
   async listNamespaceLabels(): Promise<Map<string, Record<string, string>>> {
     try {
-      const list = await this.core.listNamespace()
-      return new Map(list.items.map((ns) => [ns.metadata?.name ?? '', ns.metadata?.labels ?? {}]))
+      const list = await this.client.request<{
+        items: {metadata: {name: string; labels?: Record<string, string>}}[]
+      }>('GET', '/api/v1/namespaces')
+      return new Map(list.items.map((ns) => [ns.metadata.name, ns.metadata.labels ?? {}]))
     } catch (error) {
       throw this.translate(error, 'list namespaces')
     }
   }
 
-  /** Turns a client-node failure into a one-line error with the exit code of its kind. */
+  /** Turns a failed request into a one-line error with the exit code of its kind. */
   translate(error: unknown, action: string): CpcredError {
-    const where = `the hub (context "${this.config.context}", ${this.config.server})`
-    const status = statusOf(error)
-    const code = (error as {code?: unknown}).code
-    if (typeof code === 'number') {
-      const message = status?.message ? `: ${status.message}` : ''
-      if (code === 401) {
-        return new CpcredError(
-          `${where} rejected the credentials of user "${this.config.user}" (401 Unauthorized)`,
-          {
-            exitCode: ExitCode.Denied,
-            hint: 'log in again or fix the user of this context in the hub kubeconfig',
-          },
-        )
-      }
-      if (code === 403) {
-        // The server says "<resource> is forbidden: User "x" cannot list resource ..."; keep the reason.
-        const reason = status?.message?.replace(/^.*? is forbidden: /, '') ?? 'forbidden'
-        return new CpcredError(`cannot ${action} on ${where}: ${reason}`, {
-          exitCode: ExitCode.Denied,
-          hint: `ask the hub administrator for RBAC access to ${RESOURCE} (get, list), or use another --context`,
-        })
-      }
-      if (code === 404) {
-        return new CpcredError(`${where} does not serve ${API_VERSION} ${PLURAL}`, {
-          exitCode: ExitCode.Unreachable,
+    return translateKubeError(
+      error,
+      action,
+      `the hub (context "${this.config.context}", ${this.config.server})`,
+      {
+        user: this.config.user,
+        notServed: {
+          what: `${API_VERSION} ${PLURAL}`,
           hint: 'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster',
-        })
-      }
-      return new CpcredError(`cannot ${action} on ${where}: HTTP ${code}${message}`, {
-        exitCode: ExitCode.Failure,
+        },
+        forbiddenHint: `ask the hub administrator for RBAC access to ${RESOURCE} (get, list), or use another --context`,
+        unreachableHint: 'check that the hub is running and that --kubeconfig/--context select it',
+      },
+    )
+  }
+}
+
+export interface TranslateOptions {
+  user?: string
+  /** What a 404 on a collection means: the API is not served there. */
+  notServed?: {what: string; hint: string}
+  forbiddenHint?: string
+  unreachableHint?: string
+}
+
+/** One place that maps Kubernetes API failures to messages and exit codes, for hubs and targets. */
+export function translateKubeError(
+  error: unknown,
+  action: string,
+  where: string,
+  options: TranslateOptions = {},
+): CpcredError {
+  if (error instanceof CpcredError) return error
+  if (error instanceof KubeApiError) {
+    const status: Status | undefined = error.statusObject
+    if (error.status === 401) {
+      return new CpcredError(
+        `${where} rejected the credentials${options.user ? ` of user "${options.user}"` : ''} (401 Unauthorized)`,
+        {
+          exitCode: ExitCode.Denied,
+          hint: 'log in again, or check the credentials this command uses',
+        },
+      )
+    }
+    if (error.status === 403) {
+      // The server says "<resource> is forbidden: User "x" cannot list resource ..."; keep the reason.
+      const reason = status?.message?.replace(/^.*? is forbidden: /, '') ?? 'forbidden'
+      return new CpcredError(`cannot ${action} on ${where}: ${reason}`, {
+        exitCode: ExitCode.Denied,
+        hint: options.forbiddenHint,
       })
     }
-    const reason = connectionFailure(error)
-    if (reason) {
-      return new CpcredError(`cannot reach ${where}: ${reason}`, {
+    if (error.status === 404 && options.notServed && !status?.details?.name) {
+      return new CpcredError(`${where} does not serve ${options.notServed.what}`, {
         exitCode: ExitCode.Unreachable,
-        hint: 'check that the hub is running and that --kubeconfig/--context select it',
+        hint: options.notServed.hint,
       })
     }
-    return new CpcredError(`cannot ${action} on ${where}: ${(error as Error).message ?? error}`)
+    return new CpcredError(
+      `cannot ${action} on ${where}: HTTP ${error.status}${status?.message ? `: ${status.message}` : ''}`,
+    )
   }
-}
-
-interface Status {
-  kind?: string
-  message?: string
-  reason?: string
-  details?: {name?: string; kind?: string}
-}
-
-/** The Kubernetes Status in an ApiException body, if there is one. */
-export function statusOf(error: unknown): Status | undefined {
-  const body = (error as {body?: unknown}).body
-  if (typeof body === 'string') {
-    try {
-      const parsed = JSON.parse(body) as Status
-      return parsed.kind === 'Status' ? parsed : undefined
-    } catch {
-      return undefined
-    }
+  if (error instanceof KubeConnectionError) {
+    return new CpcredError(`cannot reach ${where}: ${error.reason}`, {
+      exitCode: ExitCode.Unreachable,
+      hint:
+        options.unreachableHint ??
+        'check that the cluster is running and that the kubeconfig and context select it',
+    })
   }
-  if (body && typeof body === 'object' && (body as Status).kind === 'Status') return body as Status
-  return undefined
-}
-
-const tlsCodes: Record<string, string> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed and not trusted by the kubeconfig',
-  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain is not trusted by the kubeconfig CA',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate is not signed by the kubeconfig CA',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate is not signed by the kubeconfig CA',
-  CERT_HAS_EXPIRED: 'its certificate has expired',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is not valid for that host name',
-}
-
-function connectionFailure(error: unknown): string | undefined {
-  const code = (error as {code?: string}).code ?? (error as {cause?: {code?: string}}).cause?.code
-  if (!code) return (error as {type?: string}).type === 'system' ? (error as Error).message : undefined
-  if (code === 'ECONNREFUSED') return 'connection refused'
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found'
-  if (code === 'ETIMEDOUT' || code === 'ECONNRESET' || code === 'EHOSTUNREACH')
-    return `network error (${code})`
-  if (tlsCodes[code]) return `TLS verification failed: ${tlsCodes[code]}`
-  return `${code}`
+  return new CpcredError(`cannot ${action} on ${where}: ${(error as Error)?.message ?? String(error)}`)
 }

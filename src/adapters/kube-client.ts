@@ -1,0 +1,276 @@
+// A small Kubernetes REST client on node:https. @kubernetes/client-node takes over half a second
+// just to load, which every `cpcred list`, `whoami` and built-in plugin run would pay; this client
+// loads in milliseconds and speaks only what cpcred needs: JSON requests with client-go's TLS,
+// bearer/basic/client-certificate auth, impersonation, gzip, keep-alive and proxies.
+import http from 'node:http'
+import https from 'node:https'
+import zlib from 'node:zlib'
+
+export interface Endpoint {
+  server: string
+  /** PEM of the CA bundle that signs the server certificate; the system roots when absent. */
+  caPem?: string
+  insecureSkipTLSVerify?: boolean
+  tlsServerName?: string
+  proxyUrl?: string
+  disableCompression?: boolean
+}
+
+export interface Impersonation {
+  user?: string
+  uid?: string
+  groups?: string[]
+  extra?: Record<string, string[]>
+}
+
+export interface Credentials {
+  token?: string
+  basic?: {username: string; password: string}
+  clientCertPem?: string
+  clientKeyPem?: string
+  /** Extra headers from a provider that computes them (auth-provider fallback). */
+  headers?: Record<string, string>
+}
+
+export interface AuthSource {
+  /** `refresh` asks for a new credential after the server answered 401 (exec plugins re-run). */
+  credentials(refresh: boolean): Promise<Credentials>
+  /** Whether a 401 is worth one retry with refreshed credentials. */
+  readonly refreshable: boolean
+}
+
+export const staticAuth = (credentials: Credentials): AuthSource => ({
+  credentials: async () => credentials,
+  refreshable: false,
+})
+
+/** The Kubernetes Status a failed request returned. */
+export interface Status {
+  kind?: string
+  message?: string
+  reason?: string
+  code?: number
+  details?: {name?: string; kind?: string; group?: string}
+}
+
+export class KubeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly statusObject: Status | undefined,
+    readonly method: string,
+    readonly path: string,
+  ) {
+    super(`${method} ${path}: HTTP ${status}${statusObject?.message ? `: ${statusObject.message}` : ''}`)
+    this.name = 'KubeApiError'
+  }
+}
+
+/** The server could not be reached, or TLS verification failed. */
+export class KubeConnectionError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly code: string | undefined,
+  ) {
+    super(reason)
+    this.name = 'KubeConnectionError'
+  }
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | undefined>
+  body?: unknown
+}
+
+const USER_AGENT = 'cpcred/0.1 (node)'
+const IDLE_TIMEOUT_MS = 60_000
+
+export class KubeClient {
+  private agent?: Promise<http.Agent>
+
+  constructor(
+    readonly endpoint: Endpoint,
+    private readonly auth: AuthSource,
+    private readonly impersonation: Impersonation = {},
+  ) {}
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    let credentials = await this.auth.credentials(false)
+    let response = await this.send(method, path, options, credentials)
+    if (response.status === 401 && this.auth.refreshable) {
+      credentials = await this.auth.credentials(true)
+      response = await this.send(method, path, options, credentials)
+    }
+    if (response.status < 200 || response.status >= 300) {
+      throw new KubeApiError(response.status, parseStatus(response.body), method, path)
+    }
+    return (response.body.length ? JSON.parse(response.body.toString('utf8')) : {}) as T
+  }
+
+  /** Closes kept-alive connections so the process can exit on its own. */
+  async close(): Promise<void> {
+    if (this.agent) (await this.agent).destroy()
+  }
+
+  private url(path: string, query: RequestOptions['query']): URL {
+    const base = new URL(this.endpoint.server)
+    // A server URL may carry a path prefix (a proxy in front of the API server).
+    const url = new URL(base.pathname.replace(/\/$/, '') + path, base)
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== '') url.searchParams.set(key, String(value))
+    }
+    return url
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    options: RequestOptions,
+    credentials: Credentials,
+  ): Promise<{status: number; body: Buffer}> {
+    const url = this.url(path, options.query)
+    const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body))
+    const headers: Record<string, string | string[]> = {
+      Accept: 'application/json',
+      'User-Agent': USER_AGENT,
+      ...(this.endpoint.disableCompression ? {} : {'Accept-Encoding': 'gzip'}),
+      ...(payload ? {'Content-Type': 'application/json', 'Content-Length': String(payload.length)} : {}),
+      ...authorizationHeaders(credentials),
+      ...impersonationHeaders(this.impersonation),
+    }
+    const agent = await this.agentFor(credentials)
+    const transport = url.protocol === 'http:' ? http : https
+    return new Promise((resolve, reject) => {
+      const request = transport.request(url, {method, headers, agent}, (response) => {
+        const chunks: Buffer[] = []
+        const body =
+          response.headers['content-encoding'] === 'gzip' ? response.pipe(zlib.createGunzip()) : response
+        body.on('data', (chunk: Buffer) => chunks.push(chunk))
+        body.on('end', () => resolve({status: response.statusCode ?? 0, body: Buffer.concat(chunks)}))
+        body.on('error', (error: Error) => reject(connectionError(error)))
+      })
+      request.setTimeout(IDLE_TIMEOUT_MS, () =>
+        request.destroy(Object.assign(new Error('no answer'), {code: 'ETIMEDOUT'})),
+      )
+      request.on('error', (error) => reject(connectionError(error)))
+      request.end(payload)
+    })
+  }
+
+  // One agent per client: its TLS settings are fixed, and keep-alive lets a paginated list reuse
+  // one connection. Client certificates from a refreshed exec credential need a new agent.
+  private agentFor(credentials: Credentials): Promise<http.Agent> {
+    const certificate = credentials.clientCertPem ?? ''
+    if (!this.agent || this.agentCertificate !== certificate) {
+      this.agentCertificate = certificate
+      this.agent = createAgent(this.endpoint, credentials)
+    }
+    return this.agent
+  }
+
+  private agentCertificate?: string
+}
+
+async function createAgent(endpoint: Endpoint, credentials: Credentials): Promise<http.Agent> {
+  const url = new URL(endpoint.server)
+  const tls: https.AgentOptions = {
+    keepAlive: true,
+    ca: endpoint.caPem,
+    cert: credentials.clientCertPem,
+    key: credentials.clientKeyPem,
+    rejectUnauthorized: !endpoint.insecureSkipTLSVerify,
+    servername: endpoint.tlsServerName || undefined,
+  }
+  const proxy = await proxyFor(url, endpoint.proxyUrl)
+  if (proxy) {
+    if (proxy.protocol.startsWith('socks')) {
+      const {SocksProxyAgent} = await import('socks-proxy-agent')
+      return new SocksProxyAgent(proxy, tls)
+    }
+    const {HttpsProxyAgent, HttpProxyAgent} = await import('hpagent')
+    const Agent = url.protocol === 'http:' ? HttpProxyAgent : HttpsProxyAgent
+    return new Agent({...tls, proxy})
+  }
+  return url.protocol === 'http:' ? new http.Agent({keepAlive: true}) : new https.Agent(tls)
+}
+
+/**
+ * client-go's proxy choice: the cluster's proxy-url, else HTTPS_PROXY/HTTP_PROXY/NO_PROXY from the
+ * environment (Go's ProxyFromEnvironment), and never for loopback addresses.
+ */
+async function proxyFor(url: URL, proxyUrl: string | undefined): Promise<URL | undefined> {
+  if (proxyUrl) return new URL(proxyUrl)
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (host === 'localhost' || /^127\./.test(host) || host === '::1') return undefined
+  if (
+    !['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].some(
+      (name) => process.env[name],
+    )
+  ) {
+    return undefined
+  }
+  const {getProxyForUrl} = await import('proxy-from-env')
+  const proxy = getProxyForUrl(url.href)
+  return proxy ? new URL(proxy) : undefined
+}
+
+function authorizationHeaders(credentials: Credentials): Record<string, string> {
+  if (credentials.headers) return credentials.headers
+  if (credentials.token) return {Authorization: `Bearer ${credentials.token}`}
+  if (credentials.basic) {
+    const encoded = Buffer.from(`${credentials.basic.username}:${credentials.basic.password}`).toString(
+      'base64',
+    )
+    return {Authorization: `Basic ${encoded}`}
+  }
+  return {}
+}
+
+function impersonationHeaders(impersonation: Impersonation): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {}
+  if (impersonation.user) headers['Impersonate-User'] = impersonation.user
+  if (impersonation.uid) headers['Impersonate-Uid'] = impersonation.uid
+  if (impersonation.groups?.length) headers['Impersonate-Group'] = impersonation.groups
+  for (const [key, values] of Object.entries(impersonation.extra ?? {})) {
+    headers[`Impersonate-Extra-${encodeURIComponent(key)}`] = values
+  }
+  return headers
+}
+
+function parseStatus(body: Buffer): Status | undefined {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as Status
+    return parsed && parsed.kind === 'Status' ? parsed : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const tlsFailures: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed and not trusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in an untrusted CA',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate is not signed by a trusted CA',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate is not signed by a trusted CA',
+  UNABLE_TO_GET_ISSUER_CERT: 'its certificate is not signed by a trusted CA',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  CERT_NOT_YET_VALID: 'its certificate is not valid yet',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is not valid for that host name',
+}
+
+function connectionError(error: Error): KubeConnectionError {
+  const code = (error as NodeJS.ErrnoException).code
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host name not found',
+    EAI_AGAIN: 'host name lookup failed',
+    ETIMEDOUT: 'timed out',
+    ECONNRESET: 'connection reset',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    EPROTO: 'TLS handshake failed (is it an https server?)',
+  }
+  const reason =
+    code && tlsFailures[code]
+      ? `TLS verification failed: ${tlsFailures[code]}`
+      : (code && reasons[code]) || error.message
+  return new KubeConnectionError(reason, code)
+}

@@ -1,0 +1,202 @@
+// Turns a kubeconfig context into a KubeClient, the way client-go's clientcmd does: cluster TLS
+// settings, the user's certificate, token, basic auth or exec plugin, and impersonation.
+import {readFile} from 'node:fs/promises'
+import {EXEC_EXTENSION, type ProfileCluster} from '../core/cluster-profile.js'
+import {CpcredError, UsageError} from '../core/errors.js'
+import type {ExecConfig} from '../core/exec-config.js'
+import type {Credential} from '../core/exec-credential.js'
+import {findNamed, type MergedKubeconfig, type NamedEntry} from '../core/kubeconfig-merge.js'
+import {runPlugin, pluginLabel} from '../usecases/run-plugin.js'
+import {
+  KubeClient,
+  staticAuth,
+  type AuthSource,
+  type Credentials,
+  type Endpoint,
+  type Impersonation,
+} from './kube-client.js'
+import type {PluginProcessRunner} from './process.js'
+
+interface KubeconfigCluster extends ProfileCluster {
+  'certificate-authority'?: string
+}
+
+interface KubeconfigUser {
+  'client-certificate'?: string
+  'client-certificate-data'?: string
+  'client-key'?: string
+  'client-key-data'?: string
+  token?: string
+  tokenFile?: string
+  username?: string
+  password?: string
+  as?: string
+  'as-uid'?: string
+  'as-groups'?: string[]
+  'as-user-extra'?: Record<string, string[]>
+  exec?: ExecConfig
+  'auth-provider'?: {name: string}
+}
+
+export interface ContextClientOptions {
+  runner: PluginProcessRunner
+  stdinIsTTY: boolean
+  /** Where an exec plugin's stderr goes on success. */
+  onPluginStderr?: (text: string) => void
+}
+
+export async function clientForContext(
+  merged: MergedKubeconfig,
+  contextName: string,
+  options: ContextClientOptions,
+): Promise<KubeClient> {
+  const context = (findNamed(merged.contexts, contextName)?.context ?? {}) as {
+    cluster?: string
+    user?: string
+  }
+  const clusterEntry = context.cluster ? findNamed(merged.clusters, context.cluster) : undefined
+  const cluster = (clusterEntry?.cluster ?? {}) as KubeconfigCluster
+  if (!cluster.server) throw new UsageError(`context "${contextName}" has no cluster with a server`)
+  const userEntry: NamedEntry | undefined = context.user ? findNamed(merged.users, context.user) : undefined
+  if (context.user && !userEntry) {
+    throw new UsageError(
+      `context "${contextName}" refers to user "${context.user}", which the kubeconfig does not define`,
+    )
+  }
+  const user = (userEntry?.user ?? {}) as KubeconfigUser
+
+  const endpoint: Endpoint = {
+    server: cluster.server,
+    caPem: await certificateAuthority(cluster),
+    insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
+    tlsServerName: cluster['tls-server-name'],
+    proxyUrl: cluster['proxy-url'],
+    disableCompression: cluster['disable-compression'] === true,
+  }
+  const impersonation: Impersonation = {
+    user: user.as,
+    uid: user['as-uid'],
+    groups: user['as-groups'],
+    extra: user['as-user-extra'],
+  }
+  return new KubeClient(
+    endpoint,
+    await authFor(user, cluster, context.user ?? '', merged, contextName, options),
+    impersonation,
+  )
+}
+
+async function certificateAuthority(cluster: KubeconfigCluster): Promise<string | undefined> {
+  if (cluster['certificate-authority-data']) {
+    return Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')
+  }
+  if (cluster['certificate-authority'])
+    return readReferencedFile(cluster['certificate-authority'], 'certificate-authority')
+  return undefined
+}
+
+async function readReferencedFile(file: string, field: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${field} file ${file} named in the kubeconfig: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    )
+  }
+}
+
+async function authFor(
+  user: KubeconfigUser,
+  cluster: KubeconfigCluster,
+  userName: string,
+  merged: MergedKubeconfig,
+  contextName: string,
+  options: ContextClientOptions,
+): Promise<AuthSource> {
+  const certificate: Credentials = {}
+  if (user['client-certificate-data'] || user['client-certificate']) {
+    certificate.clientCertPem = user['client-certificate-data']
+      ? Buffer.from(user['client-certificate-data'], 'base64').toString('utf8')
+      : await readReferencedFile(user['client-certificate']!, 'client-certificate')
+    certificate.clientKeyPem = user['client-key-data']
+      ? Buffer.from(user['client-key-data'], 'base64').toString('utf8')
+      : user['client-key']
+        ? await readReferencedFile(user['client-key'], 'client-key')
+        : undefined
+    if (!certificate.clientKeyPem)
+      throw new UsageError(`user "${userName}" has a client certificate but no client key`)
+  }
+  if (user.exec) return execAuth(user.exec, cluster, certificate, options)
+  if (user['auth-provider']) return authProviderAuth(merged, contextName, user['auth-provider'].name)
+  if (user.token) return staticAuth({...certificate, token: user.token.trim()})
+  if (user.tokenFile)
+    return staticAuth({...certificate, token: (await readReferencedFile(user.tokenFile, 'tokenFile')).trim()})
+  if (user.username !== undefined || user.password !== undefined) {
+    return staticAuth({...certificate, basic: {username: user.username ?? '', password: user.password ?? ''}})
+  }
+  return staticAuth(certificate)
+}
+
+/** An exec plugin user, run with client-go's protocol; a 401 runs it again once, as client-go does. */
+function execAuth(
+  exec: ExecConfig,
+  cluster: KubeconfigCluster,
+  base: Credentials,
+  options: ContextClientOptions,
+): AuthSource {
+  let current: Promise<Credential> | undefined
+  const clusterConfig = cluster.extensions?.find((extension) => extension.name === EXEC_EXTENSION)?.extension
+  const obtain = () =>
+    runPlugin(options.runner, {
+      exec,
+      cluster,
+      clusterConfig,
+      label: pluginLabel(undefined, exec.command),
+      stdinIsTTY: options.stdinIsTTY,
+      onStderr: options.onPluginStderr,
+    })
+  return {
+    refreshable: true,
+    async credentials(refresh) {
+      if (!current || refresh) current = obtain()
+      const credential = await current
+      return credential.clientCertificateData
+        ? {...base, clientCertPem: credential.clientCertificateData, clientKeyPem: credential.clientKeyData}
+        : {...base, token: credential.token}
+    },
+  }
+}
+
+/**
+ * Legacy auth-provider users (oidc and the like): client-node still implements them, so it computes
+ * the Authorization header. Loaded only here, for the few kubeconfigs that need it.
+ */
+function authProviderAuth(merged: MergedKubeconfig, contextName: string, provider: string): AuthSource {
+  return {
+    refreshable: false,
+    async credentials() {
+      const {KubeConfig} = await import('@kubernetes/client-node')
+      const kubeConfig = new KubeConfig()
+      kubeConfig.loadFromString(
+        JSON.stringify({
+          clusters: merged.clusters,
+          users: merged.users,
+          contexts: merged.contexts,
+          'current-context': contextName,
+        }),
+      )
+      const request: {headers?: Record<string, string>} = {}
+      try {
+        await kubeConfig.applyToHTTPSOptions(request)
+      } catch (error) {
+        throw new CpcredError(
+          `auth-provider "${provider}" of context "${contextName}" failed: ${(error as Error).message}`,
+          {
+            hint: 'auth-provider is deprecated in kubectl; switch the user to an exec plugin (e.g. kubelogin)',
+          },
+        )
+      }
+      return {headers: request.headers ?? {}}
+    },
+  }
+}

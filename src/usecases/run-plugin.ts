@@ -1,0 +1,100 @@
+// Runs one exec credential plugin to the letter of the client-go protocol: KUBERNETES_EXEC_INFO in,
+// an ExecCredential of the same apiVersion out, every failure named after the plugin (exit code 5).
+import type {ProfileCluster} from '../core/cluster-profile.js'
+import {CpcredError, ExitCode} from '../core/errors.js'
+import {
+  buildExecInfo,
+  decideInteractive,
+  EXEC_INFO_ENV,
+  parseExecCredential,
+  type Credential,
+} from '../core/exec-credential.js'
+import type {ExecConfig} from '../core/exec-config.js'
+import type {PluginProcessRunner} from '../adapters/process.js'
+
+export const DEFAULT_PLUGIN_TIMEOUT_MS = 2 * 60 * 1000
+const MAX_STDOUT_BYTES = 1024 * 1024
+
+export interface RunPluginInput {
+  exec: ExecConfig
+  /** The target cluster, passed to the plugin when provideClusterInfo is true. */
+  cluster?: ProfileCluster
+  /** The client.authentication.k8s.io/exec extension value (spec.cluster.config). */
+  clusterConfig?: unknown
+  /** Names the plugin in messages, e.g. `provider "x" (/usr/bin/plugin)`. */
+  label: string
+  stdinIsTTY: boolean
+  timeoutMs?: number
+  /** Receives what a successful plugin wrote on stderr (it belongs to the user, as in client-go). */
+  onStderr?: (text: string) => void
+}
+
+export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInput): Promise<Credential> {
+  const {exec, label} = input
+  const interactive = decideInteractive(exec.interactiveMode, exec.apiVersion, input.stdinIsTTY, label)
+  const env: Record<string, string> = {}
+  for (const variable of exec.env ?? []) env[variable.name] = variable.value
+  env[EXEC_INFO_ENV] = buildExecInfo(
+    exec,
+    exec.provideClusterInfo ? input.cluster : undefined,
+    input.clusterConfig,
+    interactive,
+  )
+
+  const timeoutMs = input.timeoutMs ?? DEFAULT_PLUGIN_TIMEOUT_MS
+  const result = await runner.run({
+    command: exec.command,
+    args: exec.args ?? [],
+    env,
+    interactive,
+    timeoutMs,
+    maxStdoutBytes: MAX_STDOUT_BYTES,
+  })
+  const stderr = stderrExcerpt(result.stderr)
+  if (result.notFound) {
+    throw new CpcredError(`${label}: command not found: ${exec.command}`, {
+      exitCode: ExitCode.PluginFailed,
+      hint: exec.installHint?.trim() || 'install the plugin or fix execConfig.command in the provider file',
+    })
+  }
+  if (result.timedOut) {
+    throw new CpcredError(
+      `${label} did not finish within ${Math.round(timeoutMs / 1000)}s and was stopped${stderr}`,
+      {
+        exitCode: ExitCode.PluginFailed,
+        hint: 'a plugin that waits for input needs a terminal; raise the limit with --plugin-timeout',
+      },
+    )
+  }
+  if (result.outputTooLarge) {
+    throw new CpcredError(
+      `${label} printed more than ${MAX_STDOUT_BYTES} bytes on stdout, which is not an ExecCredential`,
+      {
+        exitCode: ExitCode.PluginFailed,
+      },
+    )
+  }
+  if (result.exitCode !== 0) {
+    const how =
+      result.exitCode === undefined
+        ? `was killed${result.signal ? ` by ${result.signal}` : ''}`
+        : `exited with code ${result.exitCode}`
+    throw new CpcredError(`${label} ${how}${stderr}`, {exitCode: ExitCode.PluginFailed})
+  }
+  const credential = parseExecCredential(result.stdout, exec.apiVersion, label)
+  if (result.stderr) input.onStderr?.(result.stderr)
+  return credential
+}
+
+/** The plugin's own stderr, for the error message: it is the user's to see (and never ours to log). */
+function stderrExcerpt(stderr: string): string {
+  const text = stderr.trim()
+  if (!text) return ''
+  const lines = text.split('\n')
+  const tail = lines.slice(-20).join('\n')
+  return `; its stderr${lines.length > 20 ? ' (last 20 lines)' : ''}:\n${tail}`
+}
+
+export function pluginLabel(providerName: string | undefined, command: string): string {
+  return providerName ? `provider "${providerName}" (${command})` : `exec plugin ${command}`
+}
