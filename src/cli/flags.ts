@@ -36,3 +36,17 @@ export const outputFlag = Flags.option({
   options: OUTPUT_FORMATS,
   default: 'table' as OutputFormat,
 })()
+
+export const providerFlags = {
+  'provider-file': Flags.string({
+    summary:
+      'Provider file mapping provider names to exec plugins (default: $CPCRED_PROVIDER_FILE, then $XDG_CONFIG_HOME/cpcred/providers.json).',
+    helpGroup: 'PROVIDERS',
+  }),
+  'access-provider': Flags.string({
+    summary:
+      "A provider given inline, as name='/path/to/plugin --flag value' (repeatable; overrides the file's entry of that name).",
+    multiple: true,
+    helpGroup: 'PROVIDERS',
+  }),
+}

@@ -1,40 +1,60 @@
 import {Command, Flags} from '@oclif/core'
 import {Hub} from '../adapters/hub.js'
+import {loadProviders} from '../adapters/providers.js'
 import {paint, processTerminal} from '../adapters/terminal.js'
 import {renderProfiles} from '../core/profile-view.js'
-import {allNamespacesFlag, hubFlags, outputFlag, selectorFlag} from '../cli/flags.js'
-import {listProfiles} from '../usecases/list-profiles.js'
+import {allNamespacesFlag, hubFlags, outputFlag, providerFlags, selectorFlag} from '../cli/flags.js'
+import {listProfiles, PAGE_SIZE} from '../usecases/list-profiles.js'
 
 export default class List extends Command {
-  static override aliases = ['ls']
+  static override hiddenAliases = ['ls']
   static override summary = 'List the ClusterProfiles on the hub and how each cluster can be reached.'
+  static override description = `The PROVIDERS column marks with * the provider your provider file would use.`
   static override examples = [
     '<%= config.bin %> list',
     '<%= config.bin %> list -A -o wide',
     '<%= config.bin %> list -n fleet -l env=prod -o json',
+    '<%= config.bin %> list -A --usable --clusterset prod',
   ]
   static override flags = {
     ...hubFlags,
     'all-namespaces': allNamespacesFlag,
     selector: selectorFlag,
-    'cluster-manager': Flags.string({summary: 'Only profiles managed by this cluster manager.'}),
+    'cluster-manager': Flags.string({
+      summary: 'Only profiles managed by this cluster manager (spec.clusterManager.name).',
+    }),
     clusterset: Flags.string({summary: 'Only profiles in namespaces of this clusterset.'}),
+    usable: Flags.boolean({summary: 'Only profiles that a provider of your provider file can reach.'}),
+    'chunk-size': Flags.integer({
+      summary: 'Return large lists in chunks of this many profiles.',
+      default: PAGE_SIZE,
+      min: 1,
+    }),
     output: outputFlag,
+    ...providerFlags,
   }
 
   async run(): Promise<void> {
     const {flags} = await this.parse(List)
     const terminal = processTerminal()
-    const hub = await Hub.connect(flags)
+    const [hub, providers] = await Promise.all([
+      Hub.connect(flags),
+      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
+    ])
+    for (const warning of providers.warnings) terminal.err(`warning: ${warning}\n`)
     const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
-    const {profiles, clustersets} = await listProfiles(hub, {
+    const result = await listProfiles(hub, {
       namespace,
       labelSelector: flags.selector,
       clusterManager: flags['cluster-manager'],
       clusterset: flags.clusterset,
+      readClustersets: flags.output === 'wide',
+      providers: providers.providers,
+      usableOnly: flags.usable,
+      pageSize: flags['chunk-size'],
       onRestart: (reason) => terminal.err(`warning: ${reason}\n`),
     })
-    if (profiles.length === 0 && ['table', 'wide', 'name'].includes(flags.output)) {
+    if (result.profiles.length === 0 && ['table', 'wide', 'name'].includes(flags.output)) {
       terminal.err(
         namespace ? `No ClusterProfiles found in ${namespace} namespace.\n` : 'No ClusterProfiles found.\n',
       )
@@ -42,11 +62,13 @@ export default class List extends Command {
     }
     const chalk = await paint(terminal)
     terminal.out(
-      renderProfiles(profiles, {
+      renderProfiles(result.profiles, {
         output: flags.output,
         allNamespaces: namespace === undefined,
         now: new Date(),
-        clustersetOf: (ns) => clustersets?.get(ns),
+        chosenProvider: (profile) => result.chosen(profile)?.provider,
+        chosenServer: (profile) => result.chosen(profile)?.server,
+        clustersetOf: (ns) => result.clustersets?.get(ns),
         style: (cell, column, isHeader) =>
           isHeader || column !== 'HEALTHY'
             ? cell

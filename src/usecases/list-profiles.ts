@@ -2,6 +2,8 @@
 // cannot apply itself.
 import {CLUSTERSET_LABEL, type ClusterProfile} from '../core/cluster-profile.js'
 import {ContinueExpiredError, CpcredError} from '../core/errors.js'
+import type {Provider} from '../core/provider-file.js'
+import {chooseProvider} from '../core/resolve-access.js'
 
 export const PAGE_SIZE = 500
 
@@ -19,15 +21,23 @@ export interface ListProfilesInput {
   labelSelector?: string
   clusterManager?: string
   clusterset?: string
+  /** Read namespace labels even without --clusterset (-o wide shows the clusterset). */
+  readClustersets?: boolean
   pageSize?: number
+  /** The consumer's providers: each profile's usable provider is the first of these it offers. */
+  providers?: Provider[]
+  /** Keep only profiles that one of `providers` can reach. */
+  usableOnly?: boolean
   /** Called when the listing had to start over (an expired continue token). */
   onRestart?: (reason: string) => void
 }
 
 export interface ListProfilesResult {
   profiles: ClusterProfile[]
-  /** Clusterset label of each namespace, when it was read (for --clusterset). */
+  /** Clusterset label of each namespace, when it was read (for --clusterset and -o wide). */
   clustersets?: Map<string, string>
+  /** The provider the consumer would use for a profile, and the server it reaches. */
+  chosen: (profile: ClusterProfile) => {provider: string; server?: string} | undefined
 }
 
 export async function listProfiles(
@@ -36,18 +46,36 @@ export async function listProfiles(
 ): Promise<ListProfilesResult> {
   let clustersets: Map<string, string> | undefined
   let namespaces: Set<string> | undefined
-  if (input.clusterset !== undefined) {
+  const providers = input.providers ?? []
+  const chosenCache = new WeakMap<ClusterProfile, {provider: string; server?: string} | undefined>()
+  const chosen = (profile: ClusterProfile) => {
+    if (!chosenCache.has(profile)) {
+      const match = chooseProvider(profile, providers)
+      chosenCache.set(
+        profile,
+        match && {provider: match.provider.name, server: match.offered.cluster?.server},
+      )
+    }
+    return chosenCache.get(profile)
+  }
+  if (input.clusterset !== undefined || input.readClustersets) {
     clustersets = new Map()
     for (const [name, labels] of await source.listNamespaceLabels()) {
       const set = labels[CLUSTERSET_LABEL]
       if (set !== undefined) clustersets.set(name, set)
     }
-    namespaces = new Set([...clustersets].filter(([, set]) => set === input.clusterset).map(([name]) => name))
-    if (input.namespace !== undefined && !namespaces.has(input.namespace)) return {profiles: [], clustersets}
+    if (input.clusterset !== undefined) {
+      namespaces = new Set(
+        [...clustersets].filter(([, set]) => set === input.clusterset).map(([name]) => name),
+      )
+      if (input.namespace !== undefined && !namespaces.has(input.namespace))
+        return {profiles: [], clustersets, chosen}
+    }
   }
   const keep = (profile: ClusterProfile) =>
     (input.clusterManager === undefined || profile.spec?.clusterManager?.name === input.clusterManager) &&
-    (namespaces === undefined || namespaces.has(profile.metadata.namespace ?? ''))
+    (namespaces === undefined || namespaces.has(profile.metadata.namespace ?? '')) &&
+    (!input.usableOnly || chosen(profile) !== undefined)
 
   const options = {
     namespace: input.namespace,
@@ -63,7 +91,7 @@ export async function listProfiles(
         for (const profile of page.items) if (keep(profile)) profiles.push(profile)
         next = page.next
       } while (next)
-      return {profiles, clustersets}
+      return {profiles, clustersets, chosen}
     } catch (error) {
       // A continue token expires when the hub compacts past it (410 Gone); a fresh listing is
       // consistent again. Start over once, then give up with a clear message.

@@ -1,6 +1,7 @@
 // Access to the real hub and spoke that test/run.ts started for this test run.
 import {execFile} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
+import {mkdtempSync} from 'node:fs'
 import {mkdtemp, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -141,9 +142,26 @@ export function runProgram(
   })
 }
 
+// One private home per test process: cpcred never reads the developer's kubeconfig, provider
+// file or credential cache.
+const isolatedHome = mkdtempSync(path.join(os.tmpdir(), 'cpcred-home-'))
+
+export const isolatedEnv: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: isolatedHome,
+  XDG_CONFIG_HOME: path.join(isolatedHome, '.config'),
+  XDG_CACHE_HOME: path.join(isolatedHome, '.cache'),
+  NO_COLOR: '1',
+}
+
 /** Runs the built cpcred binary, isolated from the developer's own kubeconfig and settings. */
 export function cpcred(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
-  return runProgram(process.execPath, [cpcredBin, ...args], {
-    env: {PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env},
-  })
+  return runProgram(process.execPath, [cpcredBin, ...args], {env: {...isolatedEnv, ...env}})
+}
+
+/** Writes a provider file (upstream JSON format) and returns its path. */
+export async function writeProviderFile(dir: string, providers: unknown[]): Promise<string> {
+  const file = path.join(dir, 'providers.json')
+  await writeFile(file, JSON.stringify({providers}, null, 2), {mode: 0o600})
+  return file
 }

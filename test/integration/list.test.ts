@@ -9,6 +9,7 @@ import {
   createServiceAccount,
   getProfile,
   serviceAccountToken,
+  writeProviderFile,
   tempDir,
   testEnv,
   tokenKubeconfig,
@@ -159,6 +160,126 @@ describe('cpcred list against the real hub', () => {
       names.stdout,
       'clusterprofile.multicluster.x-k8s.io/beta\nclusterprofile.multicluster.x-k8s.io/gamma\n',
     )
+  })
+})
+
+describe('cpcred list filters and provider marking', () => {
+  let hubKubeconfig: string
+  let prodNamespace: string
+  let devNamespace: string
+  let providerFile: string
+  let setName: string
+
+  before(async () => {
+    const {env, hub} = await testEnv()
+    hubKubeconfig = env.hub.kubeconfig
+    setName = uniqueName('set')
+    prodNamespace = await createNamespace(hub, 'filters-prod', {'multicluster.x-k8s.io/clusterset': setName})
+    devNamespace = await createNamespace(hub, 'filters-dev')
+    const server = env.spoke.server
+    const make = (namespace: string, name: string, manager: string, providers: string[]) =>
+      applyProfile(hub, {
+        metadata: {name, namespace, labels: {tier: name.startsWith('web') ? 'web' : 'db'}},
+        spec: {displayName: `Display ${name}`, clusterManager: {name: manager}},
+        status: {accessProviders: providers.map((p) => ({name: p, cluster: {server: `${server}/${p}`}}))},
+      })
+    await make(prodNamespace, 'web-1', 'ocm', ['token-request', 'secretreader'])
+    await make(prodNamespace, 'db-1', 'fleet', ['unknown-plugin'])
+    await make(devNamespace, 'web-2', 'ocm', ['secretreader'])
+    providerFile = await writeProviderFile(await tempDir(), [
+      {
+        name: 'secretreader',
+        execConfig: {apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/true'},
+      },
+      {
+        name: 'token-request',
+        execConfig: {apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/true'},
+      },
+    ])
+  })
+
+  it('marks the provider the provider file would use and shows its server with -o wide', async () => {
+    const result = await cpcred(
+      ['list', '-n', prodNamespace, '-o', 'wide', '--provider-file', providerFile],
+      {KUBECONFIG: hubKubeconfig},
+    )
+    assert.equal(result.code, 0, result.stderr)
+    const lines = result.stdout.trimEnd().split('\n')
+    assert.match(
+      lines[0]!,
+      /^NAME\s+MANAGER\s+HEALTHY\s+VERSION\s+PROVIDERS\s+AGE\s+DISPLAY NAME\s+CLUSTERSET\s+SERVER$/,
+    )
+    const {env} = await testEnv()
+    assert.match(
+      lines[1]!,
+      new RegExp(
+        `^db-1\\s+fleet\\s+-\\s+<none>\\s+unknown-plugin\\s+\\S+\\s+Display db-1\\s+${setName}\\s+<none>$`,
+      ),
+    )
+    assert.match(
+      lines[2]!,
+      new RegExp(
+        `^web-1\\s+ocm\\s+-\\s+<none>\\s+token-request,secretreader\\*\\s+\\S+\\s+Display web-1\\s+${setName}\\s+${env.spoke.server}/secretreader$`,
+      ),
+    )
+  })
+
+  it('--usable keeps only what the provider file can reach; --access-provider adds to it', async () => {
+    const usable = await cpcred(
+      ['list', '-A', '-l', 'tier', '--usable', '-o', 'name', '--provider-file', providerFile],
+      {KUBECONFIG: hubKubeconfig},
+    )
+    assert.equal(usable.code, 0, usable.stderr)
+    const names = usable.stdout.trim().split('\n')
+    assert.ok(names.includes('clusterprofile.multicluster.x-k8s.io/web-1'))
+    assert.ok(names.includes('clusterprofile.multicluster.x-k8s.io/web-2'))
+    assert.ok(!names.includes('clusterprofile.multicluster.x-k8s.io/db-1'))
+
+    const withFlag = await cpcred(
+      [
+        'list',
+        '-n',
+        prodNamespace,
+        '--usable',
+        '-o',
+        'name',
+        '--provider-file',
+        providerFile,
+        '--access-provider',
+        "unknown-plugin='/bin/echo hi'",
+      ],
+      {KUBECONFIG: hubKubeconfig},
+    )
+    assert.equal(
+      withFlag.stdout,
+      'clusterprofile.multicluster.x-k8s.io/db-1\nclusterprofile.multicluster.x-k8s.io/web-1\n',
+    )
+  })
+
+  it('filters by selector, cluster manager and clusterset', async () => {
+    const run = async (...args: string[]) =>
+      (await cpcred(['list', '-A', '-o', 'name', ...args], {KUBECONFIG: hubKubeconfig})).stdout
+    assert.equal(
+      await run('--clusterset', setName, '--cluster-manager', 'ocm'),
+      'clusterprofile.multicluster.x-k8s.io/web-1\n',
+    )
+    assert.equal(
+      await run('--clusterset', setName, '-l', 'tier=db'),
+      'clusterprofile.multicluster.x-k8s.io/db-1\n',
+    )
+    const none = await cpcred(['list', '-A', '--clusterset', 'no-such-set'], {KUBECONFIG: hubKubeconfig})
+    assert.equal(none.code, 0)
+    assert.equal(none.stderr, 'No ClusterProfiles found.\n')
+  })
+
+  it('reads the same profiles one per page as in one page', async () => {
+    const args = ['list', '-A', '-l', 'tier', '-o', 'json']
+    const paged = await cpcred([...args, '--chunk-size', '1'], {KUBECONFIG: hubKubeconfig})
+    const whole = await cpcred(args, {KUBECONFIG: hubKubeconfig})
+    assert.equal(paged.code, 0, paged.stderr)
+    const items = JSON.parse(paged.stdout).items as ClusterProfile[]
+    assert.ok(items.length >= 3)
+    assert.deepEqual(items, JSON.parse(whole.stdout).items)
   })
 })
 

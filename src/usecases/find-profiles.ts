@@ -1,0 +1,169 @@
+// Turns what the user typed (`name`, `namespace/name`, -l, --all) into profiles, with the help a
+// kubectl user expects when a name is wrong or ambiguous.
+import {distance} from 'fastest-levenshtein'
+import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
+import {CpcredError, UsageError} from '../core/errors.js'
+import {listProfiles, type ProfilePageSource} from './list-profiles.js'
+
+export interface ProfileRef {
+  namespace?: string
+  name: string
+}
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/
+
+/** `name` or `namespace/name`; the parts must be valid Kubernetes names. */
+export function parseProfileRef(text: string): ProfileRef {
+  const parts = text.split('/')
+  if (parts.length > 2 || parts.some((part) => !DNS_SUBDOMAIN.test(part) || part.length > 253)) {
+    throw new UsageError(
+      `"${text}" is not a profile name`,
+      'write NAME or NAMESPACE/NAME, with lower-case letters, digits, "-" and "."',
+    )
+  }
+  return parts.length === 2 ? {namespace: parts[0], name: parts[1]!} : {name: parts[0]!}
+}
+
+export interface ProfileFinder extends ProfilePageSource {
+  getProfile(namespace: string, name: string): Promise<ClusterProfile | undefined>
+}
+
+export interface FindScope {
+  /** The namespace a bare name lives in (-n or the context's). */
+  namespace: string
+  /** -A: a bare name may be in any namespace. */
+  allNamespaces: boolean
+}
+
+/** One profile by reference; a clear error with suggestions when it does not exist or is ambiguous. */
+export async function findProfile(
+  hub: ProfileFinder,
+  ref: ProfileRef,
+  scope: FindScope,
+): Promise<ClusterProfile> {
+  if (ref.namespace || !scope.allNamespaces) {
+    const namespace = ref.namespace ?? scope.namespace
+    const profile = await hub.getProfile(namespace, ref.name)
+    if (profile) return profile
+    throw await notFound(hub, ref, namespace)
+  }
+  const everywhere = await listAllQuietly(hub)
+  const matches = (everywhere ?? []).filter((profile) => profile.metadata.name === ref.name)
+  if (matches.length === 1) return matches[0]!
+  if (matches.length > 1) {
+    throw new UsageError(
+      `ClusterProfile "${ref.name}" exists in ${matches.length} namespaces: ${matches.map(profileKey).join(', ')}`,
+      'name one of them as NAMESPACE/NAME',
+    )
+  }
+  throw notFoundError(ref.name, 'in any namespace', suggestions(ref.name, everywhere ?? []))
+}
+
+async function notFound(hub: ProfileFinder, ref: ProfileRef, namespace: string): Promise<CpcredError> {
+  const everywhere = await listAllQuietly(hub)
+  const elsewhere = (everywhere ?? []).filter((p) => p.metadata.name === ref.name).map(profileKey)
+  if (elsewhere.length) {
+    return new CpcredError(`ClusterProfile "${ref.name}" not found in namespace "${namespace}"`, {
+      hint: `it exists as ${elsewhere.join(', ')}; name it as NAMESPACE/NAME or pass -n`,
+    })
+  }
+  const candidates = everywhere ?? (await listNamespaceQuietly(hub, namespace)) ?? []
+  const inNamespace = candidates.filter((p) => p.metadata.namespace === namespace)
+  return notFoundError(
+    ref.name,
+    `in namespace "${namespace}"`,
+    suggestions(ref.name, inNamespace.length ? inNamespace : candidates),
+  )
+}
+
+function notFoundError(name: string, where: string, similar: string[]): CpcredError {
+  return new CpcredError(`ClusterProfile "${name}" not found ${where}`, {
+    hint: similar.length
+      ? `did you mean ${similar.join(' or ')}?`
+      : "run 'cpcred list -A' to see the profiles on the hub",
+  })
+}
+
+/** Up to three names close to the one typed (edit distance, or one containing the other). */
+export function suggestions(name: string, profiles: ClusterProfile[]): string[] {
+  const limit = Math.max(2, Math.floor(name.length / 3))
+  const scored = profiles
+    .map((profile) => ({
+      key: profileKey(profile),
+      score: distance(name, profile.metadata.name),
+      other: profile.metadata.name,
+    }))
+    .filter(({score, other}) => score <= limit || other.includes(name) || name.includes(other))
+    .sort((a, b) => a.score - b.score || a.key.localeCompare(b.key))
+  return [...new Set(scored.map(({key}) => key))].slice(0, 3)
+}
+
+// Suggestions are a courtesy: a user allowed to get one profile may not be allowed to list.
+async function listAllQuietly(hub: ProfileFinder): Promise<ClusterProfile[] | undefined> {
+  try {
+    return (await listProfiles(hub, {})).profiles
+  } catch {
+    return undefined
+  }
+}
+
+async function listNamespaceQuietly(
+  hub: ProfileFinder,
+  namespace: string,
+): Promise<ClusterProfile[] | undefined> {
+  try {
+    return (await listProfiles(hub, {namespace})).profiles
+  } catch {
+    return undefined
+  }
+}
+
+export interface SelectInput extends FindScope {
+  refs: ProfileRef[]
+  selector?: string
+  all: boolean
+}
+
+/** Several profiles for fan-out commands: names, -l, --all (in the namespace, or everywhere with -A). */
+export async function selectProfiles(hub: ProfileFinder, input: SelectInput): Promise<ClusterProfile[]> {
+  const found = new Map<string, ClusterProfile>()
+  for (const ref of input.refs) {
+    const profile = await findProfile(hub, ref, input)
+    found.set(profileKey(profile), profile)
+  }
+  if (input.selector !== undefined || input.all) {
+    const {profiles} = await listProfiles(hub, {
+      namespace: input.allNamespaces ? undefined : input.namespace,
+      labelSelector: input.selector,
+    })
+    for (const profile of profiles) found.set(profileKey(profile), profile)
+  }
+  return [...found.values()]
+}
+
+export interface Chooser {
+  /** A person can be asked (stdin and stdout are terminals). */
+  interactive: boolean
+  pickOne(profiles: ClusterProfile[]): Promise<ClusterProfile>
+}
+
+/**
+ * The one profile a command works on: the reference given, else — on a terminal only — a choice
+ * among the profiles in scope. Without a terminal a missing name is a usage error, never a prompt.
+ */
+export async function oneProfile(
+  hub: ProfileFinder,
+  text: string | undefined,
+  scope: FindScope,
+  chooser: Chooser,
+): Promise<ClusterProfile> {
+  if (text !== undefined) return findProfile(hub, parseProfileRef(text), scope)
+  if (!chooser.interactive) {
+    throw new UsageError(
+      'a profile is required',
+      'pass NAME or NAMESPACE/NAME (run without arguments on a terminal to choose one)',
+    )
+  }
+  const {profiles} = await listProfiles(hub, {namespace: scope.allNamespaces ? undefined : scope.namespace})
+  return chooser.pickOne(profiles)
+}
