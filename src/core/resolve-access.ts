@@ -66,6 +66,9 @@ const ENV_NAMES_A_PROFILE_MAY_NOT_SET = [
   /^PERL5(LIB|OPT)$/,
   /^RUBY(LIB|OPT)$/,
   /^GCONV_PATH$/,
+  // Which hub (and hub credentials) a plugin reads is the consumer's choice too.
+  /^KUBECONFIG$/,
+  /^CPCRED_HUB_/,
 ]
 
 /**
@@ -175,7 +178,11 @@ function clusterConnection(cluster: ProfileCluster): ClusterConnection {
   }
   if (cluster['tls-server-name']) connection['tls-server-name'] = cluster['tls-server-name']
   if (cluster['proxy-url']) connection['proxy-url'] = cluster['proxy-url']
-  if (cluster['insecure-skip-tls-verify'] === true) connection['insecure-skip-tls-verify'] = true
+  // client-go refuses CA data together with insecure-skip-tls-verify, which would make every
+  // kubeconfig written for this profile unusable; verifying with the CA is the safe half to keep.
+  if (cluster['insecure-skip-tls-verify'] === true && !connection['certificate-authority-data']) {
+    connection['insecure-skip-tls-verify'] = true
+  }
   if (cluster['disable-compression'] === true) connection['disable-compression'] = true
   return connection
 }
@@ -183,7 +190,12 @@ function clusterConnection(cluster: ProfileCluster): ClusterConnection {
 function connectionWarnings(key: string, providerName: string, cluster: ProfileCluster): string[] {
   const warnings: string[] = []
   const entry = `ClusterProfile ${key} (provider "${providerName}")`
-  if (cluster['insecure-skip-tls-verify'] === true) {
+  if (cluster['insecure-skip-tls-verify'] === true && cluster['certificate-authority-data']) {
+    warnings.push(
+      `${entry} sets both certificate-authority-data and insecure-skip-tls-verify, which kubectl refuses; ` +
+        'cpcred verifies the server with the CA and ignores insecure-skip-tls-verify.',
+    )
+  } else if (cluster['insecure-skip-tls-verify'] === true) {
     warnings.push(
       `${entry} sets insecure-skip-tls-verify: the server's certificate is not checked, so anyone on the path can ` +
         'impersonate the cluster and receive your credentials.',

@@ -577,3 +577,31 @@ describe('resolveAccess: malformed extensions', () => {
     })
   }
 })
+
+describe('resolveAccess: CA data together with insecure-skip-tls-verify', () => {
+  it('keeps verifying with the CA (kubectl refuses the pair) and says so', () => {
+    const resolution = resolveAccess(
+      profile({
+        accessProviders: [
+          offering('p', {'certificate-authority-data': 'Q0E=', 'insecure-skip-tls-verify': true}),
+        ],
+      }),
+      [provider('p')],
+    )
+    assert.equal(resolution.cluster['insecure-skip-tls-verify'], undefined)
+    assert.equal(resolution.cluster['certificate-authority-data'], 'Q0E=')
+    assert.match(
+      resolution.warnings.join('\n'),
+      /sets both certificate-authority-data and insecure-skip-tls-verify/,
+    )
+  })
+
+  it('keeps insecure-skip-tls-verify, loudly, when there is no CA', () => {
+    const resolution = resolveAccess(
+      profile({accessProviders: [offering('p', {'insecure-skip-tls-verify': true})]}),
+      [provider('p')],
+    )
+    assert.equal(resolution.cluster['insecure-skip-tls-verify'], true)
+    assert.match(resolution.warnings.join('\n'), /the server's certificate is not checked/)
+  })
+})
