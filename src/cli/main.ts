@@ -1,9 +1,14 @@
-// Entry point of the cpcred binary: runs the oclif command and turns every failure into one
-// message on stderr and the exit code of its kind (the one place that maps errors to codes).
+// Entry point of the cpcred binary: runs the command and turns every failure into one message on
+// stderr and the exit code of its kind (the one place that maps errors to codes).
 import {reportError} from './report-error.js'
 
 export interface RunOptions {
   development?: boolean
+}
+
+/** `credential` is run by kubectl on every request: it skips oclif unless help is asked for. */
+function isCredentialFastPath(argv: string[]): boolean {
+  return argv[0] === 'credential' && !argv.some((arg) => arg === '--help' || arg === '-h')
 }
 
 export async function run(argv: string[], options: RunOptions = {}): Promise<void> {
@@ -13,10 +18,15 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
   })
   let code = 0
   try {
-    const {run: runCommand, flush, settings} = await import('@oclif/core')
-    if (options.development) settings.debug = true
-    await runCommand(argv, import.meta.url)
-    await flush()
+    if (isCredentialFastPath(argv)) {
+      const {runCredential} = await import('./credential.js')
+      await runCredential(argv.slice(1))
+    } else {
+      const {run: runCommand, flush, settings} = await import('@oclif/core')
+      if (options.development) settings.debug = true
+      await runCommand(argv, import.meta.url)
+      await flush()
+    }
   } catch (error) {
     code = reportError(error, process.stderr, {debug: Boolean(process.env.CPCRED_DEBUG)})
   }

@@ -1,0 +1,149 @@
+// `cpcred credential <profile>`: cpcred as an exec credential plugin. kubectl runs it on every
+// command through a `--mode cpcred` kubeconfig, so it starts without oclif (node:util parseArgs)
+// and loads only what the warm path needs. stdout carries the ExecCredential and nothing else.
+import {parseArgs} from 'node:util'
+import {UsageError} from '../core/errors.js'
+import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
+import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
+import {parseDuration} from '../core/duration.js'
+
+export const CREDENTIAL_USAGE = `usage: cpcred credential NAMESPACE/NAME [--kubeconfig FILE] [--context NAME] [-n NAMESPACE]
+       [--provider-file FILE] [--access-provider NAME='CMD ARGS']... [--no-cache] [--cache-ttl DURATION]
+       [--plugin-timeout DURATION] [-v]`
+
+export interface CredentialOptions {
+  profile: string
+  kubeconfig?: string
+  context?: string
+  namespace?: string
+  providerFile?: string
+  accessProviders: string[]
+  noCache: boolean
+  cacheTtlSeconds?: number
+  pluginTimeoutMs?: number
+  verbose: boolean
+}
+
+export function parseCredentialArgs(argv: string[]): CredentialOptions {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        kubeconfig: {type: 'string'},
+        context: {type: 'string'},
+        namespace: {type: 'string', short: 'n'},
+        'provider-file': {type: 'string'},
+        'access-provider': {type: 'string', multiple: true},
+        'no-cache': {type: 'boolean'},
+        'cache-ttl': {type: 'string'},
+        'plugin-timeout': {type: 'string'},
+        verbose: {type: 'boolean', short: 'v'},
+      },
+    })
+  } catch (error) {
+    throw new UsageError((error as Error).message, CREDENTIAL_USAGE)
+  }
+  const {values, positionals} = parsed
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length ? `expected one profile, got ${positionals.length}` : 'a profile is required',
+      CREDENTIAL_USAGE,
+    )
+  }
+  return {
+    profile: positionals[0]!,
+    kubeconfig: values.kubeconfig,
+    context: values.context,
+    namespace: values.namespace,
+    providerFile: values['provider-file'],
+    accessProviders: values['access-provider'] ?? [],
+    noCache: values['no-cache'] ?? false,
+    cacheTtlSeconds:
+      values['cache-ttl'] === undefined
+        ? undefined
+        : parseDuration(values['cache-ttl'], '--cache-ttl') / 1000,
+    pluginTimeoutMs:
+      values['plugin-timeout'] === undefined
+        ? undefined
+        : parseDuration(values['plugin-timeout'], '--plugin-timeout'),
+    verbose: values.verbose ?? false,
+  }
+}
+
+/** The ExecCredential apiVersion kubectl asked for in KUBERNETES_EXEC_INFO; v1 when run by hand. */
+export function requestedApiVersion(execInfo: string | undefined): ExecApiVersion {
+  if (!execInfo) return EXEC_API_V1
+  try {
+    const apiVersion = (JSON.parse(execInfo) as {apiVersion?: string}).apiVersion
+    if (apiVersion && (EXEC_API_VERSIONS as readonly string[]).includes(apiVersion))
+      return apiVersion as ExecApiVersion
+  } catch {
+    // fall through to the error below
+  }
+  throw new UsageError(
+    `${EXEC_INFO_ENV} does not name a supported ExecCredential apiVersion (${EXEC_API_VERSIONS.join(', ')})`,
+  )
+}
+
+export async function runCredential(
+  argv: string[],
+  io = {stdout: process.stdout, stderr: process.stderr},
+): Promise<void> {
+  const options = parseCredentialArgs(argv)
+  const apiVersion = requestedApiVersion(process.env[EXEC_INFO_ENV])
+  const log = (line: string) => void io.stderr.write(`${line}\n`)
+
+  const [
+    {Hub},
+    {loadProviders, requireProviders},
+    {findProfile, parseProfileRef},
+    {resolveAccess},
+    {obtainCredential},
+  ] = await Promise.all([
+    import('../adapters/hub.js'),
+    import('../adapters/providers.js'),
+    import('../usecases/find-profiles.js'),
+    import('../core/resolve-access.js'),
+    import('../usecases/obtain-credential.js'),
+  ])
+  const ref = parseProfileRef(options.profile)
+  const [hub, loaded] = await Promise.all([
+    Hub.connect({kubeconfig: options.kubeconfig, context: options.context, namespace: options.namespace}),
+    loadProviders({providerFile: options.providerFile, accessProviders: options.accessProviders}),
+  ])
+  const profile = await findProfile(hub, ref, {namespace: hub.config.namespace, allNamespaces: false})
+  const resolution = resolveAccess(profile, requireProviders(loaded))
+  for (const warning of [...loaded.warnings, ...resolution.warnings]) log(`warning: ${warning}`)
+
+  let cache
+  if (!options.noCache) {
+    const {CredentialStore, defaultCredentialCacheDir} = await import('../adapters/credential-store.js')
+    cache = new CredentialStore(defaultCredentialCacheDir(), {
+      onProblem: (message) => options.verbose && log(`cache: ${message}`),
+    })
+  }
+  const {execaPluginRunner} = await import('../adapters/process.js')
+  const obtained = await obtainCredential(
+    {runner: execaPluginRunner, cache},
+    {
+      resolution,
+      hubIdentity: hub.identity(),
+      hubPin: hub.pin(),
+      stdinIsTTY: Boolean(process.stdin.isTTY),
+      timeoutMs: options.pluginTimeoutMs,
+      ttlSeconds: options.cacheTtlSeconds,
+      onPluginStderr: (text) => void io.stderr.write(text),
+    },
+  )
+  if (options.verbose) {
+    log(
+      `credential for ${resolution.profile} via provider "${resolution.provider.name}": ` +
+        `${describeCredential(obtained.credential)}, ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
+    )
+  }
+  await hub.client.close()
+  io.stdout.write(`${renderExecCredential(obtained.credential, apiVersion)}\n`)
+}

@@ -1,0 +1,68 @@
+// A credential for a resolved profile: from the cache when a usable one is there for exactly this
+// identity and target, else from the plugin (once, even with many concurrent callers).
+import {cacheKey, cacheKeyInput} from '../core/credential-cache.js'
+import type {Credential} from '../core/exec-credential.js'
+import {pinnedEnv, type HubPin} from '../core/hub-pin.js'
+import type {Resolution} from '../core/resolve-access.js'
+import type {PluginProcessRunner} from '../adapters/process.js'
+import {runPlugin, pluginLabel} from './run-plugin.js'
+
+export interface CredentialCache {
+  obtain(
+    key: string,
+    fetch: () => Promise<Credential>,
+    ttlSeconds?: number,
+  ): Promise<{credential: Credential; fromCache: boolean}>
+}
+
+export interface ObtainCredentialInput {
+  resolution: Resolution
+  /** Who reads the hub: plugins such as secretreader answer differently for other hub users. */
+  hubIdentity: string
+  /**
+   * The hub, pinned in the plugin's env as a kubeconfig written by cpcred would (KUBECONFIG and
+   * CPCRED_HUB_CONTEXT): when kubectl runs `cpcred credential`, its KUBECONFIG names the target.
+   */
+  hubPin: HubPin
+  stdinIsTTY: boolean
+  timeoutMs?: number
+  /** Cache credentials that carry no expiry for this long (off when undefined). */
+  ttlSeconds?: number
+  onPluginStderr?: (text: string) => void
+}
+
+export interface ObtainedCredential {
+  credential: Credential
+  fromCache: boolean
+  cacheKey: string
+}
+
+export async function obtainCredential(
+  deps: {runner: PluginProcessRunner; cache?: CredentialCache},
+  input: ObtainCredentialInput,
+): Promise<ObtainedCredential> {
+  const {resolution} = input
+  const exec = {...resolution.execConfig, env: pinnedEnv(resolution, input.hubPin)}
+  const key = cacheKey(
+    cacheKeyInput(
+      input.hubIdentity,
+      resolution.provider.name,
+      exec,
+      resolution.cluster,
+      resolution.execClusterConfig,
+    ),
+  )
+  const fetch = () =>
+    runPlugin(deps.runner, {
+      exec,
+      cluster: resolution.cluster,
+      clusterConfig: resolution.execClusterConfig,
+      label: pluginLabel(resolution.provider.name, exec.command),
+      stdinIsTTY: input.stdinIsTTY,
+      timeoutMs: input.timeoutMs,
+      onStderr: input.onPluginStderr,
+    })
+  if (!deps.cache) return {credential: await fetch(), fromCache: false, cacheKey: key}
+  const {credential, fromCache} = await deps.cache.obtain(key, fetch, input.ttlSeconds)
+  return {credential, fromCache, cacheKey: key}
+}

@@ -1,0 +1,123 @@
+// A profile on the real hub that points at the real spoke, and a provider file whose plugin is
+// test/plugins/fake-plugin.mjs returning a hub ServiceAccount token that the spoke accepts.
+import {readFile, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+import type {ClusterProfile} from '../../src/core/cluster-profile.js'
+import {
+  applyProfile,
+  createNamespace,
+  createServiceAccount,
+  repoRoot,
+  serviceAccountToken,
+  tempDir,
+  testEnv,
+  writeProviderFile,
+} from './env.js'
+
+export const fakePlugin = path.join(repoRoot, 'test', 'plugins', 'fake-plugin.mjs')
+
+export interface SpokeFixture {
+  namespace: string
+  profile: ClusterProfile
+  dir: string
+  providerFile: string
+  tokenFile: string
+  recordFile: string
+  /** The identity the spoke maps the token to. */
+  username: string
+  hubKubeconfig: string
+}
+
+export interface SpokeFixtureOptions {
+  prefix: string
+  providerName?: string
+  /** Extra fields for the provider entry (policies) and its execConfig. */
+  provider?: Record<string, unknown>
+  execConfig?: Record<string, unknown>
+  /** Extra extensions on the profile's cluster. */
+  extensions?: {name: string; extension: unknown}[]
+  pluginEnv?: Record<string, string>
+  profileName?: string
+}
+
+export async function spokeFixture(options: SpokeFixtureOptions): Promise<SpokeFixture> {
+  const {env, hub} = await testEnv()
+  const namespace = await createNamespace(hub, options.prefix)
+  await createServiceAccount(hub, namespace, 'deployer')
+  const dir = await tempDir(`cpcred-${options.prefix}-`)
+  const tokenFile = path.join(dir, 'token')
+  await writeFile(
+    tokenFile,
+    await serviceAccountToken(hub, namespace, 'deployer', [env.spoke.server], 3600),
+    {mode: 0o600},
+  )
+  const recordFile = path.join(dir, 'record.jsonl')
+  const providerName = options.providerName ?? 'fake'
+  const profile = await applyProfile(hub, {
+    metadata: {name: options.profileName ?? 'target', namespace},
+    spec: {clusterManager: {name: 'test-manager'}},
+    status: {
+      accessProviders: [
+        {
+          name: providerName,
+          cluster: {
+            server: env.spoke.server,
+            'certificate-authority-data': env.spoke.caData,
+            extensions: options.extensions,
+          },
+        },
+      ],
+    },
+  })
+  const providerFile = await writeProviderFile(dir, [
+    {
+      name: providerName,
+      execConfig: {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: fakePlugin,
+        env: Object.entries({
+          PLUGIN_TOKEN_FILE: tokenFile,
+          PLUGIN_RECORD: recordFile,
+          ...options.pluginEnv,
+        }).map(([name, value]) => ({name, value})),
+        provideClusterInfo: true,
+        ...options.execConfig,
+      },
+      ...options.provider,
+    },
+  ])
+  return {
+    namespace,
+    profile,
+    dir,
+    providerFile,
+    tokenFile,
+    recordFile,
+    username: `hub:system:serviceaccount:${namespace}:deployer`,
+    hubKubeconfig: env.hub.kubeconfig,
+  }
+}
+
+export interface PluginRecord {
+  argv: string[]
+  env: Record<string, string>
+  info: {
+    apiVersion: string
+    kind: string
+    spec: {interactive: boolean; cluster?: Record<string, unknown>}
+  } | null
+  pid: number
+}
+
+export async function pluginRecords(fixture: SpokeFixture): Promise<PluginRecord[]> {
+  try {
+    const text = await readFile(fixture.recordFile, 'utf8')
+    return text
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as PluginRecord)
+  } catch {
+    return []
+  }
+}

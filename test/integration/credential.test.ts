@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict'
+import {stat} from 'node:fs/promises'
+import path from 'node:path'
+import {before, describe, it} from 'node:test'
+import {cpcred, isolatedEnv, tempDir, testEnv, writeProviderFile} from '../helpers/env.js'
+import {fakePlugin, pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+
+/** A provider file whose only provider, "fake", runs the fake plugin with this extra execConfig. */
+async function fakeProviderFile(
+  execConfig: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<string> {
+  return writeProviderFile(await tempDir(), [
+    {
+      name: 'fake',
+      execConfig: {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: fakePlugin,
+        env: Object.entries(env).map(([name, value]) => ({name, value})),
+        ...execConfig,
+      },
+    },
+  ])
+}
+
+describe('cpcred credential', () => {
+  let fixture: SpokeFixture
+  let cacheHome: string
+
+  before(async () => {
+    fixture = await spokeFixture({
+      prefix: 'credential',
+      extensions: [
+        {name: 'client.authentication.k8s.io/exec', extension: {audience: 'spoke', clusterName: 'target'}},
+      ],
+    })
+    cacheHome = await tempDir('cpcred-cache-')
+  })
+
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    cpcred(['credential', `${fixture.namespace}/target`, '--provider-file', fixture.providerFile, ...args], {
+      KUBECONFIG: fixture.hubKubeconfig,
+      XDG_CACHE_HOME: cacheHome,
+      ...env,
+    })
+
+  it('prints only the ExecCredential on stdout, in the apiVersion kubectl asked for', async () => {
+    const result = await run(['--no-cache'], {
+      KUBERNETES_EXEC_INFO: JSON.stringify({
+        apiVersion: 'client.authentication.k8s.io/v1beta1',
+        kind: 'ExecCredential',
+        spec: {interactive: false},
+      }),
+    })
+    assert.equal(result.code, 0, result.stderr)
+    const credential = JSON.parse(result.stdout)
+    assert.equal(credential.kind, 'ExecCredential')
+    assert.equal(credential.apiVersion, 'client.authentication.k8s.io/v1beta1')
+    assert.match(credential.status.expirationTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    assert.ok(credential.status.token.length > 100)
+    // The plugin's stderr belongs to the user and reaches stderr, never stdout.
+    assert.match(result.stderr, /fake-plugin: issued a token/)
+  })
+
+  it('hands the plugin the exec info kubectl would: cluster, CA and the exec extension as config', async () => {
+    const records = await pluginRecords(fixture)
+    const info = records.at(-1)!.info!
+    const {env} = await testEnv()
+    assert.equal(info.apiVersion, 'client.authentication.k8s.io/v1')
+    assert.deepEqual(info.spec, {
+      cluster: {
+        server: env.spoke.server,
+        'certificate-authority-data': env.spoke.caData,
+        config: {audience: 'spoke', clusterName: 'target'},
+      },
+      interactive: false,
+    })
+  })
+
+  it('pins the hub for the plugin even when KUBECONFIG names the target, as under kubectl', async () => {
+    const {env} = await testEnv()
+    const result = await cpcred(
+      [
+        'credential',
+        `${fixture.namespace}/target`,
+        '--provider-file',
+        fixture.providerFile,
+        '--kubeconfig',
+        fixture.hubKubeconfig,
+        '--no-cache',
+      ],
+      {KUBECONFIG: env.spoke.kubeconfig},
+    )
+    assert.equal(result.code, 0, result.stderr)
+    const record = (await pluginRecords(fixture)).at(-1)!
+    assert.equal(record.env.KUBECONFIG, fixture.hubKubeconfig)
+    assert.equal(record.env.CPCRED_HUB_CONTEXT, 'hub')
+  })
+
+  it('runs the plugin once for 20 concurrent callers on a cold cache, then serves the cache', async () => {
+    const before = (await pluginRecords(fixture)).length
+    const results = await Promise.all(Array.from({length: 20}, () => run([], {})))
+    for (const result of results) assert.equal(result.code, 0, result.stderr)
+    const tokens = new Set(results.map((result) => JSON.parse(result.stdout).status.token))
+    assert.equal(tokens.size, 1)
+    assert.equal((await pluginRecords(fixture)).length - before, 1, 'the plugin must run exactly once')
+
+    const again = await run(['-v'])
+    assert.match(again.stderr, /from the cache/)
+    assert.equal((await pluginRecords(fixture)).length - before, 1)
+
+    const dir = path.join(cacheHome, 'cpcred', 'credentials')
+    assert.equal((await stat(dir)).mode & 0o777, 0o700)
+  })
+
+  it('never serves a cached credential for another identity: a different plugin env runs the plugin again', async () => {
+    const before = (await pluginRecords(fixture)).length
+    const other = await fakeProviderFile(
+      {provideClusterInfo: true},
+      {PLUGIN_TOKEN_FILE: fixture.tokenFile, PLUGIN_RECORD: fixture.recordFile, FAKE_ROLE: 'other'},
+    )
+    const result = await cpcred(
+      ['credential', `${fixture.namespace}/target`, '--provider-file', other, '-v'],
+      {
+        KUBECONFIG: fixture.hubKubeconfig,
+        XDG_CACHE_HOME: cacheHome,
+      },
+    )
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stderr, /from the plugin/)
+    assert.equal((await pluginRecords(fixture)).length - before, 1)
+    assert.equal((await pluginRecords(fixture)).at(-1)!.env.FAKE_ROLE, 'other')
+  })
+
+  for (const [mode, expected] of [
+    [
+      'exit1',
+      /^error: provider "fake" \(.*fake-plugin\.mjs\) exited with code 1; its stderr:\nfake-plugin: the identity provider said no\n/,
+    ],
+    ['junk', /^error: provider "fake" \(.*fake-plugin\.mjs\) .*not .*JSON/i],
+    ['cert-no-key', /^error: provider "fake" \(.*fake-plugin\.mjs\) .*key/i],
+  ] as const) {
+    it(`fails with exit code 5 and a clear message when the plugin ${mode === 'exit1' ? 'exits 1' : `prints ${mode}`}`, async () => {
+      const file = await fakeProviderFile({}, {PLUGIN_MODE: mode})
+      const result = await cpcred(['credential', `${fixture.namespace}/target`, '--provider-file', file], {
+        KUBECONFIG: fixture.hubKubeconfig,
+      })
+      assert.equal(result.code, 5, result.stderr)
+      assert.equal(result.stdout, '')
+      assert.match(result.stderr, expected)
+      assert.doesNotMatch(result.stderr, /\n\s+at /)
+    })
+  }
+
+  it('stops a plugin that hangs after --plugin-timeout (exit 5)', async () => {
+    const file = await fakeProviderFile({}, {PLUGIN_MODE: 'hang'})
+    const result = await cpcred(
+      ['credential', `${fixture.namespace}/target`, '--provider-file', file, '--plugin-timeout', '2s'],
+      {
+        KUBECONFIG: fixture.hubKubeconfig,
+      },
+    )
+    assert.equal(result.code, 5)
+    assert.match(result.stderr, /^error: provider "fake" \(.*\) did not finish within 2s and was stopped/)
+  })
+
+  it('names a missing plugin command with the provider install hint', async () => {
+    const file = await fakeProviderFile({
+      command: '/nonexistent/plugin',
+      installHint: 'get it from the platform team',
+    })
+    const result = await cpcred(['credential', `${fixture.namespace}/target`, '--provider-file', file], {
+      KUBECONFIG: fixture.hubKubeconfig,
+    })
+    assert.equal(result.code, 5)
+    assert.equal(
+      result.stderr,
+      'error: provider "fake" (/nonexistent/plugin): command not found: /nonexistent/plugin\nget it from the platform team\n',
+    )
+  })
+
+  it('explains usage mistakes with exit code 2', async () => {
+    const missing = await cpcred(['credential'], {...isolatedEnv, KUBECONFIG: fixture.hubKubeconfig})
+    assert.equal(missing.code, 2)
+    assert.match(missing.stderr, /^error: a profile is required\nusage: cpcred credential/)
+    const unknown = await cpcred(['credential', 'x', '--bogus'], {KUBECONFIG: fixture.hubKubeconfig})
+    assert.equal(unknown.code, 2)
+    assert.match(unknown.stderr, /^error: Unknown option '--bogus'/)
+  })
+})
