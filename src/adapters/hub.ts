@@ -3,7 +3,15 @@
 import {createHash} from 'node:crypto'
 import {readFile} from 'node:fs/promises'
 import os from 'node:os'
-import {API_VERSION, GROUP, PLURAL, RESOURCE, VERSION, type ClusterProfile} from '../core/cluster-profile.js'
+import {
+  API_VERSION,
+  CLUSTERSET_LABEL,
+  GROUP,
+  PLURAL,
+  RESOURCE,
+  VERSION,
+  type ClusterProfile,
+} from '../core/cluster-profile.js'
 import {canonicalJson} from '../core/credential-cache.js'
 import type {HubPin} from '../core/hub-pin.js'
 import {ContinueExpiredError, CpcredError, ExitCode, UsageError} from '../core/errors.js'
@@ -189,6 +197,20 @@ export class Hub {
       if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
         return undefined
       throw this.translate(error, `get ${RESOURCE} ${namespace}/${name}`)
+    }
+  }
+
+  /** The clusterset of one namespace (its label), or undefined when unlabelled or not readable. */
+  async clustersetOf(namespace: string): Promise<string | undefined> {
+    try {
+      const ns = await this.client.request<{metadata: {labels?: Record<string, string>}}>(
+        'GET',
+        `/api/v1/namespaces/${encodeURIComponent(namespace)}`,
+      )
+      return ns.metadata.labels?.[CLUSTERSET_LABEL]
+    } catch {
+      // Reading namespaces is a courtesy for display; a consumer may only be allowed profiles.
+      return undefined
     }
   }
 

@@ -1,0 +1,31 @@
+// The profile argument and the picker wiring shared by commands that work on one profile.
+import {Args} from '@oclif/core'
+import type {Hub} from '../adapters/hub.js'
+import type {Terminal} from '../adapters/terminal.js'
+import type {ClusterProfile} from '../core/cluster-profile.js'
+import {oneProfile} from '../usecases/find-profiles.js'
+
+export const profileArg = Args.string({
+  name: 'PROFILE',
+  description: 'NAME or NAMESPACE/NAME of a ClusterProfile (omit on a terminal to choose one)',
+  required: false,
+})
+
+/** The profile named on the command line or, on a terminal, picked from a list. */
+export function chosenProfile(
+  hub: Hub,
+  text: string | undefined,
+  allNamespaces: boolean,
+  terminal: Terminal,
+): Promise<ClusterProfile> {
+  return oneProfile(
+    hub,
+    text,
+    {namespace: hub.config.namespace, allNamespaces},
+    {
+      interactive: terminal.interactive,
+      pickOne: async (profiles) =>
+        (await import('../adapters/picker.js')).pickProfile(profiles, 'Which ClusterProfile?'),
+    },
+  )
+}

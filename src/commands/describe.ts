@@ -1,0 +1,61 @@
+import {Command, Flags} from '@oclif/core'
+import {Hub} from '../adapters/hub.js'
+import {loadProviders} from '../adapters/providers.js'
+import {processTerminal} from '../adapters/terminal.js'
+import {describeProfile, describeProfileData} from '../core/profile-describe.js'
+import {allNamespacesFlag, hubFlags, providerFlags} from '../cli/flags.js'
+import {chosenProfile, profileArg} from '../cli/profile-args.js'
+
+export default class Describe extends Command {
+  static override summary =
+    'Show everything about one ClusterProfile and which plugin would reach its cluster.'
+  static override examples = [
+    '<%= config.bin %> describe eu-west-1 -n fleet-prod',
+    '<%= config.bin %> describe fleet-prod/eu-west-1 --show-env',
+    '<%= config.bin %> describe fleet-prod/eu-west-1 -o json | jq .resolution',
+  ]
+  static override args = {profile: profileArg}
+  static override flags = {
+    ...hubFlags,
+    'all-namespaces': allNamespacesFlag,
+    ...providerFlags,
+    'show-env': Flags.boolean({
+      summary: "Show the values of the plugin's environment variables (redacted by default).",
+    }),
+    output: Flags.option({
+      char: 'o',
+      summary: 'Output format.',
+      options: ['text', 'json', 'yaml'] as const,
+      default: 'text' as const,
+    })(),
+  }
+
+  async run(): Promise<void> {
+    const {args, flags} = await this.parse(Describe)
+    const terminal = processTerminal()
+    const [hub, loaded] = await Promise.all([
+      Hub.connect(flags),
+      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
+    ])
+    for (const warning of loaded.warnings) terminal.err(`warning: ${warning}\n`)
+    const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], terminal)
+    const input = {
+      profile,
+      clusterset: await hub.clustersetOf(profile.metadata.namespace ?? ''),
+      providers: loaded.providers,
+      providerSource: loaded.source,
+      now: new Date(),
+      showEnv: flags['show-env'],
+    }
+    if (flags.output === 'text') {
+      terminal.out(describeProfile(input))
+      return
+    }
+    const data = describeProfileData(input)
+    terminal.out(
+      flags.output === 'json'
+        ? `${JSON.stringify(data, null, 4)}\n`
+        : (await import('yaml')).stringify(data, {indentSeq: false, lineWidth: 0}),
+    )
+  }
+}
