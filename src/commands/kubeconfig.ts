@@ -1,0 +1,101 @@
+import {Command, Flags} from '@oclif/core'
+import {realpathSync} from 'node:fs'
+import path from 'node:path'
+import {Hub} from '../adapters/hub.js'
+import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
+import {loadProviders, requireProviders} from '../adapters/providers.js'
+import {processTerminal} from '../adapters/terminal.js'
+import {allNamespacesFlag, hubFlags, providerFlags, selectorFlag} from '../cli/flags.js'
+import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
+import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
+
+export default class Kubeconfig extends Command {
+  static override summary = 'Write a kubeconfig with one context per profile, using the matching exec plugin.'
+  static override description = `--mode plugin (default): each user runs the matched plugin directly, exactly as the upstream
+Cluster Inventory access library would; the hub is pinned in its env (KUBECONFIG, CPCRED_HUB_CONTEXT)
+for plugins that read it. --mode cpcred: each user runs 'cpcred credential', which re-reads the
+profile and uses the credential cache.`
+  static override examples = [
+    '<%= config.bin %> kubeconfig fleet-prod/eu-west-1 > eu-west-1.kubeconfig',
+    '<%= config.bin %> kubeconfig -A -l env=prod --merge --set-current',
+    '<%= config.bin %> kubeconfig --all -n fleet --mode cpcred --output-file ~/.kube/fleet',
+  ]
+  static override strict = false
+  static override args = {}
+  static override flags = {
+    ...hubFlags,
+    'all-namespaces': allNamespacesFlag,
+    selector: selectorFlag,
+    all: Flags.boolean({summary: 'Every profile in the namespace (or in all namespaces with -A).'}),
+    ...providerFlags,
+    mode: Flags.option({
+      summary: 'What the users run.',
+      options: ['plugin', 'cpcred'] as const,
+      default: 'plugin' as const,
+    })(),
+    'output-file': Flags.string({summary: 'Write to this file (0600) instead of stdout.'}),
+    merge: Flags.boolean({
+      summary: 'Merge into --output-file, else the first KUBECONFIG file, else ~/.kube/config.',
+    }),
+    overwrite: Flags.boolean({
+      summary: 'Replace an existing file, or entries of the same names when merging.',
+    }),
+    'set-current': Flags.boolean({summary: 'Make the first profile the current context.'}),
+    'context-name': Flags.string({
+      summary: 'Name template for contexts, clusters and users: {namespace}, {name}, {provider}.',
+    }),
+    as: Flags.string({summary: 'Impersonate this user on the target clusters.'}),
+    'as-group': Flags.string({summary: 'Impersonate this group (repeatable; needs --as).', multiple: true}),
+    'no-pin-hub': Flags.boolean({
+      summary: 'Plugin mode: do not add KUBECONFIG/CPCRED_HUB_CONTEXT for plugins that read the hub.',
+    }),
+  }
+
+  async run(): Promise<void> {
+    const {argv, flags} = await this.parse(Kubeconfig)
+    const terminal = processTerminal()
+    const [hub, loaded] = await Promise.all([
+      Hub.connect(flags),
+      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
+    ])
+    for (const warning of loaded.warnings) terminal.err(`warning: ${warning}\n`)
+    const profiles = await selectProfiles(hub, {
+      refs: (argv as string[]).map(parseProfileRef),
+      selector: flags.selector,
+      all: flags.all,
+      namespace: hub.config.namespace,
+      allNamespaces: flags['all-namespaces'],
+    })
+    const outputFile = flags['output-file'] && path.resolve(flags['output-file'])
+    const destination: Destination = flags.merge
+      ? {
+          kind: 'merge',
+          file: outputFile || defaultMergeTarget(),
+          overwrite: flags.overwrite,
+          setCurrent: flags['set-current'],
+        }
+      : outputFile
+        ? {kind: 'file', file: outputFile, overwrite: flags.overwrite}
+        : {kind: 'stdout'}
+    const outcome = await writeKubeconfig(
+      kubeconfigFiles,
+      {
+        profiles,
+        providers: requireProviders(loaded),
+        hub: hub.pin(),
+        mode: flags.mode,
+        pinHub: !flags['no-pin-hub'],
+        cpcredCommand: [realpathSync(process.argv[1]!)],
+        providerFile: loaded.file,
+        accessProviders: flags['access-provider'] ?? [],
+        as: flags.as,
+        asGroups: flags['as-group'] ?? [],
+        contextNameTemplate: flags['context-name'],
+      },
+      destination,
+    )
+    for (const warning of outcome.warnings) terminal.err(`warning: ${warning}\n`)
+    if (outcome.yaml) terminal.out(outcome.yaml)
+    for (const message of outcome.messages) terminal.err(`${message}\n`)
+  }
+}

@@ -1,0 +1,137 @@
+// `cpcred kubeconfig`: resolve each profile against the consumer's providers and render one
+// kubeconfig, then print it, write it, or merge it into an existing file (atomically, under a lock).
+import os from 'node:os'
+import path from 'node:path'
+import type {ClusterProfile} from '../core/cluster-profile.js'
+import {UsageError} from '../core/errors.js'
+import type {HubPin} from '../core/hub-pin.js'
+import {
+  hubPinWarnings,
+  KUBECONFIG_YAML_OPTIONS,
+  mergeIntoKubeconfig,
+  renderKubeconfig,
+  type KubeconfigMode,
+} from '../core/kubeconfig-render.js'
+import type {Provider} from '../core/provider-file.js'
+import {resolveAccess} from '../core/resolve-access.js'
+
+export interface KubeconfigRequest {
+  profiles: ClusterProfile[]
+  providers: Provider[]
+  hub: HubPin
+  mode: KubeconfigMode
+  pinHub: boolean
+  /** cpcred mode: how kubectl starts cpcred (absolute). */
+  cpcredCommand: string[]
+  providerFile?: string
+  accessProviders: string[]
+  as?: string
+  asGroups: string[]
+  contextNameTemplate?: string
+}
+
+export interface KubeconfigFiles {
+  read(file: string): Promise<string | undefined>
+  writePrivate(file: string, content: string): Promise<void>
+  withLock<T>(file: string, action: () => Promise<T>): Promise<T>
+}
+
+export type Destination =
+  | {kind: 'stdout'}
+  | {kind: 'file'; file: string; overwrite: boolean}
+  | {kind: 'merge'; file: string; overwrite: boolean; setCurrent: boolean}
+
+export interface KubeconfigOutcome {
+  /** The YAML, when it goes to stdout. */
+  yaml?: string
+  /** What happened, for stderr. */
+  messages: string[]
+  warnings: string[]
+}
+
+export async function writeKubeconfig(
+  files: KubeconfigFiles,
+  request: KubeconfigRequest,
+  destination: Destination,
+): Promise<KubeconfigOutcome> {
+  if (request.profiles.length === 0) {
+    throw new UsageError(
+      'no profiles selected',
+      'name profiles, or use -l SELECTOR or --all (with -A for every namespace)',
+    )
+  }
+  if (request.asGroups.length && !request.as) {
+    throw new UsageError('--as-group needs --as', 'client-go only impersonates groups together with a user')
+  }
+  const entries = request.profiles.map((profile) => ({resolution: resolveAccess(profile, request.providers)}))
+  const options = {
+    mode: request.mode,
+    hub: request.hub,
+    pinHub: request.pinHub,
+    cpcredCommand: request.cpcredCommand,
+    providerFile: request.providerFile,
+    accessProviders: request.accessProviders,
+    as: request.as,
+    asGroups: request.asGroups,
+    contextNameTemplate: request.contextNameTemplate,
+  }
+  const document = renderKubeconfig(entries, options)
+  const warnings = [
+    ...new Set([
+      ...entries.flatMap(({resolution}) => resolution.warnings),
+      ...hubPinWarnings(entries, options),
+    ]),
+  ]
+  const {stringify, parse} = await import('yaml')
+  const contexts = document.contexts.map((context) => context.name)
+
+  switch (destination.kind) {
+    case 'stdout':
+      return {yaml: stringify(document, KUBECONFIG_YAML_OPTIONS), messages: [], warnings}
+    case 'file': {
+      if (!destination.overwrite && (await files.read(destination.file)) !== undefined) {
+        throw new UsageError(
+          `${destination.file} already exists`,
+          'pass --overwrite to replace it, or --merge to add to it',
+        )
+      }
+      await files.writePrivate(destination.file, stringify(document, KUBECONFIG_YAML_OPTIONS))
+      return {
+        messages: [`Wrote ${contexts.length} context(s) to ${destination.file}: ${contexts.join(', ')}`],
+        warnings,
+      }
+    }
+    case 'merge':
+      return files.withLock(destination.file, async () => {
+        const text = await files.read(destination.file)
+        let existing: unknown
+        try {
+          existing = text === undefined ? undefined : parse(text)
+        } catch (error) {
+          throw new UsageError(
+            `${destination.file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+          )
+        }
+        const merged = mergeIntoKubeconfig(existing, document, {
+          overwrite: destination.overwrite,
+          setCurrent: destination.setCurrent,
+          source: destination.file,
+        })
+        await files.writePrivate(destination.file, stringify(merged.document, KUBECONFIG_YAML_OPTIONS))
+        const messages = [
+          ...(merged.added.length ? [`Added to ${destination.file}: ${merged.added.join(', ')}`] : []),
+          ...(merged.replaced.length
+            ? [`Replaced in ${destination.file}: ${merged.replaced.join(', ')}`]
+            : []),
+          ...(destination.setCurrent ? [`Switched to context "${document['current-context']}".`] : []),
+        ]
+        return {messages, warnings}
+      })
+  }
+}
+
+/** Where --merge writes without --output-file: kubectl's first KUBECONFIG file, else ~/.kube/config. */
+export function defaultMergeTarget(env = process.env): string {
+  const first = (env.KUBECONFIG ?? '').split(path.delimiter).find((entry) => entry !== '')
+  return path.resolve(first ?? path.join(os.homedir(), '.kube', 'config'))
+}
