@@ -1,0 +1,197 @@
+// `cpcred exec`: for each target, a fresh (or cached) credential, a private temporary kubeconfig,
+// and the user's command run against it; the file is removed however the command ends.
+import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
+import {CpcredError, ExitCode, isCpcredError} from '../core/errors.js'
+import type {HubPin} from '../core/hub-pin.js'
+import type {Provider} from '../core/provider-file.js'
+import {resolveAccess} from '../core/resolve-access.js'
+import {renderTargetKubeconfig} from '../core/target-kubeconfig.js'
+import type {ChildResult, ChildRunner, RunningChild} from '../adapters/child-process.js'
+import type {PluginProcessRunner} from '../adapters/process.js'
+import {obtainCredential, type CredentialCache} from './obtain-credential.js'
+
+export interface TempKubeconfigs {
+  /** Writes the content to a new private file (0600 in a 0700 directory); returns its path. */
+  create(content: string): Promise<string>
+  /** Removes the file and its directory. */
+  remove(file: string): Promise<void>
+}
+
+export interface ExecDeps {
+  plugins: PluginProcessRunner
+  cache?: CredentialCache
+  children: ChildRunner
+  temp: TempKubeconfigs
+  now: () => number
+  /** Signals for cpcred go to `forward` while `action` runs. */
+  forwardingSignals<T>(forward: (signal: NodeJS.Signals) => void, action: () => Promise<T>): Promise<T>
+}
+
+export interface ExecInput {
+  command: string[]
+  providers: Provider[]
+  hubIdentity: string
+  hubPin: HubPin
+  stdinIsTTY: boolean
+  pluginTimeoutMs?: number
+  cacheTtlSeconds?: number
+  as?: string
+  asGroups: string[]
+  onWarning: (message: string) => void
+  onPluginStderr: (text: string) => void
+  /** --verbose: what cpcred does, never a secret. */
+  onVerbose?: (message: string) => void
+}
+
+export interface TargetResult {
+  profile: string
+  exitCode: number
+  durationMs: number
+  /** Why the command did not run (credential or resolution failure), or how it ended. */
+  error?: string
+  cancelled?: boolean
+}
+
+/** One target: the command gets the terminal; cpcred returns its exit code. */
+export async function execOne(deps: ExecDeps, input: ExecInput, profile: ClusterProfile): Promise<number> {
+  const prepared = await prepare(deps, input, profile)
+  try {
+    const child = deps.children.inherited({
+      command: input.command[0]!,
+      args: input.command.slice(1),
+      env: prepared.env,
+    })
+    const result = await deps.forwardingSignals(
+      (signal) => child.kill(signal),
+      () => child.result,
+    )
+    return commandOutcome(result, input.command[0]!)
+  } finally {
+    await deps.temp.remove(prepared.kubeconfig)
+  }
+}
+
+export interface FanOutOptions {
+  parallel: number
+  failFast: boolean
+  onLine: (profile: string, stream: 'stdout' | 'stderr', line: string) => void
+  onDone: (result: TargetResult, done: number, total: number) => void
+}
+
+/** Many targets, `parallel` at a time; each one's output comes back line by line. */
+export async function execMany(
+  deps: ExecDeps,
+  input: ExecInput,
+  profiles: ClusterProfile[],
+  options: FanOutOptions,
+): Promise<TargetResult[]> {
+  const results: TargetResult[] = new Array(profiles.length)
+  const running = new Set<RunningChild>()
+  let next = 0
+  let done = 0
+  let stopping = false
+
+  const runTarget = async (index: number): Promise<void> => {
+    const profile = profiles[index]!
+    const key = profileKey(profile)
+    const started = deps.now()
+    let result: TargetResult
+    if (stopping) {
+      result = {
+        profile: key,
+        exitCode: ExitCode.Failure,
+        durationMs: 0,
+        cancelled: true,
+        error: 'not started (--fail-fast)',
+      }
+    } else {
+      try {
+        const prepared = await prepare(deps, input, profile)
+        try {
+          const child = deps.children.prefixed(
+            {command: input.command[0]!, args: input.command.slice(1), env: prepared.env},
+            (stream, line) => options.onLine(key, stream, line),
+          )
+          running.add(child)
+          const outcome = await child.result
+          running.delete(child)
+          result = {profile: key, exitCode: outcome.exitCode, durationMs: deps.now() - started}
+          if (outcome.notFound) result.error = `command not found: ${input.command[0]}`
+          else if (outcome.signal) result.error = `killed by ${outcome.signal}`
+        } finally {
+          await deps.temp.remove(prepared.kubeconfig)
+        }
+      } catch (error) {
+        if (!isCpcredError(error)) throw error
+        result = {
+          profile: key,
+          exitCode: error.exitCode,
+          durationMs: deps.now() - started,
+          error: error.message,
+        }
+      }
+    }
+    results[index] = result
+    options.onDone(result, ++done, profiles.length)
+    if (result.exitCode !== 0 && options.failFast && !stopping) {
+      stopping = true
+      for (const child of running) child.kill('SIGTERM')
+    }
+  }
+
+  const worker = async () => {
+    while (next < profiles.length) await runTarget(next++)
+  }
+  await deps.forwardingSignals(
+    (signal) => {
+      stopping = true
+      for (const child of running) child.kill(signal)
+    },
+    () => Promise.all(Array.from({length: Math.min(options.parallel, profiles.length)}, worker)),
+  )
+  return results
+}
+
+interface Prepared {
+  kubeconfig: string
+  env: Record<string, string>
+}
+
+async function prepare(deps: ExecDeps, input: ExecInput, profile: ClusterProfile): Promise<Prepared> {
+  const resolution = resolveAccess(profile, input.providers)
+  for (const warning of resolution.warnings) input.onWarning(warning)
+  const obtained = await obtainCredential(
+    {runner: deps.plugins, cache: deps.cache},
+    {
+      resolution,
+      hubIdentity: input.hubIdentity,
+      hubPin: input.hubPin,
+      stdinIsTTY: input.stdinIsTTY,
+      timeoutMs: input.pluginTimeoutMs,
+      ttlSeconds: input.cacheTtlSeconds,
+      onPluginStderr: input.onPluginStderr,
+    },
+  )
+  input.onVerbose?.(
+    `${resolution.profile}: provider "${resolution.provider.name}", credential ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
+  )
+  const kubeconfig = await deps.temp.create(
+    renderTargetKubeconfig(resolution, obtained.credential, {as: input.as, asGroups: input.asGroups}),
+  )
+  input.onVerbose?.(`${resolution.profile}: temporary kubeconfig ${kubeconfig}`)
+  return {
+    kubeconfig,
+    env: {
+      KUBECONFIG: kubeconfig,
+      CPCRED_PROFILE: profile.metadata.name,
+      CPCRED_NAMESPACE: profile.metadata.namespace ?? '',
+    },
+  }
+}
+
+function commandOutcome(result: ChildResult, command: string): number {
+  if (result.notFound) {
+    throw new CpcredError(`command not found: ${command}`, {hint: 'check the command after --, or your PATH'})
+  }
+  return result.exitCode
+}

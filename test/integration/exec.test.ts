@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict'
+import {spawn} from 'node:child_process'
+import {existsSync} from 'node:fs'
+import {readFile} from 'node:fs/promises'
+import path from 'node:path'
+import {before, describe, it} from 'node:test'
+import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv} from '../helpers/env.js'
+import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+
+describe('cpcred exec against the real spoke', () => {
+  let fixture: SpokeFixture
+  let cacheHome: string
+
+  before(async () => {
+    fixture = await spokeFixture({prefix: 'exec'})
+    cacheHome = await tempDir('cpcred-cache-')
+    // Two more targets in the same namespace for fan-out: one reachable, one whose provider the
+    // consumer does not have.
+    const {env, hub} = await testEnv()
+    const server = env.spoke.server
+    for (const [name, provider] of [
+      ['second', 'fake'],
+      ['unreachable', 'nobody-has-this'],
+    ] as const) {
+      await applyProfile(hub, {
+        metadata: {name, namespace: fixture.namespace, labels: {fanout: 'yes'}},
+        spec: {clusterManager: {name: 'test-manager'}},
+        status: {
+          accessProviders: [
+            {name: provider, cluster: {server, 'certificate-authority-data': env.spoke.caData}},
+          ],
+        },
+      })
+    }
+  })
+
+  const exec = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    cpcred(['exec', ...args], {KUBECONFIG: fixture.hubKubeconfig, XDG_CACHE_HOME: cacheHome, ...env})
+  const target = () => `${fixture.namespace}/target`
+
+  it('runs real kubectl against the target as the identity the plugin obtained', async () => {
+    const result = await exec([
+      target(),
+      '--provider-file',
+      fixture.providerFile,
+      '--',
+      'kubectl',
+      'auth',
+      'whoami',
+      '-o',
+      'json',
+    ])
+    assert.equal(result.code, 0, result.stderr)
+    assert.equal(JSON.parse(result.stdout).status.userInfo.username, fixture.username)
+  })
+
+  it("returns the command's exit code and gives it CPCRED_PROFILE and CPCRED_NAMESPACE", async () => {
+    const result = await exec([
+      target(),
+      '--provider-file',
+      fixture.providerFile,
+      '--',
+      'sh',
+      '-c',
+      'echo "$CPCRED_NAMESPACE/$CPCRED_PROFILE"; exit 7',
+    ])
+    assert.equal(result.code, 7)
+    assert.equal(result.stdout, `${target()}\n`)
+  })
+
+  it('forwards SIGTERM to the command and removes the temporary kubeconfig', async () => {
+    const dir = await tempDir()
+    const seen = path.join(dir, 'kubeconfig-path')
+    const trapped = path.join(dir, 'trapped')
+    const child = spawn(
+      process.execPath,
+      [
+        cpcredBin,
+        'exec',
+        target(),
+        '--provider-file',
+        fixture.providerFile,
+        '--',
+        'sh',
+        '-c',
+        `echo "$KUBECONFIG" > ${seen}; trap 'echo term > ${trapped}; exit 143' TERM; sleep 60 & wait`,
+      ],
+      {env: {...isolatedEnv, KUBECONFIG: fixture.hubKubeconfig, XDG_CACHE_HOME: cacheHome}, stdio: 'ignore'},
+    )
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    const deadline = Date.now() + 20_000
+    while (!existsSync(seen) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    const kubeconfig = (await readFile(seen, 'utf8')).trim()
+    assert.ok(existsSync(kubeconfig), 'the temporary kubeconfig exists while the command runs')
+    child.kill('SIGTERM')
+    assert.equal(await exited, 143)
+    assert.equal((await readFile(trapped, 'utf8')).trim(), 'term')
+    assert.ok(!existsSync(kubeconfig), 'the temporary kubeconfig is gone')
+    assert.ok(!existsSync(path.dirname(kubeconfig)), 'its private directory is gone too')
+  })
+
+  it('never puts the token on any command line, nor in --verbose output', async () => {
+    const token = (await readFile(fixture.tokenFile, 'utf8')).trim()
+    // From inside the command: scan every process's argv on the machine for the token.
+    const scan = `
+      const fs = require('fs'); const token = fs.readFileSync(process.env.TOKEN_FILE, 'utf8').trim(); let hits = 0, scanned = 0
+      for (const pid of fs.readdirSync('/proc')) { if (!/^\\d+$/.test(pid)) continue
+        try { const argv = fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8'); scanned++; if (argv.includes(token)) hits++ } catch {} }
+      console.log(JSON.stringify({hits, scanned}))`
+    const result = await exec(
+      [
+        target(),
+        '--provider-file',
+        fixture.providerFile,
+        '--no-cache',
+        '-v',
+        '--',
+        process.execPath,
+        '-e',
+        scan,
+      ],
+      {
+        TOKEN_FILE: fixture.tokenFile,
+      },
+    )
+    assert.equal(result.code, 0, result.stderr)
+    const {hits, scanned} = JSON.parse(result.stdout)
+    assert.ok(scanned > 3, 'the scan saw the running processes')
+    assert.equal(hits, 0)
+    assert.match(result.stderr, /cpcred: .*credential from the plugin/)
+    assert.ok(!result.stderr.includes(token) && !result.stdout.includes(token))
+  })
+
+  it('fans out over a selector in parallel, prefixes output, and exits 1 when one target fails', async () => {
+    const result = await exec([
+      'target',
+      '-n',
+      fixture.namespace,
+      '-l',
+      'fanout=yes',
+      '--provider-file',
+      fixture.providerFile,
+      '--',
+      'sh',
+      '-c',
+      'echo hello from $CPCRED_PROFILE',
+    ])
+    assert.equal(result.code, 1)
+    // The named profile joins the labelled ones.
+    const width = `${fixture.namespace}/unreachable`.length
+    assert.match(
+      result.stdout,
+      new RegExp(`^${`${fixture.namespace}/second`.padEnd(width)} \\| hello from second$`, 'm'),
+    )
+    assert.match(
+      result.stdout,
+      new RegExp(`^${`${fixture.namespace}/target`.padEnd(width)} \\| hello from target$`, 'm'),
+    )
+    assert.match(result.stderr, /no provider in common for ClusterProfile .*\/unreachable/)
+    assert.match(result.stderr, /PROFILE\s+EXIT\s+DURATION\s+NOTE/)
+    assert.match(result.stderr, /1 of 3 failed/)
+  })
+
+  it('prints a JSON summary for CI with -o json, the output lines going to stderr', async () => {
+    const result = await exec([
+      '-n',
+      fixture.namespace,
+      '-l',
+      'fanout=yes',
+      '--provider-file',
+      fixture.providerFile,
+      '-o',
+      'json',
+      '--',
+      'sh',
+      '-c',
+      'test "$CPCRED_PROFILE" = second',
+    ])
+    assert.equal(result.code, 1)
+    const summary = JSON.parse(result.stdout) as {profile: string; exitCode: number; error?: string}[]
+    assert.deepEqual(summary.map(({profile, exitCode}) => [profile, exitCode]).sort(), [
+      [`${fixture.namespace}/second`, 0],
+      [`${fixture.namespace}/unreachable`, 1],
+    ])
+  })
+
+  it('refuses to guess a target without a terminal, and needs a command', async () => {
+    const noTarget = await exec(['--provider-file', fixture.providerFile, '--', 'true'])
+    assert.equal(noTarget.code, 2)
+    assert.match(noTarget.stderr, /^error: no target given\n/)
+    const noCommand = await exec([target(), '--provider-file', fixture.providerFile])
+    assert.equal(noCommand.code, 2)
+    assert.match(noCommand.stderr, /^error: no command to run\n/)
+  })
+})
