@@ -11,6 +11,15 @@ function isCredentialFastPath(argv: string[]): boolean {
   return argv[0] === 'credential' && !argv.some((arg) => arg === '--help' || arg === '-h')
 }
 
+/** The built-in plugins are exec plugins too, run on every request: the same fast path. */
+function isBuiltinPluginFastPath(argv: string[]): boolean {
+  return (
+    argv[0] === 'plugin' &&
+    (argv[1] === 'secretreader' || argv[1] === 'token-request') &&
+    !argv.some((arg) => arg === '--help' || arg === '-h')
+  )
+}
+
 export async function run(argv: string[], options: RunOptions = {}): Promise<void> {
   // `cpcred list | head` closes the pipe early; that is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -21,6 +30,9 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
     if (isCredentialFastPath(argv)) {
       const {runCredential} = await import('./credential.js')
       await runCredential(argv.slice(1))
+    } else if (isBuiltinPluginFastPath(argv)) {
+      const {runBuiltinPlugin} = await import('../plugins/common.js')
+      await runBuiltinPlugin(argv[1]!, argv.slice(2))
     } else {
       const {run: runCommand, flush, settings} = await import('@oclif/core')
       if (options.development) settings.debug = true

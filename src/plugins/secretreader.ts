@@ -1,0 +1,154 @@
+// `cpcred plugin secretreader`: the Cluster Inventory API's secret-reader flow, compatible with the upstream
+// plugin (sigs.k8s.io/cluster-inventory-api cmd/secretreader-plugin): the token of a target is kept on
+// the hub in key "token" of Secret <namespace>/<clusterName>, where clusterName comes from the cluster's
+// client.authentication.k8s.io/exec extension (spec.cluster.config) and the namespace from the hub
+// context. The credential has no expiry, as upstream: the Secret's owner rotates it.
+import {CpcredError, UsageError} from '../core/errors.js'
+import {EXEC_INFO_ENV} from '../core/exec-credential.js'
+import {
+  configString,
+  execClusterConfig,
+  HUB_ARG_OPTIONS,
+  hubDescription,
+  hubError,
+  hubSelection,
+  isObjectName,
+  isRecord,
+  parseExecInfo,
+  parsePluginArgs,
+  quoted,
+  writeExecCredential,
+  type ExecInfo,
+  type HubArgs,
+  type PluginIo,
+} from './common.js'
+
+export const SECRET_TOKEN_KEY = 'token'
+export const CLUSTER_NAME_KEY = 'clusterName'
+
+export const SECRETREADER_USAGE = `usage: cpcred plugin secretreader [-n NAMESPACE] [--kubeconfig FILE] [--context NAME] [-v]`
+
+export interface SecretreaderOptions extends HubArgs {
+  verbose: boolean
+}
+
+export function parseSecretreaderArgs(argv: string[]): SecretreaderOptions {
+  const values = parsePluginArgs(argv, HUB_ARG_OPTIONS, SECRETREADER_USAGE)
+  return {
+    kubeconfig: values.kubeconfig,
+    context: values.context,
+    namespace: values.namespace || undefined,
+    verbose: values.verbose ?? false,
+  }
+}
+
+/** The exec info kubectl must have given: without it there is no clusterName and no apiVersion to answer in. */
+export function requireExecInfo(info: ExecInfo | undefined): ExecInfo {
+  if (info === undefined) {
+    throw new UsageError(
+      `${EXEC_INFO_ENV} is not set: this is an exec credential plugin, run by kubectl or cpcred`,
+      'use it as execConfig.command/args in a provider file, with provideClusterInfo: true',
+    )
+  }
+  return info
+}
+
+/** The name of the Secret that holds the target's token: clusterName of spec.cluster.config. */
+export function clusterNameFrom(info: ExecInfo): string {
+  if (info.cluster === undefined) {
+    throw new UsageError(
+      `${EXEC_INFO_ENV} has no cluster information, so there is no clusterName to read`,
+      'set provideClusterInfo: true in the execConfig of the provider file (or user.exec of the kubeconfig)',
+    )
+  }
+  const clusterName = configString(execClusterConfig(info), CLUSTER_NAME_KEY)
+  if (clusterName === undefined) {
+    throw new UsageError(
+      `no ${CLUSTER_NAME_KEY} in spec.cluster.config for ${info.cluster.server}`,
+      `the cluster needs the extension client.authentication.k8s.io/exec with {${CLUSTER_NAME_KEY}: NAME}, NAME being the hub Secret that holds its token`,
+    )
+  }
+  if (!isObjectName(clusterName)) {
+    throw new UsageError(
+      `${CLUSTER_NAME_KEY} ${quoted(clusterName)} in spec.cluster.config is not a valid Secret name`,
+    )
+  }
+  return clusterName
+}
+
+export interface SecretRef {
+  namespace: string
+  name: string
+}
+
+interface Secret {
+  data?: Record<string, string> | null
+}
+
+/**
+ * Key "token" of the Secret, decoded. Upstream returns it verbatim; surrounding whitespace is dropped here,
+ * since a token file stored with `kubectl create secret --from-file` often ends with a newline that would
+ * make an invalid Authorization header.
+ */
+export function tokenFromSecret(secret: Secret, ref: SecretRef): string {
+  const data = isRecord(secret.data) ? secret.data : {}
+  const encoded = data[SECRET_TOKEN_KEY]
+  const where = `Secret ${ref.namespace}/${ref.name} on the hub`
+  if (typeof encoded !== 'string' || encoded === '') {
+    const keys = Object.keys(data)
+    throw new CpcredError(
+      typeof encoded === 'string'
+        ? `${where} has an empty "${SECRET_TOKEN_KEY}" key`
+        : `${where} has no "${SECRET_TOKEN_KEY}" key (${keys.length ? `its keys: ${keys.map(quoted).join(', ')}` : 'it has no data'})`,
+      {hint: `store the target's bearer token under data.${SECRET_TOKEN_KEY} of that Secret`},
+    )
+  }
+  const token = Buffer.from(encoded, 'base64').toString('utf8').trim()
+  if (token === '') throw new CpcredError(`${where} has a blank "${SECRET_TOKEN_KEY}" key`)
+  return token
+}
+
+export function secretForbiddenHint(ref: SecretRef): string {
+  return (
+    `the hub identity needs RBAC verb "get" on secrets with resourceNames ["${ref.name}"] in namespace ` +
+    `"${ref.namespace}" (a Role and RoleBinding); nothing more. Or select another hub identity with KUBECONFIG/--context`
+  )
+}
+
+export async function runSecretreader(argv: string[], io: PluginIo): Promise<void> {
+  const options = parseSecretreaderArgs(argv)
+  const info = requireExecInfo(parseExecInfo(io.env[EXEC_INFO_ENV]))
+  const name = clusterNameFrom(info)
+  const [{Hub}, {KubeApiError}] = await Promise.all([
+    import('../adapters/hub.js'),
+    import('../adapters/kube-client.js'),
+  ])
+  const hub = await Hub.connect(hubSelection(options, io.env))
+  // --namespace, else the hub context's namespace, else "default" (Hub.connect resolves it like kubectl).
+  const ref: SecretRef = {namespace: hub.config.namespace, name}
+  let secret: Secret
+  try {
+    secret = await hub.client.request<Secret>(
+      'GET',
+      `/api/v1/namespaces/${encodeURIComponent(ref.namespace)}/secrets/${encodeURIComponent(ref.name)}`,
+    )
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name) {
+      throw new CpcredError(`no Secret ${ref.namespace}/${ref.name} on ${hubDescription(hub)}`, {
+        hint:
+          `the hub administrator keeps the target's token in Secret <namespace>/<${CLUSTER_NAME_KEY}>; check ` +
+          `${CLUSTER_NAME_KEY} in the profile and the namespace (--namespace, else the hub context's, else "default")`,
+      })
+    }
+    throw await hubError(hub, error, `get Secret ${ref.namespace}/${ref.name}`, secretForbiddenHint(ref))
+  } finally {
+    await hub.client.close()
+  }
+  const token = tokenFromSecret(secret, ref)
+  if (options.verbose) {
+    io.stderr.write(
+      `secretreader: read the token of Secret ${ref.namespace}/${ref.name} on ${hubDescription(hub)}\n`,
+    )
+  }
+  writeExecCredential(io, {token}, info.apiVersion)
+}

@@ -1,0 +1,247 @@
+// `cpcred plugin token-request`: workload identity for any conformant target. The hub issues a token of a
+// hub ServiceAccount through its TokenRequest API with the target's server URL as the audience; the target
+// trusts the hub's service-account issuer through its AuthenticationConfiguration (JWT issuer = hub
+// issuer, audience = target URL). Nothing long-lived is stored anywhere, and the credential carries the
+// expiry the hub gave it, so kubectl and the cpcred cache know when to ask again.
+import {CpcredError, UsageError} from '../core/errors.js'
+import {EXEC_API_V1} from '../core/exec-config.js'
+import {EXEC_INFO_ENV, parseRfc3339, type Credential} from '../core/exec-credential.js'
+import {
+  configString,
+  execClusterConfig,
+  HUB_ARG_OPTIONS,
+  hubDescription,
+  hubError,
+  hubSelection,
+  isNamespaceName,
+  isObjectName,
+  parseExecInfo,
+  parsePluginArgs,
+  quoted,
+  writeExecCredential,
+  type ExecInfo,
+  type HubArgs,
+  type PluginIo,
+} from './common.js'
+
+/** The TokenRequest API refuses less than 10 minutes. */
+export const MIN_EXPIRATION_SECONDS = 600
+/** A credential plugin runs again when its token expires; a day is long enough for any session. */
+export const MAX_EXPIRATION_SECONDS = 86_400
+export const DEFAULT_EXPIRATION_SECONDS = 3600
+
+/** Keys of spec.cluster.config (the cluster's client.authentication.k8s.io/exec extension) it reads. */
+export const CONFIG_KEYS = {
+  serviceAccount: 'serviceAccount',
+  namespace: 'namespace',
+  audience: 'audience',
+  expirationSeconds: 'expirationSeconds',
+} as const
+
+export const TOKEN_REQUEST_USAGE = `usage: cpcred plugin token-request [--service-account NAME] [-n NAMESPACE] [--audience AUDIENCE]
+       [--expiration-seconds N] [--kubeconfig FILE] [--context NAME] [-v]`
+
+export interface TokenRequestOptions extends HubArgs {
+  serviceAccount?: string
+  audience?: string
+  expirationSeconds?: number
+  verbose: boolean
+}
+
+export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
+  const values = parsePluginArgs(
+    argv,
+    {
+      ...HUB_ARG_OPTIONS,
+      'service-account': {type: 'string'},
+      audience: {type: 'string'},
+      'expiration-seconds': {type: 'string'},
+    },
+    TOKEN_REQUEST_USAGE,
+  )
+  const expiration = values['expiration-seconds']
+  return {
+    kubeconfig: values.kubeconfig,
+    context: values.context,
+    namespace: values.namespace || undefined,
+    serviceAccount: values['service-account'] || undefined,
+    audience: values.audience || undefined,
+    expirationSeconds:
+      expiration === undefined ? undefined : parseExpirationSeconds(expiration, '--expiration-seconds'),
+    verbose: values.verbose ?? false,
+  }
+}
+
+/** A lifetime in whole seconds within the bounds; `source` names where it was written, for the message. */
+export function parseExpirationSeconds(value: unknown, source: string): number {
+  const seconds =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+        ? Number(value)
+        : NaN
+  if (!Number.isSafeInteger(seconds)) {
+    throw new UsageError(
+      `${source} ${typeof value === 'string' ? quoted(value) : String(value)} is not a whole number of seconds`,
+    )
+  }
+  if (seconds < MIN_EXPIRATION_SECONDS || seconds > MAX_EXPIRATION_SECONDS) {
+    throw new UsageError(
+      `${source} ${seconds} is out of range: use ${MIN_EXPIRATION_SECONDS} to ${MAX_EXPIRATION_SECONDS} ` +
+        `(the TokenRequest API's minimum is 10 minutes; cpcred caps tokens at 24 hours)`,
+    )
+  }
+  return seconds
+}
+
+export type Origin = 'argument' | 'config' | 'server'
+
+/** What to ask the hub for; every field says where it came from, so messages can too. */
+export interface TokenRequestPlan {
+  serviceAccount: string
+  /** undefined: the hub context's namespace (else "default"). */
+  namespace?: string
+  audience: string
+  audienceOrigin: Origin
+  expirationSeconds: number
+}
+
+/**
+ * Arguments (the consumer's provider file) win over spec.cluster.config (the profile). The ServiceAccount
+ * is one unit: a config namespace applies only to a config serviceAccount, so a profile cannot move the
+ * consumer's --service-account into another namespace. The audience defaults to the target's server URL,
+ * exactly as written, since the target compares it byte for byte with its AuthenticationConfiguration.
+ */
+export function planTokenRequest(options: TokenRequestOptions, info: ExecInfo | undefined): TokenRequestPlan {
+  const config = execClusterConfig(info)
+  const fromArgs = options.serviceAccount !== undefined
+  const serviceAccount = options.serviceAccount ?? configString(config, CONFIG_KEYS.serviceAccount)
+  if (serviceAccount === undefined) {
+    throw new UsageError(
+      'no ServiceAccount to request a token for',
+      `pass --service-account NAME (and -n NAMESPACE) in the provider's args, or set ${CONFIG_KEYS.serviceAccount} ` +
+        `(and ${CONFIG_KEYS.namespace}) in the cluster's client.authentication.k8s.io/exec extension` +
+        (info?.cluster ? '' : ' with provideClusterInfo: true'),
+    )
+  }
+  if (!isObjectName(serviceAccount)) {
+    throw new UsageError(`ServiceAccount name ${quoted(serviceAccount)} is not a valid name`)
+  }
+  const namespace = options.namespace ?? (fromArgs ? undefined : configString(config, CONFIG_KEYS.namespace))
+  if (namespace !== undefined && !isNamespaceName(namespace)) {
+    throw new UsageError(`namespace ${quoted(namespace)} is not a valid namespace name`)
+  }
+
+  const configAudience = configString(config, CONFIG_KEYS.audience)
+  const [audience, audienceOrigin]: [string | undefined, Origin] =
+    options.audience !== undefined
+      ? [options.audience, 'argument']
+      : configAudience !== undefined
+        ? [configAudience, 'config']
+        : [info?.cluster?.server, 'server']
+  if (audience === undefined) {
+    throw new UsageError(
+      `no audience for the token: ${info === undefined ? `${EXEC_INFO_ENV} is not set` : `${EXEC_INFO_ENV} has no cluster information`}, and neither --audience nor an ${CONFIG_KEYS.audience} setting was given`,
+      'set provideClusterInfo: true in the execConfig so the target server URL is the audience, or pass --audience',
+    )
+  }
+
+  const configExpiration = config?.[CONFIG_KEYS.expirationSeconds]
+  const expirationSeconds =
+    options.expirationSeconds ??
+    (configExpiration === undefined || configExpiration === null
+      ? DEFAULT_EXPIRATION_SECONDS
+      : parseExpirationSeconds(configExpiration, `spec.cluster.config.${CONFIG_KEYS.expirationSeconds}`))
+  return {serviceAccount, namespace, audience, audienceOrigin, expirationSeconds}
+}
+
+export function tokenRequestBody(plan: TokenRequestPlan) {
+  return {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec: {audiences: [plan.audience], expirationSeconds: plan.expirationSeconds},
+  }
+}
+
+interface TokenRequestAnswer {
+  status?: {token?: unknown; expirationTimestamp?: unknown}
+}
+
+/** The token and the expiry the hub gave it (which may be shorter than asked for: the hub caps it). */
+export function credentialFromTokenRequest(answer: TokenRequestAnswer, serviceAccount: string): Credential {
+  const token = answer.status?.token
+  const expirationTimestamp = answer.status?.expirationTimestamp
+  if (typeof token !== 'string' || token === '') {
+    throw new CpcredError(`the hub answered the TokenRequest for ${serviceAccount} without a token`)
+  }
+  const expiresAt = typeof expirationTimestamp === 'string' ? parseRfc3339(expirationTimestamp) : undefined
+  if (expiresAt === undefined) {
+    // Without it the token would be cached as if it never expired.
+    throw new CpcredError(
+      `the hub answered the TokenRequest for ${serviceAccount} without a valid expirationTimestamp`,
+    )
+  }
+  return {token, expirationTimestamp: expirationTimestamp as string, expiresAt}
+}
+
+export function tokenForbiddenHint(namespace: string, serviceAccount: string): string {
+  return (
+    `the hub identity needs RBAC verb "create" on serviceaccounts/token with resourceNames ["${serviceAccount}"] ` +
+    `in namespace "${namespace}" (a Role and RoleBinding). Or select another hub identity with KUBECONFIG/--context`
+  )
+}
+
+const ORIGIN_TEXT: Record<Origin, string> = {
+  argument: '--audience',
+  config: 'the exec extension',
+  server: "the target's server URL",
+}
+
+export async function runTokenRequest(argv: string[], io: PluginIo): Promise<void> {
+  const options = parseTokenRequestArgs(argv)
+  const info = parseExecInfo(io.env[EXEC_INFO_ENV])
+  const plan = planTokenRequest(options, info)
+  const [{Hub}, {KubeApiError}] = await Promise.all([
+    import('../adapters/hub.js'),
+    import('../adapters/kube-client.js'),
+  ])
+  const hub = await Hub.connect(hubSelection(options, io.env))
+  const namespace = plan.namespace ?? hub.config.namespace
+  const account = `${namespace}/${plan.serviceAccount}`
+  let answer: TokenRequestAnswer
+  try {
+    answer = await hub.client.request<TokenRequestAnswer>(
+      'POST',
+      `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(plan.serviceAccount)}/token`,
+      {body: tokenRequestBody(plan)},
+    )
+  } catch (error) {
+    if (
+      error instanceof KubeApiError &&
+      error.status === 404 &&
+      error.statusObject?.details?.name === plan.serviceAccount
+    ) {
+      throw new CpcredError(`no ServiceAccount ${account} on ${hubDescription(hub)}`, {
+        hint:
+          `create it on the hub, or fix --service-account/-n (or ${CONFIG_KEYS.serviceAccount}/${CONFIG_KEYS.namespace} ` +
+          "in the exec extension); without a namespace the hub context's is used",
+      })
+    }
+    throw await hubError(
+      hub,
+      error,
+      `create a token for ServiceAccount ${account}`,
+      tokenForbiddenHint(namespace, plan.serviceAccount),
+    )
+  } finally {
+    await hub.client.close()
+  }
+  const credential = credentialFromTokenRequest(answer, account)
+  if (options.verbose) {
+    io.stderr.write(
+      `token-request: token of ServiceAccount ${account} on ${hubDescription(hub)}, audience ` +
+        `${quoted(plan.audience)} (from ${ORIGIN_TEXT[plan.audienceOrigin]}), expires ${credential.expirationTimestamp}\n`,
+    )
+  }
+  writeExecCredential(io, credential, info?.apiVersion ?? EXEC_API_V1)
+}
