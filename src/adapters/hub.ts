@@ -152,6 +152,8 @@ export class Hub {
     const parts = {
       server,
       context,
+      // The context's namespace decides answers too (secretreader reads Secrets in it).
+      contextEntry: entry,
       cluster: entry?.cluster ? findNamed(merged.clusters, entry.cluster) : undefined,
       user: entry?.user ? findNamed(merged.users, entry.user) : undefined,
     }

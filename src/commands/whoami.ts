@@ -1,0 +1,65 @@
+import {Command, Flags} from '@oclif/core'
+import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
+import {Hub} from '../adapters/hub.js'
+import {execaPluginRunner} from '../adapters/process.js'
+import {loadProviders, requireProviders} from '../adapters/providers.js'
+import {processTerminal} from '../adapters/terminal.js'
+import {resolveAccess} from '../core/resolve-access.js'
+import {allNamespacesFlag, hubFlags, providerFlags} from '../cli/flags.js'
+import {chosenProfile, profileArg} from '../cli/profile-args.js'
+import {obtainCredential} from '../usecases/obtain-credential.js'
+import {renderSelf, reviewSelf} from '../usecases/whoami.js'
+
+export default class Whoami extends Command {
+  static override summary =
+    'Show who the credential for a profile makes you on its cluster (SelfSubjectReview).'
+  static override examples = [
+    '<%= config.bin %> whoami fleet-prod/eu-west-1',
+    '<%= config.bin %> whoami eu-west-1 -n fleet-prod -o json',
+  ]
+  static override args = {profile: profileArg}
+  static override flags = {
+    ...hubFlags,
+    'all-namespaces': allNamespacesFlag,
+    ...providerFlags,
+    'no-cache': Flags.boolean({
+      summary: 'Always run the plugin; neither read nor write the credential cache.',
+    }),
+    output: Flags.option({
+      char: 'o',
+      summary: 'Output format.',
+      options: ['table', 'json', 'yaml'] as const,
+      default: 'table' as const,
+    })(),
+  }
+
+  async run(): Promise<void> {
+    const {args, flags} = await this.parse(Whoami)
+    const terminal = processTerminal()
+    const [hub, loaded] = await Promise.all([
+      Hub.connect(flags),
+      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
+    ])
+    const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], terminal)
+    const resolution = resolveAccess(profile, requireProviders(loaded))
+    for (const warning of [...loaded.warnings, ...resolution.warnings]) terminal.err(`warning: ${warning}\n`)
+    const {credential} = await obtainCredential(
+      {
+        runner: execaPluginRunner,
+        cache: flags['no-cache'] ? undefined : new CredentialStore(defaultCredentialCacheDir()),
+      },
+      {
+        resolution,
+        hubIdentity: hub.identity(),
+        hubPin: hub.pin(),
+        stdinIsTTY: Boolean(process.stdin.isTTY),
+        onPluginStderr: (text) => terminal.err(text),
+      },
+    )
+    await hub.client.close()
+    const review = await reviewSelf(resolution, credential)
+    if (flags.output === 'table') terminal.out(renderSelf(review))
+    else if (flags.output === 'json') terminal.out(`${JSON.stringify(review, null, 4)}\n`)
+    else terminal.out((await import('yaml')).stringify(review, {indentSeq: false, lineWidth: 0}))
+  }
+}
