@@ -2,6 +2,7 @@
 // identity and target, else from the plugin (once, even with many concurrent callers).
 import {cacheKey, cacheKeyInput} from '../core/credential-cache.js'
 import type {Credential} from '../core/exec-credential.js'
+import type {ExecConfig} from '../core/exec-config.js'
 import {pinnedEnv, type HubPin} from '../core/hub-pin.js'
 import type {Resolution} from '../core/resolve-access.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
@@ -42,16 +43,7 @@ export async function obtainCredential(
   input: ObtainCredentialInput,
 ): Promise<ObtainedCredential> {
   const {resolution} = input
-  const exec = {...resolution.execConfig, env: pinnedEnv(resolution, input.hubPin)}
-  const key = cacheKey(
-    cacheKeyInput(
-      input.hubIdentity,
-      resolution.provider.name,
-      exec,
-      resolution.cluster,
-      resolution.execClusterConfig,
-    ),
-  )
+  const {exec, key} = pluginRun(resolution, input.hubIdentity, input.hubPin)
   const fetch = () =>
     runPlugin(deps.runner, {
       exec,
@@ -65,4 +57,26 @@ export async function obtainCredential(
   if (!deps.cache) return {credential: await fetch(), fromCache: false, cacheKey: key}
   const {credential, fromCache} = await deps.cache.obtain(key, fetch, input.ttlSeconds)
   return {credential, fromCache, cacheKey: key}
+}
+
+/**
+ * The plugin as it runs for a resolution (the hub pinned in its env) and the cache key of what it
+ * returns: everything that decides the identity and the target, and who reads the hub.
+ */
+export function pluginRun(
+  resolution: Resolution,
+  hubIdentity: string,
+  hubPin: HubPin,
+): {exec: ExecConfig; key: string} {
+  const exec = {...resolution.execConfig, env: pinnedEnv(resolution, hubPin)}
+  const key = cacheKey(
+    cacheKeyInput(
+      hubIdentity,
+      resolution.provider.name,
+      exec,
+      resolution.cluster,
+      resolution.execClusterConfig,
+    ),
+  )
+  return {exec, key}
 }

@@ -132,6 +132,27 @@ describe('cpcred credential', () => {
     assert.equal((await pluginRecords(fixture)).at(-1)!.env.FAKE_ROLE, 'other')
   })
 
+  it('cache clear removes the entry of one profile, then all entries', async () => {
+    await run([])
+    const clearOne = await cpcred(
+      ['cache', 'clear', `${fixture.namespace}/target`, '--provider-file', fixture.providerFile],
+      {
+        KUBECONFIG: fixture.hubKubeconfig,
+        XDG_CACHE_HOME: cacheHome,
+      },
+    )
+    assert.equal(clearOne.code, 0, clearOne.stderr)
+    assert.equal(clearOne.stderr, `Removed the cached credential of ${fixture.namespace}/target.\n`)
+    const before = (await pluginRecords(fixture)).length
+    const refetched = await run(['-v'])
+    assert.match(refetched.stderr, /from the plugin/)
+    assert.equal((await pluginRecords(fixture)).length - before, 1)
+
+    const clearAll = await cpcred(['cache', 'clear'], {XDG_CACHE_HOME: cacheHome})
+    assert.match(clearAll.stderr, /^Removed [1-9]\d* cached credential\(s\) from /)
+    assert.match((await run(['-v'])).stderr, /from the plugin/)
+  })
+
   for (const [mode, expected] of [
     [
       'exit1',

@@ -1,0 +1,49 @@
+import {Command} from '@oclif/core'
+import {CredentialStore, defaultCredentialCacheDir} from '../../adapters/credential-store.js'
+import {Hub} from '../../adapters/hub.js'
+import {loadProviders, requireProviders} from '../../adapters/providers.js'
+import {processTerminal} from '../../adapters/terminal.js'
+import {resolveAccess} from '../../core/resolve-access.js'
+import {hubFlags, providerFlags} from '../../cli/flags.js'
+import {profileArg} from '../../cli/profile-args.js'
+import {findProfile, parseProfileRef} from '../../usecases/find-profiles.js'
+import {pluginRun} from '../../usecases/obtain-credential.js'
+
+export default class CacheClear extends Command {
+  static override summary = 'Remove cached credentials: all of them, or the one a profile would use.'
+  static override examples = [
+    '<%= config.bin %> cache clear',
+    '<%= config.bin %> cache clear fleet-prod/eu-west-1',
+  ]
+  static override args = {profile: profileArg}
+  static override flags = {...hubFlags, ...providerFlags}
+
+  async run(): Promise<void> {
+    const {args, flags} = await this.parse(CacheClear)
+    const terminal = processTerminal()
+    const store = new CredentialStore(defaultCredentialCacheDir())
+    if (!args.profile) {
+      const removed = await store.clear()
+      terminal.err(`Removed ${removed} cached credential(s) from ${store.dir}.\n`)
+      return
+    }
+    // The entry's name is the hash of the resolved identity, so the profile is resolved as
+    // `cpcred credential` would resolve it.
+    const [hub, loaded] = await Promise.all([
+      Hub.connect(flags),
+      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
+    ])
+    const profile = await findProfile(hub, parseProfileRef(args.profile), {
+      namespace: hub.config.namespace,
+      allNamespaces: false,
+    })
+    const {key} = pluginRun(resolveAccess(profile, requireProviders(loaded)), hub.identity(), hub.pin())
+    await hub.client.close()
+    const removed = await store.clear([key])
+    terminal.err(
+      removed
+        ? `Removed the cached credential of ${args.profile}.\n`
+        : `No cached credential for ${args.profile} (as this hub user and provider file).\n`,
+    )
+  }
+}
