@@ -14,7 +14,7 @@ import {
 } from '../core/cluster-profile.js'
 import {canonicalJson} from '../core/credential-cache.js'
 import type {HubPin} from '../core/hub-pin.js'
-import {ContinueExpiredError, CpcredError, ExitCode, UsageError} from '../core/errors.js'
+import {ContinueExpiredError, CpcredError, ExitCode, isCpcredError, UsageError} from '../core/errors.js'
 import {
   findNamed,
   kubeconfigPaths,
@@ -24,8 +24,7 @@ import {
   type MergedKubeconfig,
 } from '../core/kubeconfig-merge.js'
 import {KubeApiError, KubeConnectionError, type KubeClient, type Status} from './kube-client.js'
-import {clientForContext, type ContextClientOptions} from './kubeconfig-client.js'
-import {execaPluginRunner} from './process.js'
+import type {ContextClientOptions} from './kubeconfig-client.js'
 
 export interface HubSelection {
   kubeconfig?: string
@@ -112,6 +111,34 @@ export async function loadHubConfig(selection: HubSelection, env = process.env):
   }
 }
 
+/**
+ * Who reads the hub, as a digest of the context and its cluster and user entries. Plugins that read
+ * the hub (secretreader, token-request) answer differently for another hub, user or namespace, so
+ * this is part of every credential cache key.
+ */
+export function hubIdentity(config: HubConfig): string {
+  const {merged, context, server} = config
+  const entry = findNamed(merged.contexts, context)?.context as ContextEntry | undefined
+  const parts = {
+    server,
+    context,
+    // The context's namespace decides answers too (secretreader reads Secrets in it).
+    contextEntry: entry,
+    cluster: entry?.cluster ? findNamed(merged.clusters, entry.cluster) : undefined,
+    user: entry?.user ? findNamed(merged.users, entry.user) : undefined,
+  }
+  return createHash('sha256').update(canonicalJson(parts)).digest('hex')
+}
+
+/** The hub as plugins that read it must find it (absolute files, the context in use). */
+export function hubPin(config: HubConfig): HubPin {
+  return {
+    kubeconfigPaths: config.files,
+    context: config.context,
+    currentContext: config.merged['current-context'],
+  }
+}
+
 export interface ProfilePage {
   items: ClusterProfile[]
   /** The continue token of the next page, or undefined at the end. */
@@ -132,7 +159,15 @@ export class Hub {
   ) {}
 
   static async connect(selection: HubSelection, options: Partial<ContextClientOptions> = {}): Promise<Hub> {
-    const config = await loadHubConfig(selection)
+    return Hub.fromConfig(await loadHubConfig(selection), options)
+  }
+
+  /** A client for an already loaded hub configuration (the credential fast path loads it first). */
+  static async fromConfig(config: HubConfig, options: Partial<ContextClientOptions> = {}): Promise<Hub> {
+    const [{clientForContext}, {execaPluginRunner}] = await Promise.all([
+      import('./kubeconfig-client.js'),
+      import('./process.js'),
+    ])
     const client = await clientForContext(config.merged, config.context, {
       runner: options.runner ?? execaPluginRunner,
       stdinIsTTY: options.stdinIsTTY ?? Boolean(process.stdin.isTTY),
@@ -141,32 +176,14 @@ export class Hub {
     return new Hub(config, client)
   }
 
-  /**
-   * Who reads the hub, as a digest: the context's cluster and user entries. Plugins that read the hub
-   * (secretreader, token-request) answer differently for another hub or user, so this is part of
-   * every credential cache key.
-   */
+  /** See hubIdentity. */
   identity(): string {
-    const {merged, context, server} = this.config
-    const entry = findNamed(merged.contexts, context)?.context as ContextEntry | undefined
-    const parts = {
-      server,
-      context,
-      // The context's namespace decides answers too (secretreader reads Secrets in it).
-      contextEntry: entry,
-      cluster: entry?.cluster ? findNamed(merged.clusters, entry.cluster) : undefined,
-      user: entry?.user ? findNamed(merged.users, entry.user) : undefined,
-    }
-    return createHash('sha256').update(canonicalJson(parts)).digest('hex')
+    return hubIdentity(this.config)
   }
 
-  /** The hub as plugins that read it must find it (absolute files, the context in use). */
+  /** See hubPin. */
   pin(): HubPin {
-    return {
-      kubeconfigPaths: this.config.files,
-      context: this.config.context,
-      currentContext: this.config.merged['current-context'],
-    }
+    return hubPin(this.config)
   }
 
   /** One page of profiles. The caller follows `next` (limit/continue pagination). */
@@ -262,7 +279,7 @@ export function translateKubeError(
   where: string,
   options: TranslateOptions = {},
 ): CpcredError {
-  if (error instanceof CpcredError) return error
+  if (isCpcredError(error)) return error
   if (error instanceof KubeApiError) {
     const status: Status | undefined = error.statusObject
     if (error.status === 401) {

@@ -2,9 +2,8 @@
 // just to load, which every `cpcred list`, `whoami` and built-in plugin run would pay; this client
 // loads in milliseconds and speaks only what cpcred needs: JSON requests with client-go's TLS,
 // bearer/basic/client-certificate auth, impersonation, gzip, keep-alive and proxies.
-import http from 'node:http'
-import https from 'node:https'
-import zlib from 'node:zlib'
+import type http from 'node:http'
+import type https from 'node:https'
 
 export interface Endpoint {
   server: string
@@ -138,7 +137,11 @@ export class KubeClient {
       ...impersonationHeaders(this.impersonation),
     }
     const agent = await this.agentFor(credentials)
-    const transport = url.protocol === 'http:' ? http : https
+    // Loaded on the first request: commands that find what they need in a cache never load TLS.
+    const [transport, zlib] = await Promise.all([
+      url.protocol === 'http:' ? import('node:http') : import('node:https'),
+      import('node:zlib'),
+    ])
     return new Promise((resolve, reject) => {
       const request = transport.request(url, {method, headers, agent}, (response) => {
         const chunks: Buffer[] = []
@@ -181,6 +184,7 @@ async function createAgent(endpoint: Endpoint, credentials: Credentials): Promis
     servername: endpoint.tlsServerName || undefined,
   }
   const proxy = await proxyFor(url, endpoint.proxyUrl)
+  const [http, https] = await Promise.all([import('node:http'), import('node:https')])
   if (proxy) {
     if (proxy.protocol.startsWith('socks')) {
       const {SocksProxyAgent} = await import('socks-proxy-agent')

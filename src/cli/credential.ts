@@ -1,7 +1,11 @@
 // `cpcred credential <profile>`: cpcred as an exec credential plugin. kubectl runs it on every
 // command through a `--mode cpcred` kubeconfig, so it starts without oclif (node:util parseArgs)
 // and loads only what the warm path needs. stdout carries the ExecCredential and nothing else.
+import path from 'node:path'
 import {parseArgs} from 'node:util'
+import type {HubConfig} from '../adapters/hub.js'
+import type {ClusterProfile} from '../core/cluster-profile.js'
+import type {ProfileRef} from '../usecases/profile-ref.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
 import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
@@ -9,7 +13,10 @@ import {parseDuration} from '../core/duration.js'
 
 export const CREDENTIAL_USAGE = `usage: cpcred credential NAMESPACE/NAME [--kubeconfig FILE] [--context NAME] [-n NAMESPACE]
        [--provider-file FILE] [--access-provider NAME='CMD ARGS']... [--no-cache] [--cache-ttl DURATION]
-       [--plugin-timeout DURATION] [-v]`
+       [--plugin-timeout DURATION] [--profile-max-age DURATION] [-v]`
+
+/** How long a profile read from the hub is used again before it is read anew. */
+export const DEFAULT_PROFILE_MAX_AGE_MS = 30_000
 
 export interface CredentialOptions {
   profile: string
@@ -21,6 +28,7 @@ export interface CredentialOptions {
   noCache: boolean
   cacheTtlSeconds?: number
   pluginTimeoutMs?: number
+  profileMaxAgeMs: number
   verbose: boolean
 }
 
@@ -40,6 +48,7 @@ export function parseCredentialArgs(argv: string[]): CredentialOptions {
         'no-cache': {type: 'boolean'},
         'cache-ttl': {type: 'string'},
         'plugin-timeout': {type: 'string'},
+        'profile-max-age': {type: 'string'},
         verbose: {type: 'boolean', short: 'v'},
       },
     })
@@ -69,6 +78,10 @@ export function parseCredentialArgs(argv: string[]): CredentialOptions {
       values['plugin-timeout'] === undefined
         ? undefined
         : parseDuration(values['plugin-timeout'], '--plugin-timeout'),
+    profileMaxAgeMs:
+      values['profile-max-age'] === undefined
+        ? DEFAULT_PROFILE_MAX_AGE_MS
+        : parseDuration(values['profile-max-age'], '--profile-max-age'),
     verbose: values.verbose ?? false,
   }
 }
@@ -97,24 +110,23 @@ export async function runCredential(
   const log = (line: string) => void io.stderr.write(`${line}\n`)
 
   const [
-    {Hub},
+    {hubIdentity, hubPin, loadHubConfig},
     {loadProviders, requireProviders},
-    {findProfile, parseProfileRef},
+    {parseProfileRef},
     {resolveAccess},
-    {obtainCredential},
   ] = await Promise.all([
     import('../adapters/hub.js'),
     import('../adapters/providers.js'),
-    import('../usecases/find-profiles.js'),
+    import('../usecases/profile-ref.js'),
     import('../core/resolve-access.js'),
-    import('../usecases/obtain-credential.js'),
   ])
   const ref = parseProfileRef(options.profile)
-  const [hub, loaded] = await Promise.all([
-    Hub.connect({kubeconfig: options.kubeconfig, context: options.context, namespace: options.namespace}),
+  const [config, loaded] = await Promise.all([
+    loadHubConfig({kubeconfig: options.kubeconfig, context: options.context, namespace: options.namespace}),
     loadProviders({providerFile: options.providerFile, accessProviders: options.accessProviders}),
   ])
-  const profile = await findProfile(hub, ref, {namespace: hub.config.namespace, allNamespaces: false})
+  const identity = hubIdentity(config)
+  const profile = await readProfile(config, identity, ref, options)
   const resolution = resolveAccess(profile, requireProviders(loaded))
   for (const warning of [...loaded.warnings, ...resolution.warnings]) log(`warning: ${warning}`)
 
@@ -125,13 +137,16 @@ export async function runCredential(
       onProblem: (message) => options.verbose && log(`cache: ${message}`),
     })
   }
-  const {execaPluginRunner} = await import('../adapters/process.js')
+  const [{execaPluginRunner}, {obtainCredential}] = await Promise.all([
+    import('../adapters/process.js'),
+    import('../usecases/obtain-credential.js'),
+  ])
   const obtained = await obtainCredential(
     {runner: execaPluginRunner, cache},
     {
       resolution,
-      hubIdentity: hub.identity(),
-      hubPin: hub.pin(),
+      hubIdentity: identity,
+      hubPin: hubPin(config),
       stdinIsTTY: Boolean(process.stdin.isTTY),
       timeoutMs: options.pluginTimeoutMs,
       ttlSeconds: options.cacheTtlSeconds,
@@ -144,6 +159,38 @@ export async function runCredential(
         `${describeCredential(obtained.credential)}, ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
     )
   }
-  await hub.client.close()
   io.stdout.write(`${renderExecCredential(obtained.credential, apiVersion)}\n`)
+}
+
+/**
+ * The profile, read again from the hub unless it was read moments ago (--profile-max-age): kubectl
+ * runs `cpcred credential` on every command, and a TLS round trip to the hub would dominate it.
+ */
+async function readProfile(
+  config: HubConfig,
+  identity: string,
+  ref: ProfileRef,
+  options: CredentialOptions,
+): Promise<ClusterProfile> {
+  const [{ProfileSnapshots}, {defaultCredentialCacheDir}] = await Promise.all([
+    import('../adapters/profile-snapshots.js'),
+    import('../adapters/credential-store.js'),
+  ])
+  const snapshots = new ProfileSnapshots(path.join(path.dirname(defaultCredentialCacheDir()), 'profiles'))
+  const maxAge = options.noCache ? 0 : options.profileMaxAgeMs
+  const namespace = ref.namespace ?? config.namespace
+  const recent = await snapshots.recent(identity, namespace, ref.name, maxAge)
+  if (recent) return recent
+  const [{Hub}, {findProfile}] = await Promise.all([
+    import('../adapters/hub.js'),
+    import('../usecases/find-profiles.js'),
+  ])
+  const hub = await Hub.fromConfig(config)
+  try {
+    const profile = await findProfile(hub, ref, {namespace: config.namespace, allNamespaces: false})
+    if (maxAge > 0) await snapshots.remember(identity, profile)
+    return profile
+  } finally {
+    await hub.client.close()
+  }
 }

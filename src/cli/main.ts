@@ -1,23 +1,26 @@
 // Entry point of the cpcred binary: runs the command and turns every failure into one message on
 // stderr and the exit code of its kind (the one place that maps errors to codes).
+import {existsSync} from 'node:fs'
+import {fileURLToPath} from 'node:url'
 import {reportError} from './report-error.js'
 
 export interface RunOptions {
   development?: boolean
 }
 
-/** `credential` is run by kubectl on every request: it skips oclif unless help is asked for. */
-function isCredentialFastPath(argv: string[]): boolean {
-  return argv[0] === 'credential' && !argv.some((arg) => arg === '--help' || arg === '-h')
+/** Whether argv names a command kubectl runs as an exec plugin (help still goes through oclif). */
+function isFastPath(argv: string[]): boolean {
+  if (argv.some((arg) => arg === '--help' || arg === '-h')) return false
+  return (
+    argv[0] === 'credential' ||
+    (argv[0] === 'plugin' && ['secretreader', 'token-request'].includes(argv[1] ?? ''))
+  )
 }
 
-/** The built-in plugins are exec plugins too, run on every request: the same fast path. */
-function isBuiltinPluginFastPath(argv: string[]): boolean {
-  return (
-    argv[0] === 'plugin' &&
-    (argv[1] === 'secretreader' || argv[1] === 'token-request') &&
-    !argv.some((arg) => arg === '--help' || arg === '-h')
-  )
+/** The bundled fast path when the build made one, else the modules themselves (development). */
+async function loadFastPath(): Promise<typeof import('./fast-path.js')> {
+  const bundle = new URL('../fast/fast-path.js', import.meta.url)
+  return existsSync(fileURLToPath(bundle)) ? import(bundle.href) : import('./fast-path.js')
 }
 
 export async function run(argv: string[], options: RunOptions = {}): Promise<void> {
@@ -27,12 +30,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
   })
   let code = 0
   try {
-    if (isCredentialFastPath(argv)) {
-      const {runCredential} = await import('./credential.js')
-      await runCredential(argv.slice(1))
-    } else if (isBuiltinPluginFastPath(argv)) {
-      const {runBuiltinPlugin} = await import('../plugins/common.js')
-      await runBuiltinPlugin(argv[1]!, argv.slice(2))
+    if (isFastPath(argv)) {
+      await (await loadFastPath()).runFastPath(argv)
     } else {
       const {run: runCommand, flush, settings} = await import('@oclif/core')
       if (options.development) settings.debug = true

@@ -22,7 +22,14 @@ export interface CpcredErrorOptions {
   cause?: unknown
 }
 
+/**
+ * Marks cpcred's errors across copies of this module: the fast path (credential, built-in plugins)
+ * runs from a bundle, and its errors are reported by the unbundled entry point.
+ */
+const CPCRED_ERROR = Symbol.for('cpcred.error')
+
 export class CpcredError extends Error {
+  readonly [CPCRED_ERROR] = true
   readonly exitCode: ExitCode
   readonly hint?: string
 
@@ -42,7 +49,11 @@ export class UsageError extends CpcredError {
 }
 
 export function isCpcredError(error: unknown): error is CpcredError {
-  return error instanceof CpcredError
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as {[CPCRED_ERROR]?: boolean})[CPCRED_ERROR] === true
+  )
 }
 
 /** A paginated list's continue token expired on the server (HTTP 410 Gone). */

@@ -16,7 +16,7 @@ import {
   type OfferedProvider,
   type ProviderSource,
 } from './cluster-profile.js'
-import {CpcredError} from './errors.js'
+import {isCpcredError} from './errors.js'
 import {age, humanDuration} from './format.js'
 import type {Provider} from './provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from './resolve-access.js'
@@ -333,7 +333,7 @@ function describeResolution(
     resolution = resolveAccess(profile, providers)
   } catch (error) {
     // Anything else is a bug in cpcred, not something to explain as a property of the profile.
-    if (!(error instanceof CpcredError)) throw error
+    if (!isCpcredError(error)) throw error
     return error.hint === undefined ? {error: error.message} : {error: error.message, hint: error.hint}
   }
   const {execConfig, provider} = resolution

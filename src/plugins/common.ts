@@ -5,7 +5,7 @@
 // by the caller when it is about to talk to the hub. stdout carries the ExecCredential and nothing else.
 import {parseArgs, type ParseArgsConfig} from 'node:util'
 import type {HubSelection, Hub} from '../adapters/hub.js'
-import {CpcredError, UsageError} from '../core/errors.js'
+import {CpcredError, isCpcredError, UsageError} from '../core/errors.js'
 import {EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
 import {
   EXEC_CREDENTIAL_KIND,
@@ -198,7 +198,7 @@ export async function runBuiltinPlugin(
       )
     }
   } catch (error) {
-    if (error instanceof CpcredError) {
+    if (isCpcredError(error)) {
       const named = new CpcredError(`${name}: ${error.message}`, {
         exitCode: error.exitCode,
         hint: error.hint,

@@ -153,6 +153,37 @@ describe('cpcred credential', () => {
     assert.match((await run(['-v'])).stderr, /from the plugin/)
   })
 
+  it('reuses a profile read moments ago, and reads the hub again past --profile-max-age', async () => {
+    const {hub} = await testEnv()
+    const {applyProfile} = await import('../helpers/env.js')
+    const {kubeCall} = await import('../testenv/http.js')
+    await applyProfile(hub, {
+      metadata: {name: 'short-lived', namespace: fixture.namespace},
+      spec: {clusterManager: {name: 'test-manager'}},
+      status: {accessProviders: fixture.profile.status!.accessProviders},
+    })
+    const call = (...extra: string[]) =>
+      cpcred(
+        ['credential', `${fixture.namespace}/short-lived`, '--provider-file', fixture.providerFile, ...extra],
+        {
+          KUBECONFIG: fixture.hubKubeconfig,
+          XDG_CACHE_HOME: cacheHome,
+        },
+      )
+    assert.equal((await call()).code, 0)
+    await kubeCall(
+      hub,
+      'DELETE',
+      `/apis/multicluster.x-k8s.io/v1alpha1/namespaces/${fixture.namespace}/clusterprofiles/short-lived`,
+    )
+    // Within the default 30 s the profile read a moment ago still serves kubectl's calls...
+    assert.equal((await call()).code, 0)
+    // ...and past the allowed age the hub is asked again, which no longer has it.
+    const gone = await call('--profile-max-age', '0s')
+    assert.equal(gone.code, 1)
+    assert.match(gone.stderr, /^error: ClusterProfile "short-lived" not found in namespace/)
+  })
+
   for (const [mode, expected] of [
     [
       'exit1',
