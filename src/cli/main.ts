@@ -2,6 +2,7 @@
 // stderr and the exit code of its kind (the one place that maps errors to codes).
 import {existsSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
+import type {runFastPath} from './fast-path.js'
 import {reportError} from './report-error.js'
 
 export interface RunOptions {
@@ -18,7 +19,7 @@ function isFastPath(argv: string[]): boolean {
 }
 
 /** The bundled fast path when the build made one, else the modules themselves (development). */
-async function loadFastPath(): Promise<typeof import('./fast-path.js')> {
+async function loadFastPath(): Promise<{runFastPath: typeof runFastPath}> {
   const bundle = new URL('../fast/fast-path.js', import.meta.url)
   return existsSync(fileURLToPath(bundle)) ? import(bundle.href) : import('./fast-path.js')
 }
