@@ -50,3 +50,15 @@ export const providerFlags = {
     helpGroup: 'PROVIDERS',
   }),
 }
+
+/** Fan-out commands: which profiles (names come as arguments). */
+export const targetFlags = {
+  'all-namespaces': allNamespacesFlag,
+  selector: selectorFlag,
+  all: Flags.boolean({summary: 'Every profile in the namespace (or in all namespaces with -A).'}),
+}
+
+export const impersonationFlags = {
+  as: Flags.string({summary: 'Impersonate this user on the target clusters.'}),
+  'as-group': Flags.string({summary: 'Impersonate this group (repeatable; needs --as).', multiple: true}),
+}

@@ -1,10 +1,9 @@
 import {Command, Flags} from '@oclif/core'
-import {Hub} from '../adapters/hub.js'
-import {loadProviders} from '../adapters/providers.js'
 import {processTerminal} from '../adapters/terminal.js'
 import {describeProfile, describeProfileData} from '../core/profile-describe.js'
 import {allNamespacesFlag, hubFlags, providerFlags} from '../cli/flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
+import {openSession} from '../cli/session.js'
 
 export default class Describe extends Command {
   static override summary =
@@ -33,11 +32,7 @@ export default class Describe extends Command {
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Describe)
     const terminal = processTerminal()
-    const [hub, loaded] = await Promise.all([
-      Hub.connect(flags),
-      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
-    ])
-    for (const warning of loaded.warnings) terminal.err(`warning: ${warning}\n`)
+    const {hub, providers: loaded} = await openSession(flags, terminal)
     const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], terminal)
     const input = {
       profile,

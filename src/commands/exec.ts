@@ -2,18 +2,18 @@ import {Command, Flags} from '@oclif/core'
 import {execaChildRunner, forwardingSignals} from '../adapters/child-process.js'
 import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
 import {fanOutView} from '../adapters/fan-out-view.js'
-import {Hub} from '../adapters/hub.js'
 import {execaPluginRunner} from '../adapters/process.js'
-import {loadProviders, requireProviders} from '../adapters/providers.js'
+import {requireProviders} from '../adapters/providers.js'
 import {tempKubeconfigs} from '../adapters/temp-kubeconfigs.js'
 import {paint, processTerminal} from '../adapters/terminal.js'
 import {profileKey} from '../core/cluster-profile.js'
 import {parseDuration} from '../core/duration.js'
 import {ExitCode, UsageError} from '../core/errors.js'
-import {allNamespacesFlag, hubFlags, providerFlags, selectorFlag} from '../cli/flags.js'
+import {hubFlags, impersonationFlags, providerFlags, targetFlags} from '../cli/flags.js'
 import {listProfiles} from '../usecases/list-profiles.js'
 import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
 import {execMany, execOne, type ExecDeps} from '../usecases/exec-command.js'
+import {openSession} from '../cli/session.js'
 
 export default class Exec extends Command {
   static override summary = 'Run a command against one or many target clusters with fresh credentials.'
@@ -29,9 +29,7 @@ in parallel with prefixed output and a summary; cpcred exits 0 only if every one
   static override strict = false
   static override flags = {
     ...hubFlags,
-    'all-namespaces': allNamespacesFlag,
-    selector: selectorFlag,
-    all: Flags.boolean({summary: 'Every profile in the namespace (or in all namespaces with -A).'}),
+    ...targetFlags,
     ...providerFlags,
     parallel: Flags.integer({summary: 'How many targets run at once.', default: 4, min: 1}),
     'fail-fast': Flags.boolean({
@@ -43,8 +41,7 @@ in parallel with prefixed output and a summary; cpcred exits 0 only if every one
       options: ['text', 'json'] as const,
       default: 'text' as const,
     })(),
-    as: Flags.string({summary: 'Impersonate this user on the target clusters.'}),
-    'as-group': Flags.string({summary: 'Impersonate this group (repeatable; needs --as).', multiple: true}),
+    ...impersonationFlags,
     'no-cache': Flags.boolean({
       summary: 'Always run the plugin; neither read nor write the credential cache.',
     }),
@@ -69,11 +66,7 @@ in parallel with prefixed output and a summary; cpcred exits 0 only if every one
     if (flags['as-group']?.length && !flags.as) throw new UsageError('--as-group needs --as')
     const terminal = processTerminal()
     const chalk = await paint(terminal)
-    const [hub, loaded] = await Promise.all([
-      Hub.connect(flags),
-      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
-    ])
-    for (const warning of loaded.warnings) terminal.err(`warning: ${warning}\n`)
+    const {hub, providers: loaded} = await openSession(flags, terminal)
     const scope = {namespace: hub.config.namespace, allNamespaces: flags['all-namespaces']}
     let profiles = await selectProfiles(hub, {
       ...scope,

@@ -1,13 +1,13 @@
 import {Command, Flags} from '@oclif/core'
 import {realpathSync} from 'node:fs'
 import path from 'node:path'
-import {Hub} from '../adapters/hub.js'
 import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
-import {loadProviders, requireProviders} from '../adapters/providers.js'
+import {requireProviders} from '../adapters/providers.js'
 import {processTerminal} from '../adapters/terminal.js'
-import {allNamespacesFlag, hubFlags, providerFlags, selectorFlag} from '../cli/flags.js'
+import {hubFlags, impersonationFlags, providerFlags, targetFlags} from '../cli/flags.js'
 import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
 import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
+import {openSession} from '../cli/session.js'
 
 export default class Kubeconfig extends Command {
   static override summary = 'Write a kubeconfig with one context per profile, using the matching exec plugin.'
@@ -24,9 +24,7 @@ profile and uses the credential cache.`
   static override args = {}
   static override flags = {
     ...hubFlags,
-    'all-namespaces': allNamespacesFlag,
-    selector: selectorFlag,
-    all: Flags.boolean({summary: 'Every profile in the namespace (or in all namespaces with -A).'}),
+    ...targetFlags,
     ...providerFlags,
     mode: Flags.option({
       summary: 'What the users run.',
@@ -44,8 +42,7 @@ profile and uses the credential cache.`
     'context-name': Flags.string({
       summary: 'Name template for contexts, clusters and users: {namespace}, {name}, {provider}.',
     }),
-    as: Flags.string({summary: 'Impersonate this user on the target clusters.'}),
-    'as-group': Flags.string({summary: 'Impersonate this group (repeatable; needs --as).', multiple: true}),
+    ...impersonationFlags,
     'no-pin-hub': Flags.boolean({
       summary: 'Plugin mode: do not add KUBECONFIG/CPCRED_HUB_CONTEXT for plugins that read the hub.',
     }),
@@ -54,11 +51,7 @@ profile and uses the credential cache.`
   async run(): Promise<void> {
     const {argv, flags} = await this.parse(Kubeconfig)
     const terminal = processTerminal()
-    const [hub, loaded] = await Promise.all([
-      Hub.connect(flags),
-      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
-    ])
-    for (const warning of loaded.warnings) terminal.err(`warning: ${warning}\n`)
+    const {hub, providers: loaded} = await openSession(flags, terminal)
     const profiles = await selectProfiles(hub, {
       refs: (argv as string[]).map(parseProfileRef),
       selector: flags.selector,

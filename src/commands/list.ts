@@ -1,9 +1,8 @@
 import {Command, Flags} from '@oclif/core'
-import {Hub} from '../adapters/hub.js'
-import {loadProviders} from '../adapters/providers.js'
 import {paint, processTerminal} from '../adapters/terminal.js'
 import {renderProfiles} from '../core/profile-view.js'
 import {allNamespacesFlag, hubFlags, outputFlag, providerFlags, selectorFlag} from '../cli/flags.js'
+import {openSession} from '../cli/session.js'
 import {listProfiles, PAGE_SIZE} from '../usecases/list-profiles.js'
 
 export default class List extends Command {
@@ -37,11 +36,7 @@ export default class List extends Command {
   async run(): Promise<void> {
     const {flags} = await this.parse(List)
     const terminal = processTerminal()
-    const [hub, providers] = await Promise.all([
-      Hub.connect(flags),
-      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
-    ])
-    for (const warning of providers.warnings) terminal.err(`warning: ${warning}\n`)
+    const {hub, providers} = await openSession(flags, terminal)
     const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
     const result = await listProfiles(hub, {
       namespace,

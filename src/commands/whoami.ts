@@ -1,14 +1,14 @@
 import {Command, Flags} from '@oclif/core'
 import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
-import {Hub} from '../adapters/hub.js'
 import {execaPluginRunner} from '../adapters/process.js'
-import {loadProviders, requireProviders} from '../adapters/providers.js'
+import {requireProviders} from '../adapters/providers.js'
 import {processTerminal} from '../adapters/terminal.js'
 import {resolveAccess} from '../core/resolve-access.js'
 import {allNamespacesFlag, hubFlags, providerFlags} from '../cli/flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
 import {obtainCredential} from '../usecases/obtain-credential.js'
 import {renderSelf, reviewSelf} from '../usecases/whoami.js'
+import {openSession} from '../cli/session.js'
 
 export default class Whoami extends Command {
   static override summary =
@@ -36,13 +36,10 @@ export default class Whoami extends Command {
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Whoami)
     const terminal = processTerminal()
-    const [hub, loaded] = await Promise.all([
-      Hub.connect(flags),
-      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
-    ])
+    const {hub, providers: loaded} = await openSession(flags, terminal)
     const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], terminal)
     const resolution = resolveAccess(profile, requireProviders(loaded))
-    for (const warning of [...loaded.warnings, ...resolution.warnings]) terminal.err(`warning: ${warning}\n`)
+    for (const warning of resolution.warnings) terminal.err(`warning: ${warning}\n`)
     const {credential} = await obtainCredential(
       {
         runner: execaPluginRunner,

@@ -1,13 +1,13 @@
 import {Command} from '@oclif/core'
 import {CredentialStore, defaultCredentialCacheDir} from '../../adapters/credential-store.js'
-import {Hub} from '../../adapters/hub.js'
-import {loadProviders, requireProviders} from '../../adapters/providers.js'
+import {requireProviders} from '../../adapters/providers.js'
 import {processTerminal} from '../../adapters/terminal.js'
 import {resolveAccess} from '../../core/resolve-access.js'
 import {hubFlags, providerFlags} from '../../cli/flags.js'
 import {profileArg} from '../../cli/profile-args.js'
 import {findProfile, parseProfileRef} from '../../usecases/find-profiles.js'
 import {pluginRun} from '../../usecases/obtain-credential.js'
+import {openSession} from '../../cli/session.js'
 
 export default class CacheClear extends Command {
   static override summary = 'Remove cached credentials: all of them, or the one a profile would use.'
@@ -29,10 +29,7 @@ export default class CacheClear extends Command {
     }
     // The entry's name is the hash of the resolved identity, so the profile is resolved as
     // `cpcred credential` would resolve it.
-    const [hub, loaded] = await Promise.all([
-      Hub.connect(flags),
-      loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
-    ])
+    const {hub, providers: loaded} = await openSession(flags, terminal)
     const profile = await findProfile(hub, parseProfileRef(args.profile), {
       namespace: hub.config.namespace,
       allNamespaces: false,

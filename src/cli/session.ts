@@ -1,0 +1,22 @@
+// What most commands start with: the hub (kubectl's selection rules) and the consumer's providers,
+// read side by side, with provider-file warnings said once.
+import {Hub, type HubSelection} from '../adapters/hub.js'
+import {loadProviders, type LoadedProviders} from '../adapters/providers.js'
+import type {Terminal} from '../adapters/terminal.js'
+
+export interface SessionFlags extends HubSelection {
+  'provider-file'?: string
+  'access-provider'?: string[]
+}
+
+export async function openSession(
+  flags: SessionFlags,
+  terminal: Terminal,
+): Promise<{hub: Hub; providers: LoadedProviders}> {
+  const [hub, providers] = await Promise.all([
+    Hub.connect(flags),
+    loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
+  ])
+  for (const warning of providers.warnings) terminal.err(`warning: ${warning}\n`)
+  return {hub, providers}
+}
