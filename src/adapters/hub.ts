@@ -233,6 +233,10 @@ export class Hub {
     }
   }
 
+  private where(): string {
+    return `the hub (context "${this.config.context}", ${this.config.server})`
+  }
+
   /** Labels of every namespace (for clusterset filtering). */
   async listNamespaceLabels(): Promise<Map<string, Record<string, string>>> {
     try {
@@ -241,26 +245,25 @@ export class Hub {
       }>('GET', '/api/v1/namespaces')
       return new Map(list.items.map((ns) => [ns.metadata.name, ns.metadata.labels ?? {}]))
     } catch (error) {
-      throw this.translate(error, 'list namespaces')
+      throw translateKubeError(error, 'list namespaces', this.where(), {
+        user: this.config.user,
+        forbiddenHint:
+          'clustersets are namespace labels; ask the hub administrator for list on namespaces, or drop --clusterset',
+      })
     }
   }
 
   /** Turns a failed request into a one-line error with the exit code of its kind. */
   translate(error: unknown, action: string): CpcredError {
-    return translateKubeError(
-      error,
-      action,
-      `the hub (context "${this.config.context}", ${this.config.server})`,
-      {
-        user: this.config.user,
-        notServed: {
-          what: `${API_VERSION} ${PLURAL}`,
-          hint: 'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster',
-        },
-        forbiddenHint: `ask the hub administrator for RBAC access to ${RESOURCE} (get, list), or use another --context`,
-        unreachableHint: 'check that the hub is running and that --kubeconfig/--context select it',
+    return translateKubeError(error, action, this.where(), {
+      user: this.config.user,
+      notServed: {
+        what: `${API_VERSION} ${PLURAL}`,
+        hint: 'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster',
       },
-    )
+      forbiddenHint: `ask the hub administrator for RBAC access to ${RESOURCE} (get, list), or use another --context`,
+      unreachableHint: 'check that the hub is running and that --kubeconfig/--context select it',
+    })
   }
 }
 

@@ -231,7 +231,7 @@ function parseEnv(value: unknown, at: string): ExecEnvVar[] {
 }
 
 /**
- * Reads one `--clusterprofile-access-provider` value, KEP-5339's flag form of a provider:
+ * Reads one `--access-provider` value (KEP-5339 calls it --clusterprofile-access-provider), KEP-5339's flag form of a provider:
  * `google='/usr/bin/gke-gcloud-auth-plugin --flag1 v1'`. The quoted part is a command line, split
  * the way a shell splits words; `name="…"`, `name=/single/word` and an unquoted command line work too.
  *
@@ -243,7 +243,7 @@ function parseEnv(value: unknown, at: string): ExecEnvVar[] {
  * Whoever needs other settings writes a provider file.
  */
 export function parseAccessProviderFlag(value: string): Provider {
-  const at = `--clusterprofile-access-provider ${JSON.stringify(value)}`
+  const at = `--access-provider ${JSON.stringify(value)}`
   const hint = `Write it as name='/path/to/plugin --flag value', for example google='/usr/bin/gke-gcloud-auth-plugin'.`
   const equals = value.indexOf('=')
   if (equals < 0) throw new UsageError(`${at}: expected name=command`, hint)

@@ -60,7 +60,13 @@ export async function listProfiles(
   }
   if (input.clusterset !== undefined || input.readClustersets) {
     clustersets = new Map()
-    for (const [name, labels] of await source.listNamespaceLabels()) {
+    // -o wide only shows the clusterset: a consumer allowed to read profiles but not namespaces
+    // gets an empty column, not an error. Filtering by --clusterset does need the labels.
+    const labelsByNamespace =
+      input.clusterset === undefined
+        ? await source.listNamespaceLabels().catch(() => new Map<string, Record<string, string>>())
+        : await source.listNamespaceLabels()
+    for (const [name, labels] of labelsByNamespace) {
       const set = labels[CLUSTERSET_LABEL]
       if (set !== undefined) clustersets.set(name, set)
     }

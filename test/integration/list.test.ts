@@ -332,6 +332,44 @@ describe('cpcred list errors', () => {
     assert.ok(!result.stderr.includes(token), 'the token must not appear in the error')
   })
 
+  it('shows -o wide to a consumer who may read profiles but not namespaces; --clusterset says what is missing', async () => {
+    const {env, hub} = await testEnv()
+    const namespace = await createNamespace(hub, 'profiles-only')
+    await createServiceAccount(hub, namespace, 'reader')
+    await kubeCall(hub, 'POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: {name: 'profiles-reader'},
+      rules: [{apiGroups: ['multicluster.x-k8s.io'], resources: ['clusterprofiles'], verbs: ['get', 'list']}],
+    })
+    await kubeCall(hub, 'POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: {name: 'profiles-reader'},
+      roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'profiles-reader'},
+      subjects: [{kind: 'ServiceAccount', name: 'reader', namespace}],
+    })
+    await applyProfile(hub, {metadata: {name: 'p', namespace}, spec: {clusterManager: {name: 'm'}}})
+    const token = await serviceAccountToken(hub, namespace, 'reader')
+    const kubeconfig = await tokenKubeconfig(
+      await tempDir(),
+      'reader',
+      env.hub.server,
+      env.hub.caData,
+      token,
+      namespace,
+    )
+    const wide = await cpcred(['list', '-o', 'wide'], {KUBECONFIG: kubeconfig})
+    assert.equal(wide.code, 0, wide.stderr)
+    assert.match(wide.stdout.split('\n')[1]!, /^p\s+m\s+.*<none>\s+<none>\s+<none>$/)
+    const filtered = await cpcred(['list', '--clusterset', 'prod'], {KUBECONFIG: kubeconfig})
+    assert.equal(filtered.code, 4)
+    assert.match(
+      filtered.stderr,
+      /^error: cannot list namespaces on the hub .*\nclustersets are namespace labels; ask the hub administrator for list on namespaces, or drop --clusterset\n$/,
+    )
+  })
+
   it('rejects an unknown output format as a usage error (exit 2)', async () => {
     const {env} = await testEnv()
     const result = await cpcred(['list', '-o', 'xml'], {KUBECONFIG: env.hub.kubeconfig})

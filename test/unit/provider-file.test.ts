@@ -347,7 +347,7 @@ describe('parseAccessProviderFlag', () => {
   ]
   for (const [label, value, pattern] of invalid) {
     it(`refuses ${label}`, () => {
-      assertUsageError(() => parseAccessProviderFlag(value), /^--clusterprofile-access-provider /, pattern)
+      assertUsageError(() => parseAccessProviderFlag(value), /^--access-provider /, pattern)
     })
   }
 })
