@@ -4,6 +4,8 @@ import {mkdtemp} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {adminConnection, down, readEnv, up, type TestEnv} from '../test/testenv/testenv.js'
+import {credentialWarmBench} from './credential.js'
+import {execOverheadBench, fanout50Bench} from './exec.js'
 import {listBench} from './list.js'
 
 export interface BenchContext {
@@ -14,6 +16,9 @@ export interface BenchContext {
 
 const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'list-5000': listBench,
+  'credential-warm': credentialWarmBench,
+  'exec-overhead': execOverheadBench,
+  'fanout-50': fanout50Bench,
 }
 
 async function main(): Promise<void> {

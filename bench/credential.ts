@@ -1,0 +1,235 @@
+// credential-warm: `cpcred credential <ns>/<p>` with a warm cache against `node -e 0`: what cpcred adds
+// to every kubectl call that goes through a `--mode cpcred` kubeconfig.
+//
+// Also the seeding the credential and exec cases share: profiles on the real hub that point at the
+// real spoke, with the fake plugin provider of test/helpers/fixtures.ts (a hub ServiceAccount token
+// whose audience is the spoke's URL, in a 0600 file the plugin reads).
+import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import YAML from 'yaml'
+import {kubeCall, type Connection} from '../test/testenv/http.js'
+import {adminConnection, HUB_USER_PREFIX, requestServiceAccountToken} from '../test/testenv/testenv.js'
+import {alternate, median, sampleOnce} from './measure.js'
+import type {BenchContext} from './run.js'
+
+const RUNS = 15
+const BUDGET = 2.0
+const SERVICE_ACCOUNT = 'deployer'
+export const FAKE_PLUGIN = fileURLToPath(new URL('../test/plugins/fake-plugin.mjs', import.meta.url))
+
+export interface BenchTargets {
+  namespace: string
+  /** `namespace/name` of each profile, in creation order. */
+  profiles: string[]
+  /** `key=value` on every profile of this set. */
+  selector: string
+  dir: string
+  providerFile: string
+  /** The hub-issued token the plugin returns (for the static-token baseline). */
+  token: string
+  /** The identity the spoke maps the token to. */
+  username: string
+  /** HOME, XDG_* and NO_COLOR for a private, warmable cpcred (and kubectl discovery) cache. */
+  env: NodeJS.ProcessEnv
+  /** `--kubeconfig <hub> --provider-file <file>`. */
+  flags: string[]
+}
+
+/**
+ * Creates a namespace with a ServiceAccount and `count` profiles reaching the spoke through the fake
+ * plugin, and a private home (0700) holding the token file (0600) and the provider file.
+ */
+export async function benchTargets(
+  {env, hub}: BenchContext,
+  prefix: string,
+  count: number,
+): Promise<BenchTargets> {
+  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
+  const namespace = `bench-${prefix}-${stamp}`
+  const selector = `bench=${prefix}-${stamp}`
+  await kubeCall(hub, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {name: namespace},
+  })
+  await kubeCall(hub, 'POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: {name: SERVICE_ACCOUNT},
+  })
+
+  const dir = await mkdtemp(path.join(os.tmpdir(), `cpcred-bench-${prefix}-`))
+  const token = await requestServiceAccountToken(hub, namespace, SERVICE_ACCOUNT, [env.spoke.server], 3600)
+  const tokenFile = path.join(dir, 'token')
+  await writeFile(tokenFile, token, {mode: 0o600})
+  const providerFile = path.join(dir, 'providers.json')
+  await writeFile(
+    providerFile,
+    JSON.stringify({
+      providers: [
+        {
+          name: 'fake',
+          execConfig: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: FAKE_PLUGIN,
+            env: [{name: 'PLUGIN_TOKEN_FILE', value: tokenFile}],
+            provideClusterInfo: true,
+          },
+        },
+      ],
+    }),
+    {mode: 0o600},
+  )
+
+  const profiles: string[] = []
+  const jobs = Array.from({length: count}, (_, i) => `target-${String(i).padStart(3, '0')}`)
+  profiles.push(...jobs.map((name) => `${namespace}/${name}`))
+  const workers = Array.from({length: 8}, async () => {
+    for (let name = jobs.shift(); name; name = jobs.shift())
+      await createProfile(hub, namespace, name, selector, env.spoke.server, env.spoke.caData)
+  })
+  await Promise.all(workers)
+
+  const home = path.join(dir, 'home')
+  await mkdir(home, {mode: 0o700})
+  return {
+    namespace,
+    profiles,
+    selector,
+    dir,
+    providerFile,
+    token,
+    username: `${HUB_USER_PREFIX}system:serviceaccount:${namespace}:${SERVICE_ACCOUNT}`,
+    env: {
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      KUBECONFIG: undefined,
+      CPCRED_PROVIDER_FILE: undefined,
+      NO_COLOR: '1',
+    },
+    flags: ['--kubeconfig', env.hub.kubeconfig, '--provider-file', providerFile],
+  }
+}
+
+async function createProfile(
+  hub: Connection,
+  namespace: string,
+  name: string,
+  selector: string,
+  server: string,
+  caData: string,
+): Promise<void> {
+  const [labelKey, labelValue] = selector.split('=') as [string, string]
+  const profilesPath = `/apis/multicluster.x-k8s.io/v1alpha1/namespaces/${namespace}/clusterprofiles`
+  const created = await kubeCall<Record<string, unknown>>(hub, 'POST', profilesPath, {
+    apiVersion: 'multicluster.x-k8s.io/v1alpha1',
+    kind: 'ClusterProfile',
+    metadata: {name, labels: {[labelKey]: labelValue, 'x-k8s.io/cluster-manager': 'bench-manager'}},
+    spec: {clusterManager: {name: 'bench-manager'}},
+  })
+  await kubeCall(hub, 'PUT', `${profilesPath}/${name}/status`, {
+    ...created,
+    status: {
+      accessProviders: [
+        {
+          name: 'fake',
+          cluster: {
+            server,
+            'certificate-authority-data': caData,
+            // A per-cluster exec config, as real fleets have: each target gets its own cache entry.
+            extensions: [{name: 'client.authentication.k8s.io/exec', extension: {clusterName: name}}],
+          },
+        },
+      ],
+    },
+  })
+}
+
+/** Runs `body` with fresh targets, then removes their directory (the token file with it). */
+export async function withTargets(
+  context: BenchContext,
+  prefix: string,
+  count: number,
+  body: (targets: BenchTargets) => Promise<void>,
+): Promise<void> {
+  const targets = await benchTargets(context, prefix, count)
+  try {
+    await body(targets)
+  } finally {
+    await rm(targets.dir, {recursive: true, force: true})
+  }
+}
+
+/** Lets the targets' identity list namespaces on the spoke (as the spoke's admin). */
+export async function grantNamespaceReader({env}: BenchContext, targets: BenchTargets): Promise<void> {
+  const spoke = await adminConnection(env.spoke)
+  const name = `cpcred-bench-${targets.namespace}`
+  await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: {name},
+    rules: [{apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list']}],
+  })
+  await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: {name},
+    roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name},
+    subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: targets.username}],
+  })
+}
+
+/** A kubeconfig for the spoke with the targets' token inline (0600), as the baseline kubectl uses. */
+export async function staticTokenKubeconfig({env}: BenchContext, targets: BenchTargets): Promise<string> {
+  const file = path.join(targets.dir, 'static-token.kubeconfig')
+  await writeFile(
+    file,
+    YAML.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {name: 'spoke', cluster: {server: env.spoke.server, 'certificate-authority-data': env.spoke.caData}},
+      ],
+      users: [{name: 'bench', user: {token: targets.token}}],
+      contexts: [{name: 'spoke', context: {cluster: 'spoke', user: 'bench', namespace: 'default'}}],
+      'current-context': 'spoke',
+    }),
+    {mode: 0o600},
+  )
+  return file
+}
+
+/** Prints one `BENCH <name> ratio=<x> …` line, marked when the ratio exceeds its budget. */
+export function benchLine(name: string, ratio: number, budget: number, fields: Record<string, string>) {
+  const rest = Object.entries(fields).map(([key, value]) => `${key}=${value}`)
+  const over = ratio > budget ? ' (over budget)' : ''
+  console.log(`BENCH ${name} ratio=${ratio.toFixed(2)} budget=${budget} ${rest.join(' ')}${over}`)
+}
+
+export function credentialWarmBench(context: BenchContext): Promise<void> {
+  return withTargets(context, 'cred', 1, async (targets) => {
+    const command = [...context.cpcred, 'credential', targets.profiles[0]!, ...targets.flags]
+    // Fill the cache (credential and profile snapshot); a failure here fails the case.
+    await sampleOnce({name: 'cpcred credential (cold)', command, env: targets.env})
+
+    const samples = await alternate(
+      [
+        {name: 'cpcred', command, env: targets.env},
+        {name: 'node', command: [process.execPath, '-e', '0'], env: targets.env},
+      ],
+      RUNS,
+    )
+    const cpcredMs = median(samples.get('cpcred')!.map((s) => s.wallMs))
+    const nodeMs = median(samples.get('node')!.map((s) => s.wallMs))
+    const cpuMs = median(samples.get('cpcred')!.map((s) => s.cpuMs))
+    benchLine('credential-warm', cpcredMs / nodeMs, BUDGET, {
+      cpcred_ms: cpcredMs.toFixed(0),
+      node_ms: nodeMs.toFixed(0),
+      cpcred_cpu_ms: cpuMs.toFixed(0),
+      runs: String(RUNS),
+    })
+  })
+}
