@@ -1,5 +1,5 @@
 import {Command, Flags} from '@oclif/core'
-import {execaChildRunner, forwardingSignals} from '../adapters/child-process.js'
+import {nodeChildRunner, forwardingSignals} from '../adapters/child-process.js'
 import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
 import {fanOutView} from '../adapters/fan-out-view.js'
 import {execaPluginRunner} from '../adapters/process.js'
@@ -100,7 +100,7 @@ in parallel with prefixed output and a summary; cpcred exits 0 only if every one
         : new CredentialStore(defaultCredentialCacheDir(), {
             onProblem: (message) => flags.verbose && terminal.err(`cache: ${message}\n`),
           }),
-      children: execaChildRunner,
+      children: nodeChildRunner,
       temp: tempKubeconfigs(),
       now: () => performance.now(),
       forwardingSignals,

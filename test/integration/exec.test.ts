@@ -191,5 +191,14 @@ describe('cpcred exec against the real spoke', () => {
     const noCommand = await exec([target(), '--provider-file', fixture.providerFile])
     assert.equal(noCommand.code, 2)
     assert.match(noCommand.stderr, /^error: no command to run\n/)
+    const missing = await exec([
+      target(),
+      '--provider-file',
+      fixture.providerFile,
+      '--',
+      'no-such-command-here',
+    ])
+    assert.equal(missing.code, 1)
+    assert.match(missing.stderr, /^error: command not found: no-such-command-here\n/)
   })
 })
