@@ -1,22 +1,16 @@
 // `cpcred credential <profile>`: cpcred as an exec credential plugin. kubectl runs it on every
 // command through a `--mode cpcred` kubeconfig, so it starts without oclif (node:util parseArgs)
 // and loads only what the warm path needs. stdout carries the ExecCredential and nothing else.
-import path from 'node:path'
 import {parseArgs} from 'node:util'
-import type {HubConfig} from '../adapters/hub.js'
-import type {ClusterProfile} from '../core/cluster-profile.js'
-import type {ProfileRef} from '../usecases/profile-ref.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
 import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
 import {parseDuration} from '../core/duration.js'
+import {DEFAULT_PROFILE_MAX_AGE_MS} from './recent-profile.js'
 
 export const CREDENTIAL_USAGE = `usage: cpcred credential NAMESPACE/NAME [--kubeconfig FILE] [--context NAME] [-n NAMESPACE]
        [--provider-file FILE] [--access-provider NAME='CMD ARGS']... [--no-cache] [--cache-ttl DURATION]
        [--plugin-timeout DURATION] [--profile-max-age DURATION] [-v]`
-
-/** How long a profile read from the hub is used again before it is read anew. */
-export const DEFAULT_PROFILE_MAX_AGE_MS = 30_000
 
 export interface CredentialOptions {
   profile: string
@@ -126,7 +120,13 @@ export async function runCredential(
     loadProviders({providerFile: options.providerFile, accessProviders: options.accessProviders}),
   ])
   const identity = hubIdentity(config)
-  const profile = await readProfile(config, identity, ref, options)
+  const {readRecentProfile} = await import('./recent-profile.js')
+  const profile = await readRecentProfile(
+    config,
+    identity,
+    ref,
+    options.noCache ? 0 : options.profileMaxAgeMs,
+  )
   const resolution = resolveAccess(profile, requireProviders(loaded))
   for (const warning of [...loaded.warnings, ...resolution.warnings]) log(`warning: ${warning}`)
 
@@ -160,37 +160,4 @@ export async function runCredential(
     )
   }
   io.stdout.write(`${renderExecCredential(obtained.credential, apiVersion)}\n`)
-}
-
-/**
- * The profile, read again from the hub unless it was read moments ago (--profile-max-age): kubectl
- * runs `cpcred credential` on every command, and a TLS round trip to the hub would dominate it.
- */
-async function readProfile(
-  config: HubConfig,
-  identity: string,
-  ref: ProfileRef,
-  options: CredentialOptions,
-): Promise<ClusterProfile> {
-  const [{ProfileSnapshots}, {defaultCredentialCacheDir}] = await Promise.all([
-    import('../adapters/profile-snapshots.js'),
-    import('../adapters/credential-store.js'),
-  ])
-  const snapshots = new ProfileSnapshots(path.join(path.dirname(defaultCredentialCacheDir()), 'profiles'))
-  const maxAge = options.noCache ? 0 : options.profileMaxAgeMs
-  const namespace = ref.namespace ?? config.namespace
-  const recent = await snapshots.recent(identity, namespace, ref.name, maxAge)
-  if (recent) return recent
-  const [{Hub}, {findProfile}] = await Promise.all([
-    import('../adapters/hub.js'),
-    import('../usecases/find-profiles.js'),
-  ])
-  const hub = await Hub.fromConfig(config)
-  try {
-    const profile = await findProfile(hub, ref, {namespace: config.namespace, allNamespaces: false})
-    if (maxAge > 0) await snapshots.remember(identity, profile)
-    return profile
-  } finally {
-    await hub.client.close()
-  }
 }

@@ -2,26 +2,28 @@
 // stderr and the exit code of its kind (the one place that maps errors to codes).
 import {existsSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
-import type {runFastPath} from './fast-path.js'
 import {reportError} from './report-error.js'
 
 export interface RunOptions {
   development?: boolean
 }
 
-/** Whether argv names a command kubectl runs as an exec plugin (help still goes through oclif). */
+/** Commands kubectl or CI run all the time skip oclif; help (before any --) still goes through it. */
 function isFastPath(argv: string[]): boolean {
-  if (argv.some((arg) => arg === '--help' || arg === '-h')) return false
+  const separator = argv.indexOf('--')
+  const options = separator === -1 ? argv : argv.slice(0, separator)
+  if (options.some((arg) => arg === '--help' || arg === '-h')) return false
   return (
     argv[0] === 'credential' ||
+    argv[0] === 'exec' ||
     (argv[0] === 'plugin' && ['secretreader', 'token-request'].includes(argv[1] ?? ''))
   )
 }
 
-/** The bundled fast path when the build made one, else the modules themselves (development). */
-async function loadFastPath(): Promise<{runFastPath: typeof runFastPath}> {
-  const bundle = new URL('../fast/fast-path.js', import.meta.url)
-  return existsSync(fileURLToPath(bundle)) ? import(bundle.href) : import('./fast-path.js')
+/** A bundled fast-path module when the build made one, else the module itself (development). */
+async function loadBundled<T>(name: 'fast-path' | 'exec', fallback: () => Promise<T>): Promise<T> {
+  const bundle = new URL(`../fast/${name}.js`, import.meta.url)
+  return existsSync(fileURLToPath(bundle)) ? (import(bundle.href) as Promise<T>) : fallback()
 }
 
 export async function run(argv: string[], options: RunOptions = {}): Promise<void> {
@@ -31,8 +33,10 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
   })
   let code = 0
   try {
-    if (isFastPath(argv)) {
-      await (await loadFastPath()).runFastPath(argv)
+    if (argv[0] === 'exec' && isFastPath(argv)) {
+      code = await (await loadBundled('exec', () => import('./exec.js'))).runExec(argv.slice(1))
+    } else if (isFastPath(argv)) {
+      code = await (await loadBundled('fast-path', () => import('./fast-path.js'))).runFastPath(argv)
     } else {
       const {run: runCommand, flush, settings} = await import('@oclif/core')
       if (options.development) settings.debug = true
