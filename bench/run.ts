@@ -27,7 +27,8 @@ async function main(): Promise<void> {
   if (unknown.length)
     throw new Error(`unknown bench case ${unknown.join(', ')}; known: ${Object.keys(cases).join(', ')}`)
 
-  const existing = process.env.CPCRED_TESTENV
+  // An empty value means unset: never treat the working directory as an environment.
+  const existing = process.env.CPCRED_TESTENV || undefined
   const dir = existing ?? (await mkdtemp(path.join(os.tmpdir(), 'cpcred-bench-')))
   const env =
     (existing && (await readEnv(existing))) || (await up(dir, (line) => console.error(`testenv: ${line}`)))

@@ -51,10 +51,10 @@ export async function readEnv(dir: string): Promise<TestEnv | undefined> {
 }
 
 export async function up(dir: string, log: (line: string) => void = () => {}): Promise<TestEnv> {
+  dir = checkedDir(dir)
   if (await readEnv(dir))
     throw new Error(`a test environment is already recorded in ${dir}; run 'down' first`)
   const binaries = await ensureBinaries(log)
-  dir = path.resolve(dir)
   await mkdir(dir, {recursive: true, mode: 0o700})
   await chmod(dir, 0o700)
 
@@ -149,10 +149,29 @@ export async function up(dir: string, log: (line: string) => void = () => {}): P
 }
 
 export async function down(dir: string): Promise<boolean> {
-  const env = await readEnv(dir)
+  const env = await readEnv(checkedDir(dir))
   if (env) await stopProcesses(env.processes)
   await rm(dir, {recursive: true, force: true})
   return env !== undefined
+}
+
+/**
+ * An environment owns its directory and `down` deletes it whole, so it must never be the working
+ * directory or a project (an empty path resolves to the working directory).
+ */
+function checkedDir(dir: string): string {
+  const resolved = path.resolve(dir)
+  if (
+    dir.trim() === '' ||
+    resolved === path.parse(resolved).root ||
+    existsSync(path.join(resolved, 'package.json')) ||
+    existsSync(path.join(resolved, '.git'))
+  ) {
+    throw new Error(
+      `refusing to use ${resolved} as a test environment directory: it is not a directory of its own`,
+    )
+  }
+  return resolved
 }
 
 export interface ProcessStatus extends ProcessInfo {
