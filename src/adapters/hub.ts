@@ -56,7 +56,10 @@ export async function loadHubConfig(selection: HubSelection, env = process.env):
     } catch (error) {
       // kubectl ignores missing files in KUBECONFIG, but not a file named with --kubeconfig.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !explicit) continue
-      throw new UsageError(`cannot read kubeconfig ${file}: ${(error as Error).message}`)
+      const code = (error as NodeJS.ErrnoException).code
+      throw new UsageError(
+        `cannot read kubeconfig ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}`,
+      )
     }
     try {
       files.push({path: file, document: parse(text)})

@@ -350,15 +350,7 @@ function outerInteractiveMode(inner: InteractiveMode | undefined): InteractiveMo
 }
 
 /** Keys in kubectl's order; omitempty fields left out when empty. */
-function execEntry(fields: {
-  apiVersion: ExecApiVersion
-  args: string[]
-  command: string
-  env: ExecEnvVar[]
-  installHint?: string
-  interactiveMode?: InteractiveMode
-  provideClusterInfo: boolean
-}): KubeconfigExec {
+function execEntry(fields: KubeconfigExec): KubeconfigExec {
   const exec: Partial<KubeconfigExec> = {}
   if (fields.apiVersion) exec.apiVersion = fields.apiVersion
   exec.args = fields.args
