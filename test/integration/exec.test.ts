@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {readFile} from 'node:fs/promises'
+import {readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv} from '../helpers/env.js'
@@ -92,6 +92,8 @@ describe('cpcred exec against the real spoke', () => {
     while (!existsSync(seen) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
     const kubeconfig = (await readFile(seen, 'utf8')).trim()
     assert.ok(existsSync(kubeconfig), 'the temporary kubeconfig exists while the command runs')
+    assert.equal((await stat(kubeconfig)).mode & 0o777, 0o600)
+    assert.equal((await stat(path.dirname(kubeconfig))).mode & 0o777, 0o700)
     child.kill('SIGTERM')
     assert.equal(await exited, 143)
     assert.equal((await readFile(trapped, 'utf8')).trim(), 'term')
