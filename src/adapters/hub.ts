@@ -14,7 +14,7 @@ import {
 } from '../core/cluster-profile.js'
 import {canonicalJson} from '../core/credential-cache.js'
 import type {HubPin} from '../core/hub-pin.js'
-import {ContinueExpiredError, CpcredError, ExitCode, isCpcredError, UsageError} from '../core/errors.js'
+import {ContinueExpiredError, UsageError, type CpcredError} from '../core/errors.js'
 import {
   findNamed,
   kubeconfigPaths,
@@ -23,7 +23,8 @@ import {
   type KubeconfigFile,
   type MergedKubeconfig,
 } from '../core/kubeconfig-merge.js'
-import {KubeApiError, KubeConnectionError, type KubeClient, type Status} from './kube-client.js'
+import {KubeApiError, type KubeClient} from './kube-client.js'
+import {translateKubeError} from './kube-errors.js'
 import type {ContextClientOptions} from './kubeconfig-client.js'
 
 export interface HubSelection {
@@ -268,60 +269,4 @@ export class Hub {
       unreachableHint: 'check that the hub is running and that --kubeconfig/--context select it',
     })
   }
-}
-
-export interface TranslateOptions {
-  user?: string
-  /** What a 404 on a collection means: the API is not served there. */
-  notServed?: {what: string; hint: string}
-  forbiddenHint?: string
-  unreachableHint?: string
-}
-
-/** One place that maps Kubernetes API failures to messages and exit codes, for hubs and targets. */
-export function translateKubeError(
-  error: unknown,
-  action: string,
-  where: string,
-  options: TranslateOptions = {},
-): CpcredError {
-  if (isCpcredError(error)) return error
-  if (error instanceof KubeApiError) {
-    const status: Status | undefined = error.statusObject
-    if (error.status === 401) {
-      return new CpcredError(
-        `${where} rejected the credentials${options.user ? ` of user "${options.user}"` : ''} (401 Unauthorized)`,
-        {
-          exitCode: ExitCode.Denied,
-          hint: 'log in again, or check the credentials this command uses',
-        },
-      )
-    }
-    if (error.status === 403) {
-      // The server says "<resource> is forbidden: User "x" cannot list resource ..."; keep the reason.
-      const reason = status?.message?.replace(/^.*? is forbidden: /, '') ?? 'forbidden'
-      return new CpcredError(`cannot ${action} on ${where}: ${reason}`, {
-        exitCode: ExitCode.Denied,
-        hint: options.forbiddenHint,
-      })
-    }
-    if (error.status === 404 && options.notServed && !status?.details?.name) {
-      return new CpcredError(`${where} does not serve ${options.notServed.what}`, {
-        exitCode: ExitCode.Unreachable,
-        hint: options.notServed.hint,
-      })
-    }
-    return new CpcredError(
-      `cannot ${action} on ${where}: HTTP ${error.status}${status?.message ? `: ${status.message}` : ''}`,
-    )
-  }
-  if (error instanceof KubeConnectionError) {
-    return new CpcredError(`cannot reach ${where}: ${error.reason}`, {
-      exitCode: ExitCode.Unreachable,
-      hint:
-        options.unreachableHint ??
-        'check that the cluster is running and that the kubeconfig and context select it',
-    })
-  }
-  return new CpcredError(`cannot ${action} on ${where}: ${(error as Error)?.message ?? String(error)}`)
 }

@@ -163,7 +163,7 @@ export async function hubError(
   action: string,
   forbiddenHint: string,
 ): Promise<CpcredError> {
-  const {translateKubeError} = await import('../adapters/hub.js')
+  const {translateKubeError} = await import('../adapters/kube-errors.js')
   return translateKubeError(error, action, hubDescription(hub), {
     user: hub.config.user,
     forbiddenHint,

@@ -3,7 +3,7 @@ import type {Resolution} from '../core/resolve-access.js'
 import type {Credential} from '../core/exec-credential.js'
 import {renderTable} from '../core/format.js'
 import {KubeClient, staticAuth} from '../adapters/kube-client.js'
-import {translateKubeError} from '../adapters/hub.js'
+import {translateKubeError} from '../adapters/kube-errors.js'
 
 export interface SelfSubjectReview {
   apiVersion: string
