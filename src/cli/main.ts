@@ -2,6 +2,7 @@
 // stderr and the exit code of its kind (the one place that maps errors to codes).
 import {existsSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
+import {isBuiltinPlugin} from '../plugins/names.js'
 import {reportError} from './report-error.js'
 
 export interface RunOptions {
@@ -13,11 +14,7 @@ function isFastPath(argv: string[]): boolean {
   const separator = argv.indexOf('--')
   const options = separator === -1 ? argv : argv.slice(0, separator)
   if (options.some((arg) => arg === '--help' || arg === '-h')) return false
-  return (
-    argv[0] === 'credential' ||
-    argv[0] === 'exec' ||
-    (argv[0] === 'plugin' && ['secretreader', 'token-request'].includes(argv[1] ?? ''))
-  )
+  return argv[0] === 'credential' || argv[0] === 'exec' || (argv[0] === 'plugin' && isBuiltinPlugin(argv[1]))
 }
 
 /** A bundled fast-path module when the build made one, else the module itself (development). */

@@ -4,12 +4,9 @@
 export const GROUP = 'multicluster.x-k8s.io'
 export const VERSION = 'v1alpha1'
 export const API_VERSION = `${GROUP}/${VERSION}`
-export const KIND = 'ClusterProfile'
 export const PLURAL = 'clusterprofiles'
 export const RESOURCE = `${PLURAL}.${GROUP}`
 
-/** Label on a profile naming the cluster manager that owns it. */
-export const CLUSTER_MANAGER_LABEL = 'x-k8s.io/cluster-manager'
 /** Label on the namespace that holds a clusterset's profiles. */
 export const CLUSTERSET_LABEL = 'multicluster.x-k8s.io/clusterset'
 export const CONTROL_PLANE_HEALTHY = 'ControlPlaneHealthy'
@@ -111,10 +108,6 @@ export function offeredProviders(profile: ClusterProfile): OfferedProvider[] {
 
 export function findCondition(profile: ClusterProfile, type: string): Condition | undefined {
   return profile.status?.conditions?.find((condition) => condition.type === type)
-}
-
-export function findExtension(cluster: ProfileCluster | undefined, name: string): NamedExtension | undefined {
-  return cluster?.extensions?.find((extension) => extension.name === name)
 }
 
 /** `namespace/name` of a profile, as users write it on the command line. */

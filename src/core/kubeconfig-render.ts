@@ -98,15 +98,7 @@ export function renderKubeconfig(
   const unique = uniqueByProfile(entries)
   const names = entryNames(unique, options.contextNameTemplate)
 
-  const document: KubeconfigDocument = {
-    apiVersion: 'v1',
-    clusters: [],
-    contexts: [],
-    'current-context': '',
-    kind: 'Config',
-    preferences: {},
-    users: [],
-  }
+  const document = emptyKubeconfig()
   // Sorted by name, as kubectl writes them (client-go keeps entries in maps and sorts on output), so
   // the file does not depend on the order the profiles were named or listed in.
   const order = unique.map((_, index) => index).sort((a, b) => byName(names[a] as string, names[b] as string))
@@ -430,19 +422,22 @@ export function mergeIntoKubeconfig(
   return {document, added, replaced}
 }
 
+/** kubectl's skeleton of a kubeconfig, keys in the order it prints them. */
+function emptyKubeconfig(): KubeconfigDocument {
+  return {
+    apiVersion: 'v1',
+    clusters: [],
+    contexts: [],
+    'current-context': '',
+    kind: 'Config',
+    preferences: {},
+    users: [],
+  }
+}
+
 /** An empty file starts from kubectl's skeleton; anything else must look like a kubeconfig. */
 function existingDocument(existing: unknown, source: string): Record<string, unknown> {
-  if (existing === undefined || existing === null || existing === '') {
-    return {
-      apiVersion: 'v1',
-      clusters: [],
-      contexts: [],
-      'current-context': '',
-      kind: 'Config',
-      preferences: {},
-      users: [],
-    }
-  }
+  if (existing === undefined || existing === null || existing === '') return {...emptyKubeconfig()}
   if (typeof existing !== 'object' || Array.isArray(existing)) {
     throw new UsageError(
       `${source} is not a kubeconfig: expected a mapping with clusters, users and contexts, found ${Array.isArray(existing) ? 'a list' : `a ${typeof existing}`}`,

@@ -14,9 +14,8 @@ import {
   type Credential,
 } from '../core/exec-credential.js'
 import {HUB_CONTEXT_ENV} from '../core/hub-pin.js'
+import {BUILTIN_PLUGINS} from './names.js'
 
-export const BUILTIN_PLUGINS = ['secretreader', 'token-request'] as const
-export type BuiltinPlugin = (typeof BUILTIN_PLUGINS)[number]
 
 export interface PluginIo {
   env: NodeJS.ProcessEnv
