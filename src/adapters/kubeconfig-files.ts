@@ -2,12 +2,20 @@
 // cpcred runs cannot lose each other's entries.
 import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
-import {CpcredError} from '../core/errors.js'
+import {CpcredError, UsageError} from '../core/errors.js'
 import type {KubeconfigFiles} from '../usecases/write-kubeconfig.js'
 import {readIfExists, writePrivateFileAtomic} from './private-files.js'
 
 export const kubeconfigFiles: KubeconfigFiles = {
-  read: readIfExists,
+  async read(file) {
+    try {
+      return await readIfExists(file)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EISDIR')
+        throw new UsageError(`${file} is a directory, not a kubeconfig file`)
+      throw error
+    }
+  },
   async writePrivate(file, content) {
     // A new ~/.kube gets 0700, like kubectl creates it; an existing directory is left as it is.
     await mkdir(path.dirname(file), {recursive: true, mode: 0o700})

@@ -26,6 +26,13 @@ export function reportError(
     stderr.write(`error: ${firstParagraph(oclif.message)}\nSee 'cpcred --help' or 'cpcred COMMAND --help'.\n`)
     return oclif.oclif.exit === ExitCode.Failure ? ExitCode.Failure : ExitCode.Usage
   }
+  const system = systemErrorMessage(error)
+  if (system) {
+    // A path the user named or the environment chose (full disk, missing directory, permissions):
+    // their environment, not a bug.
+    stderr.write(`error: ${system}\ncheck the path, its parent directories and their permissions\n`)
+    return ExitCode.Failure
+  }
   const message = error instanceof Error ? error.message : String(error)
   stderr.write(`error: ${message}\n`)
   if (options.debug && error instanceof Error) stderr.write(`${error.stack}\n`)
@@ -35,4 +42,22 @@ export function reportError(
 
 function firstParagraph(message: string): string {
   return message.split('\nSee more help with')[0]!.trim()
+}
+
+const SYSTEM_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EEXIST: 'it already exists',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'the file system is read-only',
+}
+
+/** "cannot open /x: permission denied" for Node's file system errors, undefined for anything else. */
+function systemErrorMessage(error: unknown): string | undefined {
+  const {code, syscall, path} = (error ?? {}) as NodeJS.ErrnoException
+  if (typeof code !== 'string' || typeof syscall !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined
+  return `cannot ${syscall}${path ? ` ${path}` : ''}: ${SYSTEM_REASONS[code] ?? code}`
 }
