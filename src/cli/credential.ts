@@ -6,7 +6,7 @@ import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
 import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
 import {parseDuration} from '../core/duration.js'
-import {DEFAULT_PROFILE_MAX_AGE_MS} from './recent-profile.js'
+import {DEFAULT_PROFILE_MAX_AGE_MS, readRecentProfile} from './recent-profile.js'
 
 export const CREDENTIAL_USAGE = `usage: cpcred credential NAMESPACE/NAME [--kubeconfig FILE] [--context NAME] [-n NAMESPACE]
        [--provider-file FILE] [--access-provider NAME='CMD ARGS']... [--no-cache] [--cache-ttl DURATION]
@@ -120,7 +120,6 @@ export async function runCredential(
     loadProviders({providerFile: options.providerFile, accessProviders: options.accessProviders}),
   ])
   const identity = hubIdentity(config)
-  const {readRecentProfile} = await import('./recent-profile.js')
   const profile = await readRecentProfile(
     config,
     identity,
