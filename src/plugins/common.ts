@@ -16,7 +16,6 @@ import {
 import {HUB_CONTEXT_ENV} from '../core/hub-pin.js'
 import {BUILTIN_PLUGINS} from './names.js'
 
-
 export interface PluginIo {
   env: NodeJS.ProcessEnv
   stdout: {write(text: string): unknown}
