@@ -1,9 +1,8 @@
 // The command `cpcred exec` runs for the user: with the terminal for one target, or with its
 // output prefixed line by line for many. Signals sent to cpcred reach the command.
-import {spawn} from 'node:child_process'
-import os from 'node:os'
 import {createInterface} from 'node:readline'
 import type {Readable} from 'node:stream'
+import {exitStatus, startProcess} from './process-group.js'
 
 export interface ChildRequest {
   command: string
@@ -21,13 +20,19 @@ export interface ChildResult {
 
 export interface RunningChild {
   result: Promise<ChildResult>
-  kill(signal?: NodeJS.Signals): void
+  /** Passes a signal on (to the command's whole process group when it has one). */
+  kill(signal: NodeJS.Signals): void
+  /** Ends it: SIGTERM, then SIGKILL after a grace (--fail-fast). */
+  stop(): void
 }
 
 export interface ChildRunner {
-  /** stdio inherited: the command owns the terminal. */
+  /** stdio inherited: the command owns the terminal (and stays in its foreground process group). */
   inherited(request: ChildRequest): RunningChild
-  /** stdin closed; each line of stdout and stderr handed to `onLine`. */
+  /**
+   * stdin closed; each line of stdout and stderr handed to `onLine`. The command gets a process
+   * group of its own, so stopping it stops what it started too.
+   */
   prefixed(request: ChildRequest, onLine: (stream: 'stdout' | 'stderr', line: string) => void): RunningChild
 }
 
@@ -36,49 +41,36 @@ const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIG
 // node:child_process rather than execa here: execa takes about 80 ms to load, paid on every
 // `cpcred exec` right before the user's command starts, and this needs none of its features.
 export const nodeChildRunner: ChildRunner = {
-  inherited: (request) => start(request, 'inherit'),
-  prefixed: (request, onLine) => start(request, 'pipe', onLine),
+  inherited: (request) => start(request, false),
+  prefixed: (request, onLine) => start(request, true, onLine),
 }
 
 function start(
   request: ChildRequest,
-  stdio: 'inherit' | 'pipe',
+  piped: boolean,
   onLine?: (stream: 'stdout' | 'stderr', line: string) => void,
 ): RunningChild {
-  const child = spawn(request.command, request.args, {
+  const group = startProcess(request.command, request.args, {
     env: {...process.env, ...request.env},
-    stdio: [stdio === 'inherit' ? 'inherit' : 'ignore', stdio, stdio],
+    stdio: piped ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    ownGroup: piped,
   })
   const lines: Promise<void>[] = []
   if (onLine) {
-    for (const [name, stream] of [
-      ['stdout', child.stdout],
-      ['stderr', child.stderr],
-    ] as const) {
+    for (const name of ['stdout', 'stderr'] as const) {
+      const stream = group.child[name]
       if (stream) lines.push(eachLine(stream, (line) => onLine(name, line)))
     }
   }
-  const result = new Promise<ChildResult>((resolve) => {
-    let notFound = false
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      notFound = error.code === 'ENOENT'
-      if (child.exitCode === null && child.pid === undefined) resolve({exitCode: 127, notFound})
-    })
-    child.on('close', async (code, signal) => {
-      await Promise.all(lines)
-      resolve({
-        exitCode: signal ? 128 + (os.constants.signals[signal] ?? 0) : (code ?? 1),
-        signal: signal ?? undefined,
-        notFound,
-      })
-    })
+  const result = group.ended.then(async (exit) => {
+    await Promise.all(lines)
+    return {
+      exitCode: exit.spawnError ? 127 : exitStatus(exit),
+      signal: exit.signal ?? undefined,
+      notFound: exit.spawnError?.code === 'ENOENT',
+    }
   })
-  return {
-    result,
-    kill: (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-    },
-  }
+  return {result, kill: (signal) => group.signal(signal), stop: () => group.stop()}
 }
 
 function eachLine(stream: Readable, onLine: (line: string) => void): Promise<void> {
@@ -86,6 +78,8 @@ function eachLine(stream: Readable, onLine: (line: string) => void): Promise<voi
     const reader = createInterface({input: stream, crlfDelay: Infinity})
     reader.on('line', onLine)
     reader.on('close', resolve)
+    // A stream given up on (held open by something the command left behind) ends without 'end'.
+    stream.on('close', () => reader.close())
   })
 }
 

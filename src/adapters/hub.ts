@@ -168,12 +168,12 @@ export class Hub {
 
   /** A client for an already loaded hub configuration (the credential fast path loads it first). */
   static async fromConfig(config: HubConfig, options: Partial<ContextClientOptions> = {}): Promise<Hub> {
-    const [{clientForContext}, {execaPluginRunner}] = await Promise.all([
+    const [{clientForContext}, {pluginRunner}] = await Promise.all([
       import('./kubeconfig-client.js'),
       import('./process.js'),
     ])
     const client = await clientForContext(config.merged, config.context, {
-      runner: options.runner ?? execaPluginRunner,
+      runner: options.runner ?? pluginRunner,
       stdinIsTTY: options.stdinIsTTY ?? Boolean(process.stdin.isTTY),
       onPluginStderr: options.onPluginStderr ?? ((text) => void process.stderr.write(text)),
     })

@@ -136,12 +136,12 @@ export async function runCredential(
       onProblem: (message) => options.verbose && log(`cache: ${message}`),
     })
   }
-  const [{execaPluginRunner}, {obtainCredential}] = await Promise.all([
+  const [{pluginRunner}, {obtainCredential}] = await Promise.all([
     import('../adapters/process.js'),
     import('../usecases/obtain-credential.js'),
   ])
   const obtained = await obtainCredential(
-    {runner: execaPluginRunner, cache},
+    {runner: pluginRunner, cache},
     {
       resolution,
       hubIdentity: identity,

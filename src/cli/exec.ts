@@ -125,7 +125,7 @@ export async function runExec(argv: string[]): Promise<number> {
     {execMany, execOne},
     {nodeChildRunner, forwardingSignals},
     {CredentialStore, defaultCredentialCacheDir},
-    {execaPluginRunner},
+    {pluginRunner},
     {tempKubeconfigs},
   ] = await Promise.all([
     import('../adapters/terminal.js'),
@@ -164,7 +164,7 @@ export async function runExec(argv: string[]): Promise<number> {
 
   const warned = new Set<string>()
   const deps = {
-    plugins: execaPluginRunner,
+    plugins: pluginRunner,
     cache: options.noCache
       ? undefined
       : new CredentialStore(defaultCredentialCacheDir(), {

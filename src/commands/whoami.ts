@@ -1,6 +1,6 @@
 import {Command, Flags} from '@oclif/core'
 import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
-import {execaPluginRunner} from '../adapters/process.js'
+import {pluginRunner} from '../adapters/process.js'
 import {requireProviders} from '../adapters/providers.js'
 import {processTerminal} from '../adapters/terminal.js'
 import {resolveAccess} from '../core/resolve-access.js'
@@ -42,7 +42,7 @@ export default class Whoami extends Command {
     for (const warning of resolution.warnings) terminal.err(`warning: ${warning}\n`)
     const {credential} = await obtainCredential(
       {
-        runner: execaPluginRunner,
+        runner: pluginRunner,
         cache: flags['no-cache'] ? undefined : new CredentialStore(defaultCredentialCacheDir()),
       },
       {

@@ -18,3 +18,14 @@ export function parseDuration(text: string, flag: string): number {
   }
   return parts.reduce((total, [, value, unit]) => total + Number(value) * UNITS[unit!]!, 0)
 }
+
+/** A duration the way Go prints one (time.Duration.String): 500ms, 2s, 1m30s, 1h0m5s. */
+export function formatDuration(milliseconds: number): string {
+  if (milliseconds < 1000) return `${Math.round(milliseconds)}ms`
+  const hours = Math.floor(milliseconds / 3_600_000)
+  const minutes = Math.floor((milliseconds % 3_600_000) / 60_000)
+  const seconds = (milliseconds % 60_000) / 1000
+  const secondsText = `${Number.isInteger(seconds) ? seconds : seconds.toFixed(3).replace(/0+$/, '')}s`
+  if (hours) return `${hours}h${minutes}m${secondsText}`
+  return minutes ? `${minutes}m${secondsText}` : secondsText
+}

@@ -1,6 +1,8 @@
 // Every failure a user can cause or meet is a CpcredError: a one-line message that says what went
 // wrong and what to do, and the exit code that scripts can rely on (DESIGN.md §4).
 
+import os from 'node:os'
+
 export const ExitCode = {
   Success: 0,
   Failure: 1,
@@ -15,8 +17,14 @@ export const ExitCode = {
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
 
+/** The status of a process stopped by `signal`, as a shell reports it (130 for SIGINT). */
+export function signalExitCode(signal: string): number {
+  return 128 + (os.constants.signals[signal as NodeJS.Signals] ?? 0)
+}
+
 export interface CpcredErrorOptions {
-  exitCode?: ExitCode
+  /** One of ExitCode, or 128+n when cpcred was stopped by signal n. */
+  exitCode?: number
   /** What to do next, printed on its own line after the message. */
   hint?: string
   cause?: unknown
@@ -30,7 +38,7 @@ const CPCRED_ERROR = Symbol.for('cpcred.error')
 
 export class CpcredError extends Error {
   readonly [CPCRED_ERROR] = true
-  readonly exitCode: ExitCode
+  readonly exitCode: number
   readonly hint?: string
 
   constructor(message: string, options: CpcredErrorOptions = {}) {

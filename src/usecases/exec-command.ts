@@ -135,7 +135,7 @@ export async function execMany(
     options.onDone(result, ++done, profiles.length)
     if (result.exitCode !== 0 && options.failFast && !stopping) {
       stopping = true
-      for (const child of running) child.kill('SIGTERM')
+      for (const child of running) child.stop()
     }
   }
 

@@ -1,7 +1,8 @@
 // Runs one exec credential plugin to the letter of the client-go protocol: KUBERNETES_EXEC_INFO in,
 // an ExecCredential of the same apiVersion out, every failure named after the plugin (exit code 5).
 import type {ProfileCluster} from '../core/cluster-profile.js'
-import {CpcredError, ExitCode} from '../core/errors.js'
+import {CpcredError, ExitCode, signalExitCode} from '../core/errors.js'
+import {formatDuration} from '../core/duration.js'
 import {
   buildExecInfo,
   decideInteractive,
@@ -57,9 +58,20 @@ export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInp
       hint: exec.installHint?.trim() || 'install the plugin or fix execConfig.command in the provider file',
     })
   }
+  if (result.startError) {
+    throw new CpcredError(`${label} could not be started (${result.startError}): ${exec.command}`, {
+      exitCode: ExitCode.PluginFailed,
+      hint: 'check that the command is an executable file (chmod +x) and that you may run it',
+    })
+  }
+  if (result.interrupted) {
+    throw new CpcredError(`${label} was stopped: cpcred received ${result.interrupted}${stderr}`, {
+      exitCode: signalExitCode(result.interrupted),
+    })
+  }
   if (result.timedOut) {
     throw new CpcredError(
-      `${label} did not finish within ${Math.round(timeoutMs / 1000)}s and was stopped${stderr}`,
+      `${label} did not finish within ${formatDuration(timeoutMs)} and was stopped (with its child processes)${stderr}`,
       {
         exitCode: ExitCode.PluginFailed,
         hint: 'a plugin that waits for input needs a terminal; raise the limit with --plugin-timeout',
@@ -68,10 +80,8 @@ export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInp
   }
   if (result.outputTooLarge) {
     throw new CpcredError(
-      `${label} printed more than ${MAX_STDOUT_BYTES} bytes on stdout, which is not an ExecCredential`,
-      {
-        exitCode: ExitCode.PluginFailed,
-      },
+      `${label} printed more than ${MAX_STDOUT_BYTES} bytes on stdout, which is not an ExecCredential, and was stopped`,
+      {exitCode: ExitCode.PluginFailed},
     )
   }
   if (result.exitCode !== 0) {

@@ -1,0 +1,48 @@
+// Real plugins as users have them: shell wrappers whose children hang, ignore SIGTERM, or escape.
+import {chmod, readFile, writeFile} from 'node:fs/promises'
+import {existsSync, readFileSync} from 'node:fs'
+import path from 'node:path'
+
+/** Writes an executable `#!/bin/sh` script and returns its path. */
+export async function shellScript(dir: string, name: string, body: string): Promise<string> {
+  const file = path.join(dir, name)
+  await writeFile(file, `#!/bin/sh\n${body}\n`)
+  await chmod(file, 0o755)
+  return file
+}
+
+/** A process that is gone or only a zombie waiting for a reaper (PID 1 here may never reap it). */
+export function isAlive(pid: number): boolean {
+  const stat = `/proc/${pid}/stat`
+  if (!existsSync(stat)) return false
+  try {
+    // The state follows the command name in parentheses: "123 (sleep) S ...".
+    const state = readFileSync(stat, 'utf8').replace(/^.*\) /s, '')[0]
+    return state !== 'Z' && state !== 'X'
+  } catch {
+    return false
+  }
+}
+
+/** The pids a script wrote to `file`, one per line, once it has written `count` of them. */
+export async function waitForPids(file: string, count = 1, timeoutMs = 10_000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const pids = existsSync(file)
+      ? (await readFile(file, 'utf8')).split('\n').filter(Boolean).map(Number)
+      : []
+    if (pids.length >= count) return pids
+    if (Date.now() > deadline) throw new Error(`no pids in ${file} after ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** Waits until none of `pids` is alive (a stopped group may take a moment to be reaped). */
+export async function waitGone(pids: number[], timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (pids.some(isAlive)) {
+    if (Date.now() > deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return true
+}
