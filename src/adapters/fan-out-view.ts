@@ -1,8 +1,9 @@
 // What a person (or a CI log) sees while `cpcred exec` runs on many targets: each line prefixed
 // with its profile, a progress line on a terminal only, and a summary at the end.
 import type {ChalkInstance} from 'chalk'
-import {renderTable} from '../core/format.js'
+import {kubectlTable} from '../core/format.js'
 import type {TargetResult} from '../usecases/exec-command.js'
+import type {Printer} from './printer.js'
 
 const COLOURS = ['cyan', 'magenta', 'yellow', 'blue', 'green', 'red'] as const
 
@@ -14,48 +15,40 @@ export interface FanOutView {
 
 export interface FanOutViewOptions {
   profiles: string[]
+  printer: Printer
   chalk: ChalkInstance
-  /** Where the command's stdout lines go (stderr when stdout carries the JSON summary). */
-  out: (text: string) => void
-  err: (text: string) => void
-  /** stderr is a terminal: draw a progress line. */
-  progress: boolean
+  /** stdout carries the JSON summary: the commands' stdout lines go to stderr. */
   json: boolean
 }
 
 export function fanOutView(options: FanOutViewOptions): FanOutView {
+  const {printer, chalk} = options
   const width = Math.max(...options.profiles.map((profile) => profile.length))
   const colourOf = new Map(
     options.profiles.map((profile, index) => [profile, COLOURS[index % COLOURS.length]!]),
   )
-  let status = ''
-  const clearStatus = () => status && options.err('\r\x1b[2K')
-  const drawStatus = () => status && options.err(status)
-  const write = (sink: (text: string) => void, text: string) => {
-    clearStatus()
-    sink(text)
-    drawStatus()
-  }
-  const prefix = (profile: string) =>
-    options.chalk[colourOf.get(profile) ?? 'cyan'](`${profile.padEnd(width)} |`)
+  const paintPrefix = (profile: string) => (prefix: string) => chalk[colourOf.get(profile) ?? 'cyan'](prefix)
+  const prefix = (profile: string) => `${profile.padEnd(width)} |`
 
   return {
     line(profile, stream, text) {
-      write(stream === 'stdout' && !options.json ? options.out : options.err, `${prefix(profile)} ${text}\n`)
+      const to = stream === 'stdout' && !options.json ? 'stdout' : 'stderr'
+      printer.prefixed(to, prefix(profile), text, {paintPrefix: paintPrefix(profile)})
     },
     done(result, done, total) {
-      if (result.error && !result.cancelled)
-        write(options.err, `${prefix(result.profile)} ${options.chalk.red(`error: ${result.error}`)}\n`)
-      if (!options.progress) return
-      clearStatus()
-      status = done < total ? `${done}/${total} done` : ''
-      drawStatus()
+      if (result.error && !result.cancelled) {
+        printer.prefixed('stderr', prefix(result.profile), `error: ${result.error}`, {
+          printable: true,
+          paintPrefix: paintPrefix(result.profile),
+          paintLine: (line) => chalk.red(line),
+        })
+      }
+      printer.status(done < total ? `${done}/${total} done` : '')
     },
     finish(results) {
-      clearStatus()
-      status = ''
+      printer.status('')
       if (options.json) {
-        options.out(
+        printer.data(
           `${JSON.stringify(
             results.map((result) => ({
               profile: result.profile,
@@ -76,16 +69,13 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         `${(result.durationMs / 1000).toFixed(1)}s`,
         result.error ?? '',
       ])
-      const table = renderTable(['PROFILE', 'EXIT', 'DURATION', 'NOTE'], rows, (cell, column, isHeader) =>
-        !isHeader && column === 1
-          ? cell === '0'
-            ? options.chalk.green(cell)
-            : options.chalk.red(cell)
-          : cell,
-      )
-      options.err(
-        `\n${table}${failed ? `${failed} of ${results.length} failed\n` : `all ${results.length} succeeded\n`}`,
-      )
+      printer.note('')
+      printer.cells(kubectlTable(['PROFILE', 'EXIT', 'DURATION', 'NOTE'], rows), {
+        stream: 'stderr',
+        style: (cell, column, row) =>
+          row > 0 && column === 1 ? (cell === '0' ? chalk.green(cell) : chalk.red(cell)) : cell,
+      })
+      printer.note(failed ? `${failed} of ${results.length} failed` : `all ${results.length} succeeded`)
     },
   }
 }

@@ -25,6 +25,7 @@ import {
 } from '../core/kubeconfig-merge.js'
 import {KubeApiError, type KubeClient} from './kube-client.js'
 import {translateKubeError} from './kube-errors.js'
+import {processPrinter} from './printer.js'
 import type {ContextClientOptions} from './kubeconfig-client.js'
 
 export interface HubSelection {
@@ -175,7 +176,7 @@ export class Hub {
     const client = await clientForContext(config.merged, config.context, {
       runner: options.runner ?? pluginRunner,
       stdinIsTTY: options.stdinIsTTY ?? Boolean(process.stdin.isTTY),
-      onPluginStderr: options.onPluginStderr ?? ((text) => void process.stderr.write(text)),
+      onPluginStderr: options.onPluginStderr ?? ((text) => processPrinter().text(text, 'stderr')),
     })
     return new Hub(config, client)
   }

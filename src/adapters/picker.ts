@@ -2,6 +2,7 @@
 // asked). Never used without a TTY: callers check Terminal.interactive first.
 import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
 import {CpcredError} from '../core/errors.js'
+import {printable} from '../core/printable.js'
 import {healthOf} from '../core/profile-view.js'
 
 /** Fuzzy match: the typed characters appear in order (as fzf's basic mode). */
@@ -14,9 +15,10 @@ export function fuzzyMatches(term: string, text: string): boolean {
   return true
 }
 
+/** A choice as the prompt draws it: inquirer writes to the terminal itself, so it gets printable text. */
 function describe(profile: ClusterProfile): string {
   const display = profile.spec?.displayName ? ` — ${profile.spec.displayName}` : ''
-  return `${profileKey(profile)}${display} (healthy: ${healthOf(profile)})`
+  return printable(`${profileKey(profile)}${display} (healthy: ${healthOf(profile)})`)
 }
 
 export async function pickProfile(profiles: ClusterProfile[], message: string): Promise<ClusterProfile> {

@@ -2,6 +2,7 @@
 // command through a `--mode cpcred` kubeconfig, so it starts without oclif (node:util parseArgs)
 // and loads only what the warm path needs. stdout carries the ExecCredential and nothing else.
 import {parseArgs} from 'node:util'
+import {processPrinter, type Printer} from '../adapters/printer.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
 import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
@@ -95,13 +96,9 @@ export function requestedApiVersion(execInfo: string | undefined): ExecApiVersio
   )
 }
 
-export async function runCredential(
-  argv: string[],
-  io = {stdout: process.stdout, stderr: process.stderr},
-): Promise<void> {
+export async function runCredential(argv: string[], printer: Printer = processPrinter()): Promise<void> {
   const options = parseCredentialArgs(argv)
   const apiVersion = requestedApiVersion(process.env[EXEC_INFO_ENV])
-  const log = (line: string) => void io.stderr.write(`${line}\n`)
 
   const [
     {hubIdentity, hubPin, loadHubConfig},
@@ -127,13 +124,13 @@ export async function runCredential(
     options.noCache ? 0 : options.profileMaxAgeMs,
   )
   const resolution = resolveAccess(profile, requireProviders(loaded))
-  for (const warning of [...loaded.warnings, ...resolution.warnings]) log(`warning: ${warning}`)
+  for (const warning of [...loaded.warnings, ...resolution.warnings]) printer.warn(warning)
 
   let cache
   if (!options.noCache) {
     const {CredentialStore, defaultCredentialCacheDir} = await import('../adapters/credential-store.js')
     cache = new CredentialStore(defaultCredentialCacheDir(), {
-      onProblem: (message) => options.verbose && log(`cache: ${message}`),
+      onProblem: (message) => options.verbose && printer.note(`cache: ${message}`),
     })
   }
   const [{pluginRunner}, {obtainCredential}] = await Promise.all([
@@ -149,14 +146,14 @@ export async function runCredential(
       stdinIsTTY: Boolean(process.stdin.isTTY),
       timeoutMs: options.pluginTimeoutMs,
       ttlSeconds: options.cacheTtlSeconds,
-      onPluginStderr: (text) => void io.stderr.write(text),
+      onPluginStderr: (text) => printer.text(text, 'stderr'),
     },
   )
   if (options.verbose) {
-    log(
+    printer.note(
       `credential for ${resolution.profile} via provider "${resolution.provider.name}": ` +
         `${describeCredential(obtained.credential)}, ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
     )
   }
-  io.stdout.write(`${renderExecCredential(obtained.credential, apiVersion)}\n`)
+  printer.data(`${renderExecCredential(obtained.credential, apiVersion)}\n`)
 }

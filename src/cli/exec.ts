@@ -3,7 +3,7 @@
 // runs from the bundled fast path; src/commands/exec.ts gives it help text.
 import {parseArgs} from 'node:util'
 import type {Hub} from '../adapters/hub.js'
-import type {Terminal} from '../adapters/terminal.js'
+import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import {profileKey} from '../core/cluster-profile.js'
 import {readRecentProfile} from './recent-profile.js'
@@ -118,7 +118,7 @@ export function parseExecArgs(argv: string[]): ExecOptions {
 export async function runExec(argv: string[]): Promise<number> {
   const options = parseExecArgs(argv)
   const [
-    {processTerminal, paint},
+    {processPrinter},
     {Hub, hubIdentity, hubPin, loadHubConfig},
     {loadProviders, requireProviders},
     {parseProfileRef},
@@ -128,7 +128,7 @@ export async function runExec(argv: string[]): Promise<number> {
     {pluginRunner},
     {tempKubeconfigs},
   ] = await Promise.all([
-    import('../adapters/terminal.js'),
+    import('../adapters/printer.js'),
     import('../adapters/hub.js'),
     import('../adapters/providers.js'),
     import('../usecases/profile-ref.js'),
@@ -138,12 +138,12 @@ export async function runExec(argv: string[]): Promise<number> {
     import('../adapters/process.js'),
     import('../adapters/temp-kubeconfigs.js'),
   ])
-  const terminal = processTerminal()
+  const printer = processPrinter()
   const [config, loaded] = await Promise.all([
     loadHubConfig({kubeconfig: options.kubeconfig, context: options.context, namespace: options.namespace}),
     loadProviders({providerFile: options.providerFile, accessProviders: options.accessProviders}),
   ])
-  for (const warning of loaded.warnings) terminal.err(`warning: ${warning}\n`)
+  for (const warning of loaded.warnings) printer.warn(warning)
   const identity = hubIdentity(config)
   const oneNamed =
     options.names.length === 1 && options.selector === undefined && !options.all && !options.allNamespaces
@@ -155,7 +155,7 @@ export async function runExec(argv: string[]): Promise<number> {
   } else {
     const hub = await Hub.fromConfig(config)
     try {
-      profiles = await chooseTargets(hub, options, terminal)
+      profiles = await chooseTargets(hub, options, printer)
     } finally {
       await hub.client.close()
     }
@@ -168,7 +168,7 @@ export async function runExec(argv: string[]): Promise<number> {
     cache: options.noCache
       ? undefined
       : new CredentialStore(defaultCredentialCacheDir(), {
-          onProblem: (message: string) => options.verbose && terminal.err(`cache: ${message}\n`),
+          onProblem: (message: string) => options.verbose && printer.note(`cache: ${message}`),
         }),
     children: nodeChildRunner,
     temp: tempKubeconfigs(),
@@ -186,11 +186,11 @@ export async function runExec(argv: string[]): Promise<number> {
     as: options.as,
     asGroups: options.asGroups,
     onWarning: (message: string) => {
-      if (!warned.has(message)) terminal.err(`warning: ${message}\n`)
+      if (!warned.has(message)) printer.warn(message)
       warned.add(message)
     },
-    onPluginStderr: (text: string) => terminal.err(text),
-    onVerbose: options.verbose ? (message: string) => terminal.err(`cpcred: ${message}\n`) : undefined,
+    onPluginStderr: (text: string) => printer.text(text, 'stderr'),
+    onVerbose: options.verbose ? (message: string) => printer.note(`cpcred: ${message}`) : undefined,
   }
   // One target named by itself: the command owns the terminal and its exit code is ours.
   if (profiles.length === 1 && options.names.length <= 1 && options.selector === undefined && !options.all) {
@@ -199,10 +199,8 @@ export async function runExec(argv: string[]): Promise<number> {
   const {fanOutView} = await import('../adapters/fan-out-view.js')
   const view = fanOutView({
     profiles: profiles.map(profileKey),
-    chalk: await paint(terminal),
-    out: terminal.out,
-    err: terminal.err,
-    progress: Boolean(process.stderr.isTTY),
+    printer,
+    chalk: await printer.paint(),
     json: options.output === 'json',
   })
   const results = await execMany(deps, input, profiles, {
@@ -216,7 +214,7 @@ export async function runExec(argv: string[]): Promise<number> {
 }
 
 /** Targets by names, -l or --all; on a terminal with none of those, the user picks. */
-async function chooseTargets(hub: Hub, options: ExecOptions, terminal: Terminal): Promise<ClusterProfile[]> {
+async function chooseTargets(hub: Hub, options: ExecOptions, printer: Printer): Promise<ClusterProfile[]> {
   const {parseProfileRef, selectProfiles} = await import('../usecases/find-profiles.js')
   const scope = {namespace: hub.config.namespace, allNamespaces: options.allNamespaces}
   const selecting = options.names.length > 0 || options.selector !== undefined || options.all
@@ -228,12 +226,12 @@ async function chooseTargets(hub: Hub, options: ExecOptions, terminal: Terminal)
   })
   if (profiles.length > 0) return profiles
   if (selecting) {
-    terminal.err(
-      options.selector ? `No ClusterProfiles match -l ${options.selector}.\n` : 'No ClusterProfiles found.\n',
+    printer.note(
+      options.selector ? `No ClusterProfiles match -l ${options.selector}.` : 'No ClusterProfiles found.',
     )
     return []
   }
-  if (!terminal.interactive) {
+  if (!printer.interactive) {
     throw new UsageError(
       'no target given',
       'name profiles before --, or use -l SELECTOR or --all (there is no terminal to choose on)',

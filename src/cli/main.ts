@@ -3,7 +3,6 @@
 import {existsSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {isBuiltinPlugin} from '../plugins/names.js'
-import {reportError} from './report-error.js'
 
 export interface RunOptions {
   development?: boolean
@@ -41,7 +40,12 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
       await flush()
     }
   } catch (error) {
-    code = reportError(error, process.stderr, {debug: Boolean(process.env.CPCRED_DEBUG)})
+    // Loaded only on failure: a warm run never pays for them.
+    const [{processPrinter}, {reportError}] = await Promise.all([
+      import('../adapters/printer.js'),
+      import('./report-error.js'),
+    ])
+    code = reportError(error, processPrinter(), {debug: Boolean(process.env.CPCRED_DEBUG)})
   }
   process.exit(code)
 }

@@ -1,7 +1,7 @@
 // The profile argument and the picker wiring shared by commands that work on one profile.
 import {Args} from '@oclif/core'
 import type {Hub} from '../adapters/hub.js'
-import type {Terminal} from '../adapters/terminal.js'
+import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import {oneProfile} from '../usecases/find-profiles.js'
 
@@ -16,14 +16,14 @@ export function chosenProfile(
   hub: Hub,
   text: string | undefined,
   allNamespaces: boolean,
-  terminal: Terminal,
+  printer: Printer,
 ): Promise<ClusterProfile> {
   return oneProfile(
     hub,
     text,
     {namespace: hub.config.namespace, allNamespaces},
     {
-      interactive: terminal.interactive,
+      interactive: printer.interactive,
       pickOne: async (profiles) =>
         (await import('../adapters/picker.js')).pickProfile(profiles, 'Which ClusterProfile?'),
     },

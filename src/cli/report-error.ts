@@ -1,3 +1,4 @@
+import type {Printer} from '../adapters/printer.js'
 import {ExitCode, isCpcredError} from '../core/errors.js'
 
 interface OclifError {
@@ -10,12 +11,12 @@ interface OclifError {
 /** Prints a failure for a person (never a stack trace for their mistakes) and returns the exit code. */
 export function reportError(
   error: unknown,
-  stderr: {write(text: string): unknown},
+  printer: Pick<Printer, 'error' | 'note'>,
   options: {debug: boolean},
 ): number {
   if (isCpcredError(error)) {
-    stderr.write(`error: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`)
-    if (options.debug && error.cause instanceof Error) stderr.write(`${error.cause.stack}\n`)
+    printer.error(error.message, error.hint)
+    if (options.debug && error.cause instanceof Error) printer.note(`${error.cause.stack}`)
     return error.exitCode
   }
   const oclif = error as OclifError
@@ -23,20 +24,20 @@ export function reportError(
   if (oclif?.code === 'EEXIT') return oclif.oclif?.exit ?? ExitCode.Failure
   if (typeof oclif?.oclif?.exit === 'number') {
     // Flag and argument parsing failures, unknown commands: usage errors.
-    stderr.write(`error: ${firstParagraph(oclif.message)}\nSee 'cpcred --help' or 'cpcred COMMAND --help'.\n`)
+    printer.error(firstParagraph(oclif.message), "See 'cpcred --help' or 'cpcred COMMAND --help'.")
     return oclif.oclif.exit === ExitCode.Failure ? ExitCode.Failure : ExitCode.Usage
   }
   const system = systemErrorMessage(error)
   if (system) {
     // A path the user named or the environment chose (full disk, missing directory, permissions):
     // their environment, not a bug.
-    stderr.write(`error: ${system}\ncheck the path, its parent directories and their permissions\n`)
+    printer.error(system, 'check the path, its parent directories and their permissions')
     return ExitCode.Failure
   }
   const message = error instanceof Error ? error.message : String(error)
-  stderr.write(`error: ${message}\n`)
-  if (options.debug && error instanceof Error) stderr.write(`${error.stack}\n`)
-  else stderr.write('This is unexpected; run again with CPCRED_DEBUG=1 for details and report it.\n')
+  printer.error(message)
+  if (options.debug && error instanceof Error) printer.note(`${error.stack}`)
+  else printer.note('This is unexpected; run again with CPCRED_DEBUG=1 for details and report it.')
   return ExitCode.Failure
 }
 

@@ -2,7 +2,7 @@
 // read side by side, with provider-file warnings said once.
 import {Hub, type HubSelection} from '../adapters/hub.js'
 import {loadProviders, type LoadedProviders} from '../adapters/providers.js'
-import type {Terminal} from '../adapters/terminal.js'
+import type {Printer} from '../adapters/printer.js'
 
 export interface SessionFlags extends HubSelection {
   'provider-file'?: string
@@ -11,12 +11,12 @@ export interface SessionFlags extends HubSelection {
 
 export async function openSession(
   flags: SessionFlags,
-  terminal: Terminal,
+  printer: Printer,
 ): Promise<{hub: Hub; providers: LoadedProviders}> {
   const [hub, providers] = await Promise.all([
     Hub.connect(flags),
     loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
   ])
-  for (const warning of providers.warnings) terminal.err(`warning: ${warning}\n`)
+  for (const warning of providers.warnings) printer.warn(warning)
   return {hub, providers}
 }

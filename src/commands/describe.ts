@@ -1,5 +1,5 @@
 import {Command, Flags} from '@oclif/core'
-import {processTerminal} from '../adapters/terminal.js'
+import {processPrinter} from '../adapters/printer.js'
 import {describeProfile, describeProfileData} from '../core/profile-describe.js'
 import {allNamespacesFlag, hubFlags, providerFlags} from '../cli/flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
@@ -31,9 +31,9 @@ export default class Describe extends Command {
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Describe)
-    const terminal = processTerminal()
-    const {hub, providers: loaded} = await openSession(flags, terminal)
-    const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], terminal)
+    const printer = processPrinter()
+    const {hub, providers: loaded} = await openSession(flags, printer)
+    const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], printer)
     const input = {
       profile,
       clusterset: await hub.clustersetOf(profile.metadata.namespace ?? ''),
@@ -43,11 +43,11 @@ export default class Describe extends Command {
       showEnv: flags['show-env'],
     }
     if (flags.output === 'text') {
-      terminal.out(describeProfile(input))
+      printer.cells(describeProfile(input))
       return
     }
     const data = describeProfileData(input)
-    terminal.out(
+    printer.data(
       flags.output === 'json'
         ? `${JSON.stringify(data, null, 4)}\n`
         : (await import('yaml')).stringify(data, {indentSeq: false, lineWidth: 0}),

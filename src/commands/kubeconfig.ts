@@ -3,7 +3,7 @@ import {realpathSync} from 'node:fs'
 import path from 'node:path'
 import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
 import {requireProviders} from '../adapters/providers.js'
-import {processTerminal} from '../adapters/terminal.js'
+import {processPrinter} from '../adapters/printer.js'
 import {hubFlags, impersonationFlags, providerFlags, targetFlags} from '../cli/flags.js'
 import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
 import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
@@ -50,8 +50,8 @@ profile and uses the credential cache.`
 
   async run(): Promise<void> {
     const {argv, flags} = await this.parse(Kubeconfig)
-    const terminal = processTerminal()
-    const {hub, providers: loaded} = await openSession(flags, terminal)
+    const printer = processPrinter()
+    const {hub, providers: loaded} = await openSession(flags, printer)
     const profiles = await selectProfiles(hub, {
       refs: (argv as string[]).map(parseProfileRef),
       selector: flags.selector,
@@ -87,8 +87,8 @@ profile and uses the credential cache.`
       },
       destination,
     )
-    for (const warning of outcome.warnings) terminal.err(`warning: ${warning}\n`)
-    if (outcome.yaml) terminal.out(outcome.yaml)
-    for (const message of outcome.messages) terminal.err(`${message}\n`)
+    for (const warning of outcome.warnings) printer.warn(warning)
+    if (outcome.yaml) printer.data(outcome.yaml)
+    for (const message of outcome.messages) printer.note(message)
   }
 }

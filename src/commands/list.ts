@@ -1,5 +1,5 @@
 import {Command, Flags} from '@oclif/core'
-import {paint, processTerminal} from '../adapters/terminal.js'
+import {processPrinter} from '../adapters/printer.js'
 import {renderProfiles} from '../core/profile-view.js'
 import {allNamespacesFlag, hubFlags, outputFlag, providerFlags, selectorFlag} from '../cli/flags.js'
 import {openSession} from '../cli/session.js'
@@ -35,8 +35,8 @@ export default class List extends Command {
 
   async run(): Promise<void> {
     const {flags} = await this.parse(List)
-    const terminal = processTerminal()
-    const {hub, providers} = await openSession(flags, terminal)
+    const printer = processPrinter()
+    const {hub, providers} = await openSession(flags, printer)
     const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
     const result = await listProfiles(hub, {
       namespace,
@@ -47,32 +47,37 @@ export default class List extends Command {
       providers: providers.providers,
       usableOnly: flags.usable,
       pageSize: flags['chunk-size'],
-      onRestart: (reason) => terminal.err(`warning: ${reason}\n`),
+      onRestart: (reason) => printer.warn(reason),
     })
     if (result.profiles.length === 0 && ['table', 'wide', 'name'].includes(flags.output)) {
-      terminal.err(
-        namespace ? `No ClusterProfiles found in ${namespace} namespace.\n` : 'No ClusterProfiles found.\n',
+      printer.note(
+        namespace ? `No ClusterProfiles found in ${namespace} namespace.` : 'No ClusterProfiles found.',
       )
       return
     }
-    const chalk = await paint(terminal)
-    terminal.out(
-      renderProfiles(result.profiles, {
-        output: flags.output,
-        allNamespaces: namespace === undefined,
-        now: new Date(),
-        chosenProvider: (profile) => result.chosen(profile)?.provider,
-        chosenServer: (profile) => result.chosen(profile)?.server,
-        clustersetOf: (ns) => result.clustersets?.get(ns),
-        style: (cell, column, isHeader) =>
-          isHeader || column !== 'HEALTHY'
-            ? cell
-            : cell === 'True'
-              ? chalk.green(cell)
-              : cell === 'False'
-                ? chalk.red(cell)
-                : cell,
-      }),
-    )
+    const output = renderProfiles(result.profiles, {
+      output: flags.output,
+      allNamespaces: namespace === undefined,
+      now: new Date(),
+      chosenProvider: (profile) => result.chosen(profile)?.provider,
+      chosenServer: (profile) => result.chosen(profile)?.server,
+      clustersetOf: (ns) => result.clustersets?.get(ns),
+    })
+    if (typeof output === 'string') {
+      printer.data(output)
+      return
+    }
+    const chalk = await printer.paint()
+    const healthy = output.rows[0]!.indexOf('HEALTHY')
+    printer.cells(output, {
+      style: (cell, column, row) =>
+        row === 0 || column !== healthy
+          ? cell
+          : cell === 'True'
+            ? chalk.green(cell)
+            : cell === 'False'
+              ? chalk.red(cell)
+              : cell,
+    })
   }
 }

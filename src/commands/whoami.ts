@@ -2,7 +2,7 @@ import {Command, Flags} from '@oclif/core'
 import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
 import {pluginRunner} from '../adapters/process.js'
 import {requireProviders} from '../adapters/providers.js'
-import {processTerminal} from '../adapters/terminal.js'
+import {processPrinter} from '../adapters/printer.js'
 import {resolveAccess} from '../core/resolve-access.js'
 import {allNamespacesFlag, hubFlags, providerFlags} from '../cli/flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
@@ -35,11 +35,11 @@ export default class Whoami extends Command {
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Whoami)
-    const terminal = processTerminal()
-    const {hub, providers: loaded} = await openSession(flags, terminal)
-    const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], terminal)
+    const printer = processPrinter()
+    const {hub, providers: loaded} = await openSession(flags, printer)
+    const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], printer)
     const resolution = resolveAccess(profile, requireProviders(loaded))
-    for (const warning of resolution.warnings) terminal.err(`warning: ${warning}\n`)
+    for (const warning of resolution.warnings) printer.warn(warning)
     const {credential} = await obtainCredential(
       {
         runner: pluginRunner,
@@ -50,13 +50,13 @@ export default class Whoami extends Command {
         hubIdentity: hub.identity(),
         hubPin: hub.pin(),
         stdinIsTTY: Boolean(process.stdin.isTTY),
-        onPluginStderr: (text) => terminal.err(text),
+        onPluginStderr: (text) => printer.text(text, 'stderr'),
       },
     )
     await hub.client.close()
     const review = await reviewSelf(resolution, credential)
-    if (flags.output === 'table') terminal.out(renderSelf(review))
-    else if (flags.output === 'json') terminal.out(`${JSON.stringify(review, null, 4)}\n`)
-    else terminal.out((await import('yaml')).stringify(review, {indentSeq: false, lineWidth: 0}))
+    if (flags.output === 'table') printer.cells(renderSelf(review))
+    else if (flags.output === 'json') printer.data(`${JSON.stringify(review, null, 4)}\n`)
+    else printer.data((await import('yaml')).stringify(review, {indentSeq: false, lineWidth: 0}))
   }
 }

@@ -1,4 +1,5 @@
 // Human output the way kubectl prints it.
+import {printable} from './printable.js'
 
 /** kubectl's AGE: k8s.io/apimachinery/pkg/util/duration.HumanDuration. */
 export function humanDuration(milliseconds: number): string {
@@ -40,23 +41,62 @@ export function age(timestamp: string | undefined, now: Date): string {
 }
 
 /**
- * Aligns rows like kubectl's tabwriter (minimum width 6, padding 3); the last column is not
- * padded. `style` decorates a cell after its width is measured, so colour does not break alignment.
+ * Human-readable output as cells, aligned the way Go's text/tabwriter aligns them: kubectl's tables
+ * (padding 3, minimum width 6) and describe (padding 2). Renderers build these from raw strings;
+ * formatCells makes every cell printable before measuring, so escapes cannot break alignment.
  */
-export function renderTable(
-  headers: string[],
-  rows: string[][],
-  style: (cell: string, column: number, isHeader: boolean) => string = (cell) => cell,
-): string {
-  const widths = headers.map((header, column) =>
-    Math.max(6, header.length + 3, ...rows.map((row) => (row[column] ?? '').length + 3)),
-  )
-  const line = (cells: string[], isHeader: boolean) =>
-    cells
-      .map((cell, column) => {
-        const styled = style(cell, column, isHeader)
-        return column === cells.length - 1 ? styled : styled + ' '.repeat(widths[column]! - cell.length)
-      })
-      .join('')
-  return [line(headers, true), ...rows.map((row) => line(row, false))].join('\n') + '\n'
+export interface Cells {
+  rows: string[][]
+  padding: number
+  minWidth: number
+  /** Drop trailing blanks (describe's empty values). */
+  trimEnd?: boolean
+}
+
+/** Decorates a cell (colour) after its width is measured; row 0 is the header of a table. */
+export type CellStyle = (cell: string, column: number, row: number) => string
+
+/** A kubectl get table: the header row, then one row per object. */
+export function kubectlTable(headers: string[], rows: string[][]): Cells {
+  return {rows: [headers, ...rows], padding: 3, minWidth: 6}
+}
+
+/**
+ * The text of `cells`: each cell made printable, a line's last cell not aligned, column n aligned
+ * over each run of consecutive lines that have a cell after it (tabwriter's column blocks).
+ */
+export function formatCells(cells: Cells, style: CellStyle = (cell) => cell): string {
+  const rows = cells.rows.map((row) => row.map((cell) => printable(cell)))
+  const widths: number[][] = rows.map(() => [])
+  const align = (column: number, from: number, to: number): void => {
+    let line = from
+    while (line < to) {
+      if (rows[line]!.length - 1 <= column) {
+        line++
+        continue
+      }
+      const start = line
+      let width = cells.minWidth
+      while (line < to && rows[line]!.length - 1 > column) {
+        width = Math.max(width, [...rows[line]![column]!].length + cells.padding)
+        line++
+      }
+      for (let index = start; index < line; index++) widths[index]![column] = width
+      align(column + 1, start, line)
+    }
+  }
+  align(0, 0, rows.length)
+  return rows
+    .map((cellsOfRow, row) => {
+      const line = cellsOfRow
+        .map((cell, column) => {
+          const styled = style(cell, column, row)
+          return column === cellsOfRow.length - 1
+            ? styled
+            : styled + ' '.repeat(widths[row]![column]! - [...cell].length)
+        })
+        .join('')
+      return `${cells.trimEnd ? line.trimEnd() : line}\n`
+    })
+    .join('')
 }

@@ -2,8 +2,8 @@
 // would reach it, as kubectl-describe text or as data for -o json|yaml. Pure: the clock is an input,
 // and decoding the CA certificates is computation, not I/O.
 //
-// Everything a profile says is data, never a command: its strings are printed with control
-// characters escaped (a condition message cannot start a fake "Command:" line or send terminal
+// Everything a profile says is data, never a command: the text comes out as cells, which the printer
+// makes printable (a condition message cannot start a fake "Command:" line or send terminal
 // escapes), and the only command shown is the one resolveAccess builds from the provider file.
 import {X509Certificate} from 'node:crypto'
 import {quote} from 'shell-quote'
@@ -17,7 +17,7 @@ import {
   type ProviderSource,
 } from './cluster-profile.js'
 import {isCpcredError} from './errors.js'
-import {age, humanDuration} from './format.js'
+import {age, humanDuration, type Cells} from './format.js'
 import type {Provider} from './provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from './resolve-access.js'
 
@@ -152,7 +152,7 @@ export function describeProfileData(input: DescribeInput): ProfileDescription {
   }
 }
 
-export function describeProfile(input: DescribeInput): string {
+export function describeProfile(input: DescribeInput): Cells {
   const data = describeProfileData(input)
   const {profile, now} = input
   const metadata = profile.metadata ?? {name: ''}
@@ -205,7 +205,7 @@ export function describeProfile(input: DescribeInput): string {
     out.heading(0, 'Warnings')
     for (const warning of data.resolution.warnings) out.line(1, `- ${warning}`)
   }
-  return out.toString()
+  return out.cells()
 }
 
 function created(timestamp: string, now: Date): string {
@@ -672,47 +672,22 @@ function nonEmptyText(value: unknown): string | null {
 }
 
 /**
- * Escapes what a terminal would act on instead of showing: C0 and C1 controls (newlines that
- * start fake lines, ESC sequences) and the bidirectional overrides that reorder what is read.
- */
-export function printable(value: string): string {
-  let out = ''
-  for (const char of value) {
-    const code = char.codePointAt(0) as number
-    if (char === '\n') out += '\\n'
-    else if (char === '\r') out += '\\r'
-    else if (char === '\t') out += '\\t'
-    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) out += `\\x${code.toString(16).padStart(2, '0')}`
-    else if (
-      code === 0x061c ||
-      code === 0x200e ||
-      code === 0x200f ||
-      (code >= 0x202a && code <= 0x202e) ||
-      (code >= 0x2066 && code <= 0x2069)
-    ) {
-      out += `\\u${code.toString(16).padStart(4, '0')}`
-    } else out += char
-  }
-  return out
-}
-
-/**
  * kubectl describe's layout: two spaces per level, and cells aligned the way its tabwriter
- * (padding 2) aligns them, per block of consecutive lines. Every value is escaped on the way in.
+ * (padding 2) aligns them, per block of consecutive lines. The printer makes every value printable.
  */
 class DescribeWriter {
   private readonly rows: string[][] = []
 
   line(level: number, value: string): void {
-    this.rows.push([indent(level) + printable(value)])
+    this.rows.push([indent(level) + value])
   }
 
   heading(level: number, title: string): void {
-    this.rows.push([`${indent(level)}${printable(title)}:`])
+    this.rows.push([`${indent(level)}${title}:`])
   }
 
   field(level: number, key: string, value: string | undefined | null): void {
-    this.rows.push([`${indent(level)}${key}:`, value ? printable(value) : NONE])
+    this.rows.push([`${indent(level)}${key}:`, value || NONE])
   }
 
   /** Several values under one key, one per line, as kubectl prints labels. */
@@ -722,7 +697,7 @@ class DescribeWriter {
       return
     }
     values.forEach((value, index) => {
-      this.rows.push([index === 0 ? `${indent(level)}${key}:` : indent(level), printable(value)])
+      this.rows.push([index === 0 ? `${indent(level)}${key}:` : indent(level), value])
     })
   }
 
@@ -766,14 +741,12 @@ class DescribeWriter {
     this.heading(level, title)
     const prefix = indent(level + 1)
     for (const cells of [headers, headers.map((header) => '-'.repeat(header.length)), ...rows]) {
-      this.rows.push(cells.map((cell, index) => (index === 0 ? prefix : '') + printable(cell)))
+      this.rows.push(cells.map((cell, index) => (index === 0 ? prefix : '') + cell))
     }
   }
 
-  toString(): string {
-    return alignCells(this.rows, 2)
-      .map((line) => `${line.trimEnd()}\n`)
-      .join('')
+  cells(): Cells {
+    return {rows: this.rows, padding: 2, minWidth: 0, trimEnd: true}
   }
 }
 
@@ -787,39 +760,4 @@ function shorten(value: string, length: number): string {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
-}
-
-/**
- * Go's text/tabwriter for cells: a line's last cell is not aligned; column n is aligned over each
- * run of consecutive lines that have a cell after it, to the widest cell plus padding.
- */
-function alignCells(rows: string[][], padding: number): string[] {
-  const widths: number[][] = rows.map(() => [])
-  const align = (column: number, from: number, to: number): void => {
-    let line = from
-    while (line < to) {
-      if ((rows[line] as string[]).length - 1 <= column) {
-        line++
-        continue
-      }
-      const start = line
-      let width = 0
-      while (line < to && (rows[line] as string[]).length - 1 > column) {
-        width = Math.max(width, [...((rows[line] as string[])[column] as string)].length + padding)
-        line++
-      }
-      for (let index = start; index < line; index++) (widths[index] as number[])[column] = width
-      align(column + 1, start, line)
-    }
-  }
-  align(0, 0, rows.length)
-  return rows.map((cells, row) =>
-    cells
-      .map((cell, column) =>
-        column === cells.length - 1
-          ? cell
-          : cell + ' '.repeat(((widths[row] as number[])[column] as number) - [...cell].length),
-      )
-      .join(''),
-  )
 }

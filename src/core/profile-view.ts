@@ -7,7 +7,7 @@ import {
   offeredProviders,
   type ClusterProfile,
 } from './cluster-profile.js'
-import {age, renderTable} from './format.js'
+import {age, kubectlTable, type Cells} from './format.js'
 
 export type ProfileOutput = 'table' | 'wide' | 'json' | 'yaml' | 'name'
 
@@ -22,8 +22,6 @@ export interface ProfileViewOptions {
   chosenServer?: (profile: ClusterProfile) => string | undefined
   /** Clusterset of a namespace (from its label), for -o wide. */
   clustersetOf?: (namespace: string) => string | undefined
-  /** Decorates table cells (colour on a terminal). */
-  style?: (cell: string, column: string, isHeader: boolean) => string
 }
 
 /** `True`, `False`, `Unknown` from the ControlPlaneHealthy condition, `-` when there is none. */
@@ -39,7 +37,8 @@ export function providersCell(profile: ClusterProfile, chosen: string | undefine
   return names.length ? names.join(',') : '<none>'
 }
 
-export function renderProfiles(profiles: ClusterProfile[], options: ProfileViewOptions): string {
+/** Exact text for -o json|yaml|name; cells (made printable by the printer) for the tables. */
+export function renderProfiles(profiles: ClusterProfile[], options: ProfileViewOptions): string | Cells {
   switch (options.output) {
     case 'json':
       return `${JSON.stringify(asList(profiles), null, 4)}\n`
@@ -58,7 +57,7 @@ function asList(profiles: ClusterProfile[]) {
   return {apiVersion: 'v1', items: profiles, kind: 'List', metadata: {resourceVersion: ''}}
 }
 
-function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOptions): string {
+function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOptions): Cells {
   const wide = options.output === 'wide'
   const columns = [
     ...(options.allNamespaces ? ['NAMESPACE'] : []),
@@ -86,10 +85,5 @@ function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOpti
     }
     return columns.map((column) => cells[column]!)
   })
-  const style = options.style
-  return renderTable(
-    columns,
-    rows,
-    style ? (cell, index, isHeader) => style(cell, columns[index]!, isHeader) : undefined,
-  )
+  return kubectlTable(columns, rows)
 }

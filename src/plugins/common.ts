@@ -15,14 +15,14 @@ import {
 } from '../core/exec-credential.js'
 import {HUB_CONTEXT_ENV} from '../core/hub-pin.js'
 import {BUILTIN_PLUGINS} from './names.js'
+import {processPrinter, type Printer} from '../adapters/printer.js'
 
 export interface PluginIo {
   env: NodeJS.ProcessEnv
-  stdout: {write(text: string): unknown}
-  stderr: {write(text: string): unknown}
+  printer: Printer
 }
 
-export const processIo = (): PluginIo => ({env: process.env, stdout: process.stdout, stderr: process.stderr})
+export const processIo = (): PluginIo => ({env: process.env, printer: processPrinter()})
 
 /** spec.cluster of the exec info: the target, as client-go passes it when provideClusterInfo is true. */
 export interface ExecInfoCluster {
@@ -170,7 +170,7 @@ export async function hubError(
 }
 
 export function writeExecCredential(io: PluginIo, credential: Credential, apiVersion: ExecApiVersion): void {
-  io.stdout.write(`${renderExecCredential(credential, apiVersion)}\n`)
+  io.printer.data(`${renderExecCredential(credential, apiVersion)}\n`)
 }
 
 /**

@@ -146,8 +146,8 @@ export async function runSecretreader(argv: string[], io: PluginIo): Promise<voi
   }
   const token = tokenFromSecret(secret, ref)
   if (options.verbose) {
-    io.stderr.write(
-      `secretreader: read the token of Secret ${ref.namespace}/${ref.name} on ${hubDescription(hub)}\n`,
+    io.printer.note(
+      `secretreader: read the token of Secret ${ref.namespace}/${ref.name} on ${hubDescription(hub)}`,
     )
   }
   writeExecCredential(io, {token}, info.apiVersion)

@@ -238,9 +238,9 @@ export async function runTokenRequest(argv: string[], io: PluginIo): Promise<voi
   }
   const credential = credentialFromTokenRequest(answer, account)
   if (options.verbose) {
-    io.stderr.write(
+    io.printer.note(
       `token-request: token of ServiceAccount ${account} on ${hubDescription(hub)}, audience ` +
-        `${quoted(plan.audience)} (from ${ORIGIN_TEXT[plan.audienceOrigin]}), expires ${credential.expirationTimestamp}\n`,
+        `${quoted(plan.audience)} (from ${ORIGIN_TEXT[plan.audienceOrigin]}), expires ${credential.expirationTimestamp}`,
     )
   }
   writeExecCredential(io, credential, info?.apiVersion ?? EXEC_API_V1)

@@ -1,7 +1,7 @@
 // `cpcred whoami`: who the credential makes you on the target (SelfSubjectReview).
 import type {Resolution} from '../core/resolve-access.js'
 import type {Credential} from '../core/exec-credential.js'
-import {renderTable} from '../core/format.js'
+import {kubectlTable, type Cells} from '../core/format.js'
 import {KubeClient, staticAuth} from '../adapters/kube-client.js'
 import {translateKubeError} from '../adapters/kube-errors.js'
 
@@ -56,7 +56,7 @@ export async function reviewSelf(resolution: Resolution, credential: Credential)
 }
 
 /** The table kubectl auth whoami prints. */
-export function renderSelf(review: SelfSubjectReview): string {
+export function renderSelf(review: SelfSubjectReview): Cells {
   const info = review.status.userInfo
   const rows: string[][] = [['Username', info.username ?? '']]
   if (info.uid) rows.push(['UID', info.uid])
@@ -64,5 +64,5 @@ export function renderSelf(review: SelfSubjectReview): string {
   for (const [key, values] of Object.entries(info.extra ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
     rows.push([`Extra: ${key}`, `[${values.join(' ')}]`])
   }
-  return renderTable(['ATTRIBUTE', 'VALUE'], rows)
+  return kubectlTable(['ATTRIBUTE', 'VALUE'], rows)
 }

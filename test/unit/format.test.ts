@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {age, humanDuration, renderTable} from '../../src/core/format.js'
+import {RAW_CONTROL} from '../helpers/controls.js'
+import {age, formatCells, humanDuration, kubectlTable} from '../../src/core/format.js'
 
 const s = 1000
 const m = 60 * s
@@ -43,22 +44,53 @@ describe('humanDuration (kubectl AGE)', () => {
   })
 })
 
-describe('renderTable', () => {
-  it('pads like kubectl tabwriter (min width 6, padding 3) and leaves the last column unpadded', () => {
-    const table = renderTable(
-      ['NAME', 'AGE'],
-      [
-        ['a', '5s'],
-        ['longer-name', '10d'],
-      ],
+describe('formatCells', () => {
+  it('pads a kubectl table like its tabwriter (min width 6, padding 3), the last column unpadded', () => {
+    const table = formatCells(
+      kubectlTable(
+        ['NAME', 'AGE'],
+        [
+          ['a', '5s'],
+          ['longer-name', '10d'],
+        ],
+      ),
     )
     assert.equal(table, 'NAME          AGE\na             5s\nlonger-name   10d\n')
   })
 
   it('measures widths before styling, so colour does not shift columns', () => {
-    const table = renderTable(['A', 'B'], [['x', 'y']], (cell, column, isHeader) =>
-      !isHeader && column === 0 ? `<${cell}>` : cell,
+    const table = formatCells(kubectlTable(['A', 'B'], [['x', 'y']]), (cell, column, row) =>
+      row > 0 && column === 0 ? `<${cell}>` : cell,
     )
     assert.equal(table, 'A     B\n<x>     y\n')
+  })
+
+  it('makes every cell printable before measuring it, so escapes keep the columns aligned', () => {
+    const table = formatCells(
+      kubectlTable(
+        ['NAME', 'DISPLAY NAME', 'SERVER'],
+        [
+          ['a', '\x1b]0;pwned\x07\x1b[31mred', 'https://x'],
+          ['b', 'plain', 'line\nbreak'],
+        ],
+      ),
+    )
+    assert.equal(
+      table,
+      'NAME   DISPLAY NAME                  SERVER\n' +
+        'a      \\x1b]0;pwned\\x07\\x1b[31mred   https://x\n' +
+        'b      plain                         line\\nbreak\n',
+    )
+    assert.doesNotMatch(table, RAW_CONTROL)
+  })
+
+  it('aligns describe-style blocks: a column over each run of lines that have a cell after it', () => {
+    const text = formatCells({
+      rows: [['Name:', 'x'], ['Labels:', 'a=b'], ['Conditions:'], ['  Type', 'Status'], ['  Ready', 'True']],
+      padding: 2,
+      minWidth: 0,
+      trimEnd: true,
+    })
+    assert.equal(text, 'Name:    x\nLabels:  a=b\nConditions:\n  Type   Status\n  Ready  True\n')
   })
 })

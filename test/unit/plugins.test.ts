@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import {printerFor} from '../../src/adapters/printer.js'
 import {describe, it} from 'node:test'
 import {CpcredError, ExitCode} from '../../src/core/errors.js'
 import {
@@ -423,7 +424,11 @@ describe('token-request answer', () => {
 describe('runBuiltinPlugin', () => {
   function io(env: NodeJS.ProcessEnv): PluginIo & {out: string[]} {
     const out: string[] = []
-    return {env, out, stdout: {write: (text: string) => out.push(text)}, stderr: {write: () => true}}
+    return {
+      env,
+      out,
+      printer: printerFor({stdout: {write: (text: string) => out.push(text)}, stderr: {write: () => true}}),
+    }
   }
 
   it('names the plugin in its errors and keeps their exit code; fails before any hub call', async () => {

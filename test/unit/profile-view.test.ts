@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
+import {formatCells} from '../../src/core/format.js'
 import type {ClusterProfile} from '../../src/core/cluster-profile.js'
 import {healthOf, providersCell, renderProfiles} from '../../src/core/profile-view.js'
+
+/** What the printer shows: exact text, or the table's cells made printable and aligned. */
+const shown = (...args: Parameters<typeof renderProfiles>): string => {
+  const out = renderProfiles(...args)
+  return typeof out === 'string' ? out : formatCells(out)
+}
 
 const now = new Date('2026-11-22T12:00:00Z')
 
@@ -35,7 +42,7 @@ describe('profile view', () => {
   })
 
   it('renders the table with NAMESPACE first under -A', () => {
-    const out = renderProfiles([healthy, profile('b', 'ns2')], {output: 'table', allNamespaces: true, now})
+    const out = shown([healthy, profile('b', 'ns2')], {output: 'table', allNamespaces: true, now})
     assert.equal(
       out,
       [
@@ -48,7 +55,7 @@ describe('profile view', () => {
   })
 
   it('adds DISPLAY NAME, CLUSTERSET and SERVER with -o wide', () => {
-    const out = renderProfiles([healthy], {
+    const out = shown([healthy], {
       output: 'wide',
       allNamespaces: false,
       now,
@@ -61,20 +68,20 @@ describe('profile view', () => {
   })
 
   it('prints a kubectl List for json and yaml, and resource/name for name', () => {
-    const json = JSON.parse(renderProfiles([healthy], {output: 'json', allNamespaces: false, now}))
+    const json = JSON.parse(shown([healthy], {output: 'json', allNamespaces: false, now}))
     assert.deepEqual(json, {
       apiVersion: 'v1',
       items: [healthy],
       kind: 'List',
       metadata: {resourceVersion: ''},
     })
-    const yaml = renderProfiles([healthy], {output: 'yaml', allNamespaces: false, now})
+    const yaml = shown([healthy], {output: 'yaml', allNamespaces: false, now})
     assert.match(
       yaml,
       /^apiVersion: v1\nitems:\n- apiVersion: multicluster\.x-k8s\.io\/v1alpha1\n {2}kind: ClusterProfile\n/,
     )
     assert.equal(
-      renderProfiles([healthy], {output: 'name', allNamespaces: false, now}),
+      shown([healthy], {output: 'name', allNamespaces: false, now}),
       'clusterprofile.multicluster.x-k8s.io/a\n',
     )
   })

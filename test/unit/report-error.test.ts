@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
+import {printerFor} from '../../src/adapters/printer.js'
 import {reportError} from '../../src/cli/report-error.js'
 import {CpcredError, ExitCode, UsageError} from '../../src/core/errors.js'
 
 function report(error: unknown, debug = false): {code: number; text: string} {
   let text = ''
-  const code = reportError(error, {write: (chunk: string) => (text += chunk)}, {debug})
+  const sink = {write: (chunk: string) => (text += chunk)}
+  const code = reportError(error, printerFor({stdout: sink, stderr: sink}), {debug})
   return {code, text}
 }
 

@@ -1,7 +1,7 @@
 import {Command} from '@oclif/core'
 import {CredentialStore, defaultCredentialCacheDir} from '../../adapters/credential-store.js'
 import {requireProviders} from '../../adapters/providers.js'
-import {processTerminal} from '../../adapters/terminal.js'
+import {processPrinter} from '../../adapters/printer.js'
 import {resolveAccess} from '../../core/resolve-access.js'
 import {hubFlags, providerFlags} from '../../cli/flags.js'
 import {profileArg} from '../../cli/profile-args.js'
@@ -20,16 +20,16 @@ export default class CacheClear extends Command {
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(CacheClear)
-    const terminal = processTerminal()
+    const printer = processPrinter()
     const store = new CredentialStore(defaultCredentialCacheDir())
     if (!args.profile) {
       const removed = await store.clear()
-      terminal.err(`Removed ${removed} cached credential(s) from ${store.dir}.\n`)
+      printer.note(`Removed ${removed} cached credential(s) from ${store.dir}.`)
       return
     }
     // The entry's name is the hash of the resolved identity, so the profile is resolved as
     // `cpcred credential` would resolve it.
-    const {hub, providers: loaded} = await openSession(flags, terminal)
+    const {hub, providers: loaded} = await openSession(flags, printer)
     const profile = await findProfile(hub, parseProfileRef(args.profile), {
       namespace: hub.config.namespace,
       allNamespaces: false,
@@ -37,10 +37,10 @@ export default class CacheClear extends Command {
     const {key} = pluginRun(resolveAccess(profile, requireProviders(loaded)), hub.identity(), hub.pin())
     await hub.client.close()
     const removed = await store.clear([key])
-    terminal.err(
+    printer.note(
       removed
-        ? `Removed the cached credential of ${args.profile}.\n`
-        : `No cached credential for ${args.profile} (as this hub user and provider file).\n`,
+        ? `Removed the cached credential of ${args.profile}.`
+        : `No cached credential for ${args.profile} (as this hub user and provider file).`,
     )
   }
 }

@@ -1,0 +1,49 @@
+// What may reach a terminal. Every string from the hub, a profile, a provider file or a plugin is
+// untrusted: an ESC or C1 byte in a displayName could retitle the window, recolour or rewrite what
+// the operator reads, a newline could forge a line, a bidi override could reorder one. Human-readable
+// output passes through here, once, at the output boundary (src/adapters/printer.ts); -o json|yaml
+// never does and stays exact.
+
+/** Longest text shown for one value; the rest is cut, saying how much. */
+export const MAX_PRINTABLE_LENGTH = 1024
+
+/**
+ * One value as a single printable line: C0 and C1 controls (newlines included), DEL and the
+ * bidirectional controls shown as visible escapes (\x1b, \n, \u202e); other text left alone.
+ */
+export function printable(value: string, maxLength = MAX_PRINTABLE_LENGTH): string {
+  let out = ''
+  let length = 0
+  for (const char of value) {
+    if (length === maxLength) return `${out}…(${[...value].length - maxLength} more characters)`
+    out += escapeChar(char)
+    length++
+  }
+  return out
+}
+
+/** Text of several lines: each line made printable on its own, the line breaks kept. */
+export function printableLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => printable(line))
+    .join('\n')
+}
+
+function escapeChar(char: string): string {
+  const code = char.codePointAt(0)!
+  if (char === '\n') return '\\n'
+  if (char === '\r') return '\\r'
+  if (char === '\t') return '\\t'
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return `\\x${code.toString(16).padStart(2, '0')}`
+  if (
+    code === 0x061c ||
+    code === 0x200e ||
+    code === 0x200f ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  ) {
+    return `\\u${code.toString(16).padStart(4, '0')}`
+  }
+  return char
+}
