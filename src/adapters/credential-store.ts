@@ -10,7 +10,7 @@ import path from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {createEntry, isUsable, parseEntry, serializeEntry, type CacheEntry} from '../core/credential-cache.js'
 import type {Credential} from '../core/exec-credential.js'
-import {ensurePrivateDir, errorCode, readIfExists, writePrivateFileAtomic} from './private-files.js'
+import {ensurePrivateDir, errorCode, readIfExists, writeFileAtomic} from './files.js'
 
 /**
  * How long a caller waits for another process that holds the lock of the same key. That process is running
@@ -224,7 +224,7 @@ export class CredentialStore {
     try {
       const entry = createEntry(key, credential, this.clock(), ttlSeconds)
       if (entry === undefined) return
-      await writePrivateFileAtomic(file, serializeEntry(entry))
+      await writeFileAtomic(file, serializeEntry(entry), {mode: 'private'})
     } catch (error) {
       this.report(`could not write credential cache entry ${file} (${describe(error)}); not cached`)
     }

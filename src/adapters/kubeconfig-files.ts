@@ -1,10 +1,11 @@
-// Kubeconfig files that cpcred writes: private (0600), atomic, and locked while merging, so two
-// cpcred runs cannot lose each other's entries.
+// Kubeconfig files that cpcred writes for the user: atomic, through symlinks to the real file, keeping
+// its mode and owner (new files 0600), and locked while merging, so two cpcred runs cannot lose each
+// other's entries.
 import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {CpcredError, UsageError} from '../core/errors.js'
 import type {KubeconfigFiles} from '../usecases/write-kubeconfig.js'
-import {readIfExists, writePrivateFileAtomic} from './private-files.js'
+import {followSymlinks, readIfExists, writeFileAtomic} from './files.js'
 
 export const kubeconfigFiles: KubeconfigFiles = {
   async read(file) {
@@ -16,25 +17,27 @@ export const kubeconfigFiles: KubeconfigFiles = {
       throw error
     }
   },
-  async writePrivate(file, content) {
+  async write(file, content) {
     // A new ~/.kube gets 0700, like kubectl creates it; an existing directory is left as it is.
-    await mkdir(path.dirname(file), {recursive: true, mode: 0o700})
-    await writePrivateFileAtomic(file, content)
+    await mkdir(path.dirname(await followSymlinks(file)), {recursive: true, mode: 0o700})
+    await writeFileAtomic(file, content, {mode: 'keep'})
   },
   async withLock(file, action) {
-    await mkdir(path.dirname(file), {recursive: true, mode: 0o700})
+    // The lock belongs to the real file: two runs that reach it through different links share it.
+    const target = await followSymlinks(file)
+    await mkdir(path.dirname(target), {recursive: true, mode: 0o700})
     const {default: lockfile} = await import('proper-lockfile')
     let release: () => Promise<void>
     try {
-      release = await lockfile.lock(file, {
+      release = await lockfile.lock(target, {
         realpath: false,
-        lockfilePath: `${file}.lock`,
+        lockfilePath: `${target}.lock`,
         stale: 10_000,
         retries: {retries: 50, minTimeout: 100, maxTimeout: 500},
       })
     } catch (error) {
       throw new CpcredError(`cannot lock ${file} for merging: ${(error as Error).message}`, {
-        hint: `another cpcred is writing it; if none is, remove ${file}.lock`,
+        hint: `another cpcred is writing it; if none is, remove ${target}.lock`,
       })
     }
     try {

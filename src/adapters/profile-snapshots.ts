@@ -4,7 +4,7 @@
 import {createHash} from 'node:crypto'
 import path from 'node:path'
 import type {ClusterProfile} from '../core/cluster-profile.js'
-import {ensurePrivateDir, readIfExists, writePrivateFileAtomic} from './private-files.js'
+import {ensurePrivateDir, readIfExists, writeFileAtomic} from './files.js'
 
 const VERSION = 1
 
@@ -43,7 +43,9 @@ export class ProfileSnapshots {
     try {
       await ensurePrivateDir(this.dir)
       const file = this.file(hubIdentity, profile.metadata.namespace ?? '', profile.metadata.name)
-      await writePrivateFileAtomic(file, JSON.stringify({version: VERSION, fetchedAt: this.now(), profile}))
+      await writeFileAtomic(file, JSON.stringify({version: VERSION, fetchedAt: this.now(), profile}), {
+        mode: 'private',
+      })
     } catch {
       // The snapshot is an optimisation; reading the hub next time is always correct.
     }

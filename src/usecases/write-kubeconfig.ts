@@ -32,7 +32,8 @@ export interface KubeconfigRequest {
 
 export interface KubeconfigFiles {
   read(file: string): Promise<string | undefined>
-  writePrivate(file: string, content: string): Promise<void>
+  /** Atomically, through symlinks, keeping an existing file's mode and owner (new files 0600). */
+  write(file: string, content: string): Promise<void>
   withLock<T>(file: string, action: () => Promise<T>): Promise<T>
 }
 
@@ -95,7 +96,7 @@ export async function writeKubeconfig(
           'pass --overwrite to replace it, or --merge to add to it',
         )
       }
-      await files.writePrivate(destination.file, stringify(document, KUBECONFIG_YAML_OPTIONS))
+      await files.write(destination.file, stringify(document, KUBECONFIG_YAML_OPTIONS))
       return {
         messages: [`Wrote ${contexts.length} context(s) to ${destination.file}: ${contexts.join(', ')}`],
         warnings,
@@ -117,7 +118,7 @@ export async function writeKubeconfig(
           setCurrent: destination.setCurrent,
           source: destination.file,
         })
-        await files.writePrivate(destination.file, stringify(merged.document, KUBECONFIG_YAML_OPTIONS))
+        await files.write(destination.file, stringify(merged.document, KUBECONFIG_YAML_OPTIONS))
         const messages = [
           ...(merged.added.length ? [`Added to ${destination.file}: ${merged.added.join(', ')}`] : []),
           ...(merged.replaced.length

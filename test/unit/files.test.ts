@@ -1,11 +1,26 @@
 import assert from 'node:assert/strict'
-import {chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile} from 'node:fs/promises'
+import {
+  chmod,
+  chown,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {after, describe, it} from 'node:test'
-import {ensurePrivateDir, readIfExists, writePrivateFileAtomic} from '../../src/adapters/private-files.js'
+import {ensurePrivateDir, followSymlinks, readIfExists, writeFileAtomic} from '../../src/adapters/files.js'
 
 const SECRET = 'secret-token-0123456789'
+const PRIVATE = {mode: 'private'} as const
+const KEEP = {mode: 'keep'} as const
 
 const created: string[] = []
 after(() => Promise.all(created.map((dir) => rm(dir, {recursive: true, force: true}))))
@@ -64,11 +79,11 @@ describe('ensurePrivateDir', () => {
   })
 })
 
-describe('writePrivateFileAtomic', () => {
+describe('writeFileAtomic, private', () => {
   it('writes a new file with mode 0600 and leaves nothing else behind', async () => {
     const dir = await tempDir()
     const file = path.join(dir, 'creds.json')
-    await writePrivateFileAtomic(file, SECRET)
+    await writeFileAtomic(file, SECRET, PRIVATE)
     assert.equal(await readFile(file, 'utf8'), SECRET)
     assert.equal(await modeOf(file), 0o600)
     assert.deepEqual(await readdir(dir), ['creds.json'])
@@ -79,7 +94,7 @@ describe('writePrivateFileAtomic', () => {
     const file = path.join(dir, 'config')
     await writeFile(file, 'old content that is longer than the new one', {mode: 0o644})
     await chmod(file, 0o644)
-    await writePrivateFileAtomic(file, Buffer.from('new'))
+    await writeFileAtomic(file, Buffer.from('new'), PRIVATE)
     assert.equal(await readFile(file, 'utf8'), 'new')
     assert.equal(await modeOf(file), 0o600)
     assert.deepEqual(await readdir(dir), ['config'])
@@ -90,7 +105,7 @@ describe('writePrivateFileAtomic', () => {
     const file = path.join(dir, 'creds')
     const previous = process.umask(0)
     try {
-      await writePrivateFileAtomic(file, SECRET)
+      await writeFileAtomic(file, SECRET, PRIVATE)
     } finally {
       process.umask(previous)
     }
@@ -107,20 +122,19 @@ describe('writePrivateFileAtomic', () => {
       throw new Error('simulated write failure')
     })()
     await assert.rejects(
-      writePrivateFileAtomic(file, failing as unknown as Uint8Array),
+      writeFileAtomic(file, failing as unknown as Uint8Array, PRIVATE),
       (error: Error) => error.message === 'simulated write failure',
     )
     assert.equal(await readFile(file, 'utf8'), 'old')
     assert.deepEqual(await readdir(dir), ['creds.json'])
   })
 
-  it('removes the temp file when the rename fails, without the content in the error', async () => {
+  it('refuses to replace a directory, without the content in the error', async () => {
     const dir = await tempDir()
-    // A non-empty directory cannot be replaced by a file.
     const target = path.join(dir, 'target')
     await mkdir(target)
     await writeFile(path.join(target, 'inside'), 'x')
-    await assert.rejects(writePrivateFileAtomic(target, SECRET), (error: Error) => {
+    await assert.rejects(writeFileAtomic(target, SECRET, PRIVATE), (error: Error) => {
       assert.ok(!error.message.includes(SECRET))
       return true
     })
@@ -130,8 +144,76 @@ describe('writePrivateFileAtomic', () => {
 
   it('fails when the directory does not exist, leaving nothing behind', async () => {
     const dir = await tempDir()
-    await assert.rejects(writePrivateFileAtomic(path.join(dir, 'missing', 'f'), SECRET), {code: 'ENOENT'})
+    await assert.rejects(writeFileAtomic(path.join(dir, 'missing', 'f'), SECRET, PRIVATE), {code: 'ENOENT'})
     assert.deepEqual(await readdir(dir), [])
+  })
+})
+
+describe('writeFileAtomic through symlinks, keeping mode and owner', () => {
+  it('writes through a symlink to its target and leaves the link in place', async () => {
+    const dir = await tempDir()
+    const real = path.join(dir, 'dotfiles', 'kube-config')
+    await mkdir(path.dirname(real))
+    await writeFile(real, 'old', {mode: 0o600})
+    const link = path.join(dir, 'config')
+    await symlink('dotfiles/kube-config', link)
+    await writeFileAtomic(link, 'new', KEEP)
+    assert.ok((await lstat(link)).isSymbolicLink(), 'the link is still a link')
+    assert.equal(await readlink(link), 'dotfiles/kube-config')
+    assert.equal(await readFile(real, 'utf8'), 'new')
+    // The temp file was made beside the real file, and nothing is left over anywhere.
+    assert.deepEqual(await readdir(path.dirname(real)), ['kube-config'])
+    assert.deepEqual((await readdir(dir)).sort(), ['config', 'dotfiles'])
+  })
+
+  it('follows a chain of links, and creates the target of a dangling one', async () => {
+    const dir = await tempDir()
+    await symlink('b', path.join(dir, 'a'))
+    await symlink(path.join(dir, 'c'), path.join(dir, 'b'))
+    assert.equal(await followSymlinks(path.join(dir, 'a')), path.join(dir, 'c'))
+    await writeFileAtomic(path.join(dir, 'a'), 'created', KEEP)
+    assert.equal(await readFile(path.join(dir, 'c'), 'utf8'), 'created')
+    assert.equal(await modeOf(path.join(dir, 'c')), 0o600)
+    assert.ok((await lstat(path.join(dir, 'a'))).isSymbolicLink())
+  })
+
+  it('refuses a loop of links', async () => {
+    const dir = await tempDir()
+    await symlink('y', path.join(dir, 'x'))
+    await symlink('x', path.join(dir, 'y'))
+    await assert.rejects(writeFileAtomic(path.join(dir, 'x'), 'z', KEEP), /too many levels of symbolic links/)
+  })
+
+  it('keeps the mode of an existing file, and makes a new one 0600', async () => {
+    const dir = await tempDir()
+    const shared = path.join(dir, 'shared')
+    await writeFile(shared, 'old')
+    await chmod(shared, 0o640)
+    await writeFileAtomic(shared, 'new', KEEP)
+    assert.equal(await modeOf(shared), 0o640)
+    await writeFileAtomic(path.join(dir, 'fresh'), 'x', KEEP)
+    assert.equal(await modeOf(path.join(dir, 'fresh')), 0o600)
+  })
+
+  it('leaves a read-only file byte for byte as it was', async () => {
+    const dir = await tempDir()
+    const file = path.join(dir, 'locked')
+    await writeFile(file, 'precious')
+    await chmod(file, 0o400)
+    await assert.rejects(writeFileAtomic(file, 'new', KEEP), /locked is read-only/)
+    assert.equal(await readFile(file, 'utf8'), 'precious')
+    assert.deepEqual(await readdir(dir), ['locked'])
+  })
+
+  it('keeps the owner of a file it replaces', {skip: !isRoot && 'needs root to chown'}, async () => {
+    const dir = await tempDir()
+    const file = path.join(dir, 'theirs')
+    await writeFile(file, 'old', {mode: 0o644})
+    await chown(file, 65534, 65534)
+    await writeFileAtomic(file, 'new', KEEP)
+    const info = await stat(file)
+    assert.deepEqual([info.uid, info.gid, info.mode & 0o777], [65534, 65534, 0o644])
+    assert.equal(await readFile(file, 'utf8'), 'new')
   })
 })
 

@@ -1,0 +1,176 @@
+// Files cpcred writes: cached credentials and profiles (directories 0700, files 0600) and the user's
+// kubeconfigs, all through one atomic, symlink-following write (DESIGN.md §5). Errors carry paths and
+// system error codes, never file content.
+
+import {randomBytes} from 'node:crypto'
+import {chmod, mkdir, open, readFile, readlink, rename, rm, stat, type FileHandle} from 'node:fs/promises'
+import type {Stats} from 'node:fs'
+import path from 'node:path'
+import {CpcredError} from '../core/errors.js'
+
+export const PRIVATE_DIR_MODE = 0o700
+export const PRIVATE_FILE_MODE = 0o600
+
+/**
+ * Creates `dir` (and missing parents) private to the user, and narrows the leaf to 0700 when it already
+ * exists with other modes: a directory someone else can list or enter exposes the names and, with a lax
+ * umask in the past, possibly the files in it.
+ *
+ * A leaf owned by another user is refused, not fixed: whoever owns a directory can rename, replace and
+ * plant files in it whatever their modes, so secrets kept there are theirs to read or swap (a planted
+ * cache entry would make cpcred act as an identity of their choosing). Fixing it would take a chown, which
+ * only root can do, and root silently taking over a user's directory (sudo with the user's HOME) would
+ * break that user's own cpcred. The user decides instead.
+ */
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, {recursive: true, mode: PRIVATE_DIR_MODE})
+  } catch (error) {
+    // mkdir -p fails with EEXIST when the path is a file; the stat below gives the clearer message.
+    if (errorCode(error) !== 'EEXIST') throw error
+  }
+  const info = await stat(dir)
+  if (!info.isDirectory()) {
+    throw new CpcredError(`${dir} exists but is not a directory`, {
+      hint: 'Move the file away, or choose another location for cpcred files.',
+    })
+  }
+  const uid = process.getuid?.()
+  if (uid !== undefined && info.uid !== uid) {
+    throw new CpcredError(
+      `${dir} belongs to another user (uid ${info.uid}), so cpcred will not keep private files in it`,
+      {hint: 'Remove the directory, or choose a location of your own (for the cache: XDG_CACHE_HOME).'},
+    )
+  }
+  if ((info.mode & 0o777) !== PRIVATE_DIR_MODE) await chmod(dir, PRIVATE_DIR_MODE)
+}
+
+export interface WriteOptions {
+  /**
+   * `private`: the file ends up 0600 whatever it was (credentials, cache entries). `keep`: an existing
+   * file keeps its mode and owner, a new one is 0600 (kubeconfigs the user owns and may share).
+   */
+  mode: 'private' | 'keep'
+}
+
+/**
+ * The one way cpcred writes a file: a reader sees either the old file or the whole new one, never a
+ * part. A symlink (a dotfile manager's ~/.kube/config) is followed to the file it names and stays a
+ * link: the content goes to a new temp file beside that real file (O_EXCL, 0600, so no other process
+ * can have it open), is flushed, given the target's mode and owner, and renamed over it. A read-only
+ * target (no owner write bit) or one that would change owner is refused. On any failure the temp
+ * file is removed and the target is left byte for byte as it was. The directory must exist (see
+ * ensurePrivateDir).
+ */
+export async function writeFileAtomic(
+  file: string,
+  content: string | Uint8Array,
+  options: WriteOptions,
+): Promise<void> {
+  const target = await followSymlinks(file)
+  const existing = await statIfExists(target)
+  if (existing?.isDirectory()) throw new CpcredError(`${file} is a directory, not a file`)
+  if (existing && (existing.mode & 0o200) === 0) {
+    throw new CpcredError(`${file} is read-only, so cpcred leaves it as it is`, {
+      hint: `make it writable (chmod u+w ${target}) or write elsewhere`,
+    })
+  }
+  const mode = options.mode === 'keep' && existing ? existing.mode & 0o777 : PRIVATE_FILE_MODE
+  const dir = path.dirname(target)
+  const temp = path.join(dir, `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`)
+  let handle: FileHandle | undefined
+  let created = false
+  try {
+    handle = await open(temp, 'wx', PRIVATE_FILE_MODE)
+    created = true
+    if (options.mode === 'keep' && existing) await keepOwner(handle, file, existing)
+    await handle.writeFile(content)
+    if (mode !== PRIVATE_FILE_MODE) await handle.chmod(mode)
+    // Without it a crash after the rename can leave an empty or partial target on some filesystems.
+    await handle.sync()
+    await handle.close()
+    handle = undefined
+    await rename(temp, target)
+  } catch (error) {
+    await handle?.close().catch(() => undefined)
+    // Only our own temp file: on EEXIST the name belongs to someone else.
+    if (created) await rm(temp, {force: true}).catch(() => undefined)
+    throw error
+  }
+  await syncDirectory(dir)
+}
+
+/** The file a path finally names, through any chain of symlinks (the last one may dangle). */
+export async function followSymlinks(file: string): Promise<string> {
+  let current = path.resolve(file)
+  for (let hops = 0; hops < MAX_SYMLINK_HOPS; hops++) {
+    let link: string
+    try {
+      link = await readlink(current)
+    } catch (error) {
+      // EINVAL: not a link; ENOENT: nothing there yet, so this is the file to create.
+      if (errorCode(error) === 'EINVAL' || errorCode(error) === 'ENOENT') return current
+      throw error
+    }
+    current = path.resolve(path.dirname(current), link)
+  }
+  throw new CpcredError(`${file}: too many levels of symbolic links`)
+}
+
+// As the kernel's limit (ELOOP after 40 links).
+const MAX_SYMLINK_HOPS = 40
+
+/** The temp file gets the target's owner, so replacing a file never hands it to someone else. */
+async function keepOwner(handle: FileHandle, file: string, existing: Stats): Promise<void> {
+  if (existing.uid === process.getuid?.() && existing.gid === process.getgid?.()) return
+  try {
+    await handle.chown(existing.uid, existing.gid)
+  } catch (error) {
+    // Only root may give a file away. A group we are not in is not worth refusing for.
+    if (existing.uid === process.getuid?.()) return
+    throw new CpcredError(
+      `${file} belongs to another user (uid ${existing.uid}); replacing it would make it yours`,
+      {hint: 'write it as its owner, or choose another file', cause: error},
+    )
+  }
+}
+
+async function statIfExists(file: string): Promise<Stats | undefined> {
+  try {
+    return await stat(file)
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined
+    throw error
+  }
+}
+
+/** The file's text, or undefined when it (or a directory on its path) does not exist. */
+export async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    const code = errorCode(error)
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    throw error
+  }
+}
+
+/** The system error code (ENOENT, EACCES, …) of a Node error, if any. */
+export function errorCode(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object' || !('code' in error)) return undefined
+  return typeof error.code === 'string' ? error.code : undefined
+}
+
+// Makes the rename itself durable. Best effort: some platforms and filesystems cannot fsync a directory,
+// and the file is already complete either way.
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(dir, 'r')
+    await handle.sync()
+  } catch {
+    // The write already succeeded; only its durability across a power loss is in question.
+  } finally {
+    await handle?.close().catch(() => undefined)
+  }
+}
