@@ -15,6 +15,8 @@ export interface TempKubeconfigs {
   create(content: string): Promise<string>
   /** Removes the file and its directory. */
   remove(file: string): Promise<void>
+  /** Removes what runs killed before they could clean up left behind (housekeeping, never fails). */
+  sweepStale(): Promise<unknown>
 }
 
 export interface ExecDeps {
@@ -61,10 +63,13 @@ export async function execOne(deps: ExecDeps, input: ExecInput, profile: Cluster
       args: input.command.slice(1),
       env: prepared.env,
     })
+    // Housekeeping while the command runs, off the path to its start.
+    const sweeping = deps.temp.sweepStale()
     const result = await deps.forwardingSignals(
       (signal) => child.kill(signal),
       () => child.result,
     )
+    await sweeping
     return commandOutcome(result, input.command[0]!)
   } finally {
     await deps.temp.remove(prepared.kubeconfig)
@@ -142,6 +147,7 @@ export async function execMany(
   const worker = async () => {
     while (next < profiles.length) await runTarget(next++)
   }
+  const sweeping = deps.temp.sweepStale()
   await deps.forwardingSignals(
     (signal) => {
       stopping = true
@@ -149,6 +155,7 @@ export async function execMany(
     },
     () => Promise.all(Array.from({length: Math.min(options.parallel, profiles.length)}, worker)),
   )
+  await sweeping
   return results
 }
 
