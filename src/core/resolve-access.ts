@@ -122,6 +122,15 @@ export function resolveAccess(profile: ClusterProfile, providers: Provider[]): R
       {hint: 'Ask the cluster manager that publishes this profile to fill in the server URL.'},
     )
   }
+  const caData = profileCluster['certificate-authority-data']
+  if (caData && !holdsPemCertificate(caData)) {
+    // kubectl would say "unable to load root certificates", and a TLS client "not signed by a
+    // trusted CA": both point away from the profile, which is what is wrong.
+    throw new CpcredError(
+      `ClusterProfile ${key}: the certificate-authority-data of its ${offered.source} entry "${provider.name}" is not a base64-encoded PEM certificate`,
+      {hint: 'Ask the cluster manager that publishes this profile to fix it.'},
+    )
+  }
   const cluster = clusterConnection(profileCluster)
   warnings.push(...connectionWarnings(key, provider.name, profileCluster))
 
@@ -169,6 +178,13 @@ function noProviderInCommon(profile: ClusterProfile, providers: Provider[]): Cpc
       hint,
     },
   )
+}
+
+/** Base64 of a PEM bundle with a certificate in it (a cheap check: this runs on every credential). */
+function holdsPemCertificate(data: string): boolean {
+  const compact = data.replace(/\s+/g, '')
+  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) return false
+  return Buffer.from(compact, 'base64').toString('latin1').includes('-----BEGIN CERTIFICATE-----')
 }
 
 function clusterConnection(cluster: ProfileCluster): ClusterConnection {

@@ -14,6 +14,10 @@ import type {ExecConfig} from '../../src/core/exec-config.js'
 import type {Provider} from '../../src/core/provider-file.js'
 import {chooseProvider, resolveAccess} from '../../src/core/resolve-access.js'
 
+const CA_DATA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString(
+  'base64',
+)
+
 const V1 = 'client.authentication.k8s.io/v1'
 
 function profile(status: ClusterProfile['status']): ClusterProfile {
@@ -175,7 +179,7 @@ describe('resolveAccess: the cluster connection', () => {
             name: 'a',
             cluster: {
               server: 'https://a:6443',
-              'certificate-authority-data': 'Q0E=',
+              'certificate-authority-data': CA_DATA,
               'tls-server-name': 'a.internal',
               'proxy-url': 'socks5://proxy:1080',
               'insecure-skip-tls-verify': false,
@@ -189,7 +193,7 @@ describe('resolveAccess: the cluster connection', () => {
     )
     assert.deepEqual(resolution.cluster, {
       server: 'https://a:6443',
-      'certificate-authority-data': 'Q0E=',
+      'certificate-authority-data': CA_DATA,
       'tls-server-name': 'a.internal',
       'proxy-url': 'socks5://proxy:1080',
       'disable-compression': true,
@@ -583,17 +587,29 @@ describe('resolveAccess: CA data together with insecure-skip-tls-verify', () => 
     const resolution = resolveAccess(
       profile({
         accessProviders: [
-          offering('p', {'certificate-authority-data': 'Q0E=', 'insecure-skip-tls-verify': true}),
+          offering('p', {'certificate-authority-data': CA_DATA, 'insecure-skip-tls-verify': true}),
         ],
       }),
       [provider('p')],
     )
     assert.equal(resolution.cluster['insecure-skip-tls-verify'], undefined)
-    assert.equal(resolution.cluster['certificate-authority-data'], 'Q0E=')
+    assert.equal(resolution.cluster['certificate-authority-data'], CA_DATA)
     assert.match(
       resolution.warnings.join('\n'),
       /sets both certificate-authority-data and insecure-skip-tls-verify/,
     )
+  })
+
+  it('refuses CA data that is not base64 of a PEM certificate, naming the profile and entry', () => {
+    for (const data of [Buffer.from('hello').toString('base64'), 'not base64!']) {
+      assert.throws(
+        () =>
+          resolveAccess(profile({accessProviders: [offering('p', {'certificate-authority-data': data})]}), [
+            provider('p'),
+          ]),
+        /ClusterProfile ns\/p: the certificate-authority-data of its accessProviders entry "p" is not a base64-encoded PEM certificate/,
+      )
+    }
   })
 
   it('keeps insecure-skip-tls-verify, loudly, when there is no CA', () => {
