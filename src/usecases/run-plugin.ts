@@ -92,6 +92,16 @@ export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInp
     throw new CpcredError(`${label} ${how}${stderr}`, {exitCode: ExitCode.PluginFailed})
   }
   const credential = parseExecCredential(result.stdout, exec.apiVersion, label)
+  // client-go would send it, get a 401 and run the plugin again, to the same end.
+  if (credential.expiresAt && credential.expiresAt.getTime() <= Date.now()) {
+    throw new CpcredError(
+      `${label} returned a credential that had already expired (at ${credential.expirationTimestamp})`,
+      {
+        exitCode: ExitCode.PluginFailed,
+        hint: "check the plugin's own cache, and that this machine's clock is right (date -u)",
+      },
+    )
+  }
   if (result.stderr) input.onStderr?.(result.stderr)
   return credential
 }
