@@ -67,7 +67,8 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         result.profile,
         String(result.exitCode),
         `${(result.durationMs / 1000).toFixed(1)}s`,
-        result.error ?? '',
+        // The first line; the whole message was shown when the target ended.
+        result.error?.split('\n')[0] ?? '',
       ])
       printer.note('')
       printer.cells(kubectlTable(['PROFILE', 'EXIT', 'DURATION', 'NOTE'], rows), {

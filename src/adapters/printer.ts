@@ -81,7 +81,10 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
     error: (message, hint) =>
       write('stderr', `error: ${printableLines(message)}\n${hint ? `${printableLines(hint)}\n` : ''}`),
     prefixed(stream, prefix, line, {printable: escape = false, paintPrefix = same, paintLine = same} = {}) {
-      write(stream, `${paintPrefix(printable(prefix))} ${paintLine(escape ? printableLines(line) : line)}\n`)
+      const shownPrefix = paintPrefix(printable(prefix))
+      // A message of several lines (a plugin's stderr) keeps its prefix on every line.
+      const lines = escape ? printableLines(line).split('\n') : [line]
+      write(stream, lines.map((text) => `${shownPrefix} ${paintLine(text)}\n`).join(''))
     },
     status(text) {
       if (!statusShown) return
