@@ -56,6 +56,41 @@ switch (mode) {
       }),
     )
     break
+  case 'expired':
+    process.stdout.write(
+      JSON.stringify({
+        apiVersion,
+        kind: 'ExecCredential',
+        status: {token: token(), expirationTimestamp: '2020-01-01T00:00:00Z'},
+      }),
+    )
+    break
+  case 'wrong-kind':
+    process.stdout.write(JSON.stringify({apiVersion, kind: 'Secret', status: {token: token()}}))
+    break
+  case 'no-status':
+    process.stdout.write(JSON.stringify({apiVersion, kind: 'ExecCredential'}))
+    break
+  case 'wrong-api':
+    process.stdout.write(
+      JSON.stringify({
+        apiVersion: 'client.authentication.k8s.io/v1alpha1',
+        kind: 'ExecCredential',
+        status: {token: token()},
+      }),
+    )
+    break
+  case 'flood':
+    process.stdout.write('x'.repeat(3 * 1024 * 1024))
+    break
+  case 'signal':
+    process.kill(process.pid, 'SIGKILL')
+    break
+  case 'hostile':
+    // What a compromised or careless identity provider could make a plugin print.
+    process.stderr.write('denied: \x1b]0;owned\x07\x1b[31mred\u202Eevil\n')
+    process.exit(1)
+    break
   default:
     process.stderr.write(`fake-plugin: unknown PLUGIN_MODE ${mode}\n`)
     process.exit(2)
