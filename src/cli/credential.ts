@@ -6,79 +6,34 @@ import {processPrinter, type Printer} from '../adapters/printer.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
 import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
-import {parseDuration} from '../core/duration.js'
-import {DEFAULT_PROFILE_MAX_AGE_MS, readRecentProfile} from './recent-profile.js'
+import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, PROVIDER_FLAGS, VERBOSE_FLAG} from './flags.js'
+import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
+import {readRecentProfile} from './recent-profile.js'
 
-export const CREDENTIAL_USAGE = `usage: cpcred credential NAMESPACE/NAME [--kubeconfig FILE] [--context NAME] [-n NAMESPACE]
-       [--provider-file FILE] [--access-provider NAME='CMD ARGS']... [--no-cache] [--cache-ttl DURATION]
-       [--plugin-timeout DURATION] [--profile-max-age DURATION] [-v]`
+export const CREDENTIAL_USAGE = usageLine('credential', 'NAMESPACE/NAME')
+
+/** The flags of `cpcred credential`, read by this fast path and by the oclif class for help. */
+export const CREDENTIAL_FLAGS = {
+  ...HUB_FLAGS,
+  ...PROVIDER_FLAGS,
+  ...CREDENTIAL_RUN_FLAGS,
+  ...VERBOSE_FLAG,
+} as const satisfies FlagTable
 
 export interface CredentialOptions {
   profile: string
-  kubeconfig?: string
-  context?: string
-  namespace?: string
-  providerFile?: string
-  accessProviders: string[]
-  noCache: boolean
-  cacheTtlSeconds?: number
-  pluginTimeoutMs?: number
-  profileMaxAgeMs: number
-  verbose: boolean
+  flags: FlagValues<typeof CREDENTIAL_FLAGS>
 }
 
 export function parseCredentialArgs(argv: string[]): CredentialOptions {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        kubeconfig: {type: 'string'},
-        context: {type: 'string'},
-        namespace: {type: 'string', short: 'n'},
-        'provider-file': {type: 'string'},
-        'access-provider': {type: 'string', multiple: true},
-        'no-cache': {type: 'boolean'},
-        'cache-ttl': {type: 'string'},
-        'plugin-timeout': {type: 'string'},
-        'profile-max-age': {type: 'string'},
-        verbose: {type: 'boolean', short: 'v'},
-      },
-    })
-  } catch (error) {
-    throw new UsageError((error as Error).message, CREDENTIAL_USAGE)
-  }
-  const {values, positionals} = parsed
+  const {flags, positionals} = parseFlags(CREDENTIAL_FLAGS, argv, CREDENTIAL_USAGE)
   if (positionals.length !== 1) {
     throw new UsageError(
       positionals.length ? `expected one profile, got ${positionals.length}` : 'a profile is required',
       CREDENTIAL_USAGE,
     )
   }
-  return {
-    profile: positionals[0]!,
-    kubeconfig: values.kubeconfig,
-    context: values.context,
-    namespace: values.namespace,
-    providerFile: values['provider-file'],
-    accessProviders: values['access-provider'] ?? [],
-    noCache: values['no-cache'] ?? false,
-    cacheTtlSeconds:
-      values['cache-ttl'] === undefined
-        ? undefined
-        : parseDuration(values['cache-ttl'], '--cache-ttl') / 1000,
-    pluginTimeoutMs:
-      values['plugin-timeout'] === undefined
-        ? undefined
-        : parseDuration(values['plugin-timeout'], '--plugin-timeout'),
-    profileMaxAgeMs:
-      values['profile-max-age'] === undefined
-        ? DEFAULT_PROFILE_MAX_AGE_MS
-        : parseDuration(values['profile-max-age'], '--profile-max-age'),
-    verbose: values.verbose ?? false,
-  }
+  return {profile: positionals[0]!, flags}
 }
 
 /** The ExecCredential apiVersion kubectl asked for in KUBERNETES_EXEC_INFO; v1 when run by hand. */
@@ -97,7 +52,7 @@ export function requestedApiVersion(execInfo: string | undefined): ExecApiVersio
 }
 
 export async function runCredential(argv: string[], printer: Printer = processPrinter()): Promise<void> {
-  const options = parseCredentialArgs(argv)
+  const {profile: profileArg, flags} = parseCredentialArgs(argv)
   const apiVersion = requestedApiVersion(process.env[EXEC_INFO_ENV])
 
   const [
@@ -111,26 +66,26 @@ export async function runCredential(argv: string[], printer: Printer = processPr
     import('../usecases/profile-ref.js'),
     import('../core/resolve-access.js'),
   ])
-  const ref = parseProfileRef(options.profile)
+  const ref = parseProfileRef(profileArg)
   const [config, loaded] = await Promise.all([
-    loadHubConfig({kubeconfig: options.kubeconfig, context: options.context, namespace: options.namespace}),
-    loadProviders({providerFile: options.providerFile, accessProviders: options.accessProviders}),
+    loadHubConfig({kubeconfig: flags.kubeconfig, context: flags.context, namespace: flags.namespace}),
+    loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
   ])
   const identity = hubIdentity(config)
   const profile = await readRecentProfile(
     config,
     identity,
     ref,
-    options.noCache ? 0 : options.profileMaxAgeMs,
+    flags['no-cache'] ? 0 : flags['profile-max-age'],
   )
   const resolution = resolveAccess(profile, requireProviders(loaded))
   for (const warning of [...loaded.warnings, ...resolution.warnings]) printer.warn(warning)
 
   let cache
-  if (!options.noCache) {
+  if (!flags['no-cache']) {
     const {CredentialStore, defaultCredentialCacheDir} = await import('../adapters/credential-store.js')
     cache = new CredentialStore(defaultCredentialCacheDir(), {
-      onProblem: (message) => options.verbose && printer.note(`cache: ${message}`),
+      onProblem: (message) => flags.verbose && printer.note(`cache: ${message}`),
     })
   }
   const [{pluginRunner}, {obtainCredential}] = await Promise.all([
@@ -144,12 +99,12 @@ export async function runCredential(argv: string[], printer: Printer = processPr
       hubIdentity: identity,
       hubPin: hubPin(config),
       stdinIsTTY: Boolean(process.stdin.isTTY),
-      timeoutMs: options.pluginTimeoutMs,
-      ttlSeconds: options.cacheTtlSeconds,
+      timeoutMs: flags['plugin-timeout'],
+      ttlSeconds: flags['cache-ttl'] === undefined ? undefined : flags['cache-ttl'] / 1000,
       onPluginStderr: (text) => printer.text(text, 'stderr'),
     },
   )
-  if (options.verbose) {
+  if (flags.verbose) {
     printer.note(
       `credential for ${resolution.profile} via provider "${resolution.provider.name}": ` +
         `${describeCredential(obtained.credential)}, ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,

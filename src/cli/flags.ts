@@ -1,64 +1,102 @@
-// Flags shared by commands, spelled as kubectl spells them.
-import {Flags} from '@oclif/core'
+// The flags commands share, spelled as kubectl spells them, as plain data (src/cli/flag-table.ts):
+// the fast path reads them without oclif.
+import {formatDuration} from '../core/duration.js'
+import {DEFAULT_PLUGIN_TIMEOUT_MS} from '../usecases/run-plugin.js'
+import type {FlagTable} from './flag-table.js'
 
-export const hubFlags = {
-  kubeconfig: Flags.string({
+export const HUB_FLAGS = {
+  kubeconfig: {
+    kind: 'string',
     summary: 'Path to the hub kubeconfig file (default: KUBECONFIG, then ~/.kube/config).',
     helpGroup: 'HUB',
-  }),
-  context: Flags.string({summary: 'The hub kubeconfig context to use.', helpGroup: 'HUB'}),
-  namespace: Flags.string({
+  },
+  context: {kind: 'string', summary: 'The hub kubeconfig context to use.', helpGroup: 'HUB'},
+  namespace: {
+    kind: 'string',
     char: 'n',
     summary: "Namespace of the ClusterProfiles (default: the context's namespace).",
     helpGroup: 'HUB',
-  }),
-}
+  },
+} as const satisfies FlagTable
 
-export const allNamespacesFlag = Flags.boolean({
-  char: 'A',
-  summary: 'Look in all namespaces.',
-  exclusive: ['namespace'],
-  helpGroup: 'HUB',
-})
+export const ALL_NAMESPACES_FLAG = {
+  'all-namespaces': {
+    kind: 'boolean',
+    char: 'A',
+    summary: 'Look in all namespaces.',
+    exclusive: ['namespace'],
+    helpGroup: 'HUB',
+  },
+} as const satisfies FlagTable
 
-export const selectorFlag = Flags.string({
-  char: 'l',
-  summary: 'Label selector to filter ClusterProfiles on (e.g. -l env=prod,tier!=test).',
-})
+export const SELECTOR_FLAG = {
+  selector: {
+    kind: 'string',
+    char: 'l',
+    summary: 'Label selector to filter ClusterProfiles on (e.g. -l env=prod,tier!=test).',
+  },
+} as const satisfies FlagTable
 
 export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'name'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
 /** -o for commands that print profiles. */
-export const outputFlag = Flags.option({
-  char: 'o',
-  summary: 'Output format.',
-  options: OUTPUT_FORMATS,
-  default: 'table' as OutputFormat,
-})()
+export const OUTPUT_FLAG = {
+  output: {kind: 'option', char: 'o', summary: 'Output format.', options: OUTPUT_FORMATS, default: 'table'},
+} as const satisfies FlagTable
 
-export const providerFlags = {
-  'provider-file': Flags.string({
+export const PROVIDER_FLAGS = {
+  'provider-file': {
+    kind: 'string',
     summary:
       'Provider file mapping provider names to exec plugins (default: $CPCRED_PROVIDER_FILE, then $XDG_CONFIG_HOME/cpcred/providers.json).',
     helpGroup: 'PROVIDERS',
-  }),
-  'access-provider': Flags.string({
+  },
+  'access-provider': {
+    kind: 'string',
     summary:
       "A provider given inline, as name='/path/to/plugin --flag value' (repeatable; overrides the file's entry of that name).",
     multiple: true,
     helpGroup: 'PROVIDERS',
-  }),
-}
+  },
+} as const satisfies FlagTable
 
 /** Fan-out commands: which profiles (names come as arguments). */
-export const targetFlags = {
-  'all-namespaces': allNamespacesFlag,
-  selector: selectorFlag,
-  all: Flags.boolean({summary: 'Every profile in the namespace (or in all namespaces with -A).'}),
-}
+export const TARGET_FLAGS = {
+  ...ALL_NAMESPACES_FLAG,
+  ...SELECTOR_FLAG,
+  all: {kind: 'boolean', summary: 'Every profile in the namespace (or in all namespaces with -A).'},
+} as const satisfies FlagTable
 
-export const impersonationFlags = {
-  as: Flags.string({summary: 'Impersonate this user on the target clusters.'}),
-  'as-group': Flags.string({summary: 'Impersonate this group (repeatable; needs --as).', multiple: true}),
-}
+export const IMPERSONATION_FLAGS = {
+  as: {kind: 'string', summary: 'Impersonate this user on the target clusters.'},
+  'as-group': {
+    kind: 'string',
+    summary: 'Impersonate this group (repeatable; needs --as).',
+    multiple: true,
+    dependsOn: ['as'],
+  },
+} as const satisfies FlagTable
+
+/** How credentials are obtained: the commands that run plugins (credential, exec). */
+export const CREDENTIAL_RUN_FLAGS = {
+  'no-cache': {
+    kind: 'boolean',
+    summary: 'Always run the plugin; neither read nor write the credential cache.',
+  },
+  'cache-ttl': {kind: 'duration', summary: 'Cache credentials that carry no expiry for this long (e.g. 5m).'},
+  'plugin-timeout': {
+    kind: 'duration',
+    summary: 'Stop a credential plugin (and what it started) that runs longer than this.',
+    default: formatDuration(DEFAULT_PLUGIN_TIMEOUT_MS),
+  },
+  'profile-max-age': {
+    kind: 'duration',
+    summary: 'Use a profile read from the hub less than this long ago again (0s: always read it).',
+    default: '30s',
+  },
+} as const satisfies FlagTable
+
+export const VERBOSE_FLAG = {
+  verbose: {kind: 'boolean', char: 'v', summary: 'Say what cpcred does (secrets are never printed).'},
+} as const satisfies FlagTable

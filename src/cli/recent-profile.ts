@@ -9,9 +9,6 @@ import type {ClusterProfile} from '../core/cluster-profile.js'
 import {findProfile} from '../usecases/find-profiles.js'
 import type {ProfileRef} from '../usecases/profile-ref.js'
 
-/** How long a profile read from the hub is used again before it is read anew. */
-export const DEFAULT_PROFILE_MAX_AGE_MS = 30_000
-
 export async function readRecentProfile(
   config: HubConfig,
   identity: string,

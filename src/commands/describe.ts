@@ -1,9 +1,28 @@
-import {Command, Flags} from '@oclif/core'
+import {Command} from '@oclif/core'
 import {processPrinter} from '../adapters/printer.js'
 import {describeProfile, describeProfileData} from '../core/profile-describe.js'
-import {allNamespacesFlag, hubFlags, providerFlags} from '../cli/flags.js'
+import type {FlagTable} from '../cli/flag-table.js'
+import {ALL_NAMESPACES_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from '../cli/flags.js'
+import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
 import {openSession} from '../cli/session.js'
+
+const DESCRIBE_FLAGS = {
+  ...HUB_FLAGS,
+  ...ALL_NAMESPACES_FLAG,
+  ...PROVIDER_FLAGS,
+  'show-env': {
+    kind: 'boolean',
+    summary: "Show the values of the plugin's environment variables (redacted by default).",
+  },
+  output: {
+    kind: 'option',
+    char: 'o',
+    summary: 'Output format.',
+    options: ['text', 'json', 'yaml'],
+    default: 'text',
+  },
+} as const satisfies FlagTable
 
 export default class Describe extends Command {
   static override summary =
@@ -14,20 +33,7 @@ export default class Describe extends Command {
     '<%= config.bin %> describe fleet-prod/eu-west-1 -o json | jq .resolution',
   ]
   static override args = {profile: profileArg}
-  static override flags = {
-    ...hubFlags,
-    'all-namespaces': allNamespacesFlag,
-    ...providerFlags,
-    'show-env': Flags.boolean({
-      summary: "Show the values of the plugin's environment variables (redacted by default).",
-    }),
-    output: Flags.option({
-      char: 'o',
-      summary: 'Output format.',
-      options: ['text', 'json', 'yaml'] as const,
-      default: 'text' as const,
-    })(),
-  }
+  static override flags = oclifFlags(DESCRIBE_FLAGS)
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Describe)

@@ -1,20 +1,47 @@
-import {Command, Flags} from '@oclif/core'
+import {Command} from '@oclif/core'
 import {realpathSync} from 'node:fs'
 import path from 'node:path'
 import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
 import {requireProviders} from '../adapters/providers.js'
 import {processPrinter} from '../adapters/printer.js'
-import {hubFlags, impersonationFlags, providerFlags, targetFlags} from '../cli/flags.js'
+import type {FlagTable} from '../cli/flag-table.js'
+import {HUB_FLAGS, IMPERSONATION_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
+import {oclifFlags} from '../cli/oclif-flags.js'
 import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
 import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
 import {openSession} from '../cli/session.js'
 
+const KUBECONFIG_FLAGS = {
+  ...HUB_FLAGS,
+  ...TARGET_FLAGS,
+  ...PROVIDER_FLAGS,
+  mode: {kind: 'option', summary: 'What the users run.', options: ['plugin', 'cpcred'], default: 'plugin'},
+  'output-file': {kind: 'string', summary: 'Write to this file (new files 0600) instead of stdout.'},
+  merge: {
+    kind: 'boolean',
+    summary: 'Merge into --output-file, else the first KUBECONFIG file, else ~/.kube/config.',
+  },
+  overwrite: {
+    kind: 'boolean',
+    summary: 'Replace an existing file, or entries of the same names when merging.',
+  },
+  'set-current': {kind: 'boolean', summary: 'Make the first profile the current context.'},
+  'context-name': {
+    kind: 'string',
+    summary: 'Name template for contexts, clusters and users: {namespace}, {name}, {provider}.',
+  },
+  ...IMPERSONATION_FLAGS,
+  'no-pin-hub': {
+    kind: 'boolean',
+    summary: 'Plugin mode: do not add KUBECONFIG/CPCRED_HUB_CONTEXT for plugins that read the hub.',
+  },
+} as const satisfies FlagTable
+
 export default class Kubeconfig extends Command {
   static override summary = 'Write a kubeconfig with one context per profile, using the matching exec plugin.'
-  static override description = `--mode plugin (default): each user runs the matched plugin directly, exactly as the upstream
-Cluster Inventory access library would; the hub is pinned in its env (KUBECONFIG, CPCRED_HUB_CONTEXT)
-for plugins that read it. --mode cpcred: each user runs 'cpcred credential', which re-reads the
-profile and uses the credential cache.`
+  static override description = `--mode plugin (default): each user runs the matched plugin directly, exactly as the upstream Cluster Inventory access library would; the hub is pinned in its env (KUBECONFIG, CPCRED_HUB_CONTEXT) for plugins that read it. --mode cpcred: each user runs 'cpcred credential', which re-reads the profile and uses the credential cache.
+
+--merge and --output-file write through symlinks to the real file, atomically, keeping its mode and owner; new files are 0600.`
   static override examples = [
     '<%= config.bin %> kubeconfig fleet-prod/eu-west-1 > eu-west-1.kubeconfig',
     '<%= config.bin %> kubeconfig -A -l env=prod --merge --set-current',
@@ -22,31 +49,7 @@ profile and uses the credential cache.`
   ]
   static override strict = false
   static override args = {}
-  static override flags = {
-    ...hubFlags,
-    ...targetFlags,
-    ...providerFlags,
-    mode: Flags.option({
-      summary: 'What the users run.',
-      options: ['plugin', 'cpcred'] as const,
-      default: 'plugin' as const,
-    })(),
-    'output-file': Flags.string({summary: 'Write to this file (0600) instead of stdout.'}),
-    merge: Flags.boolean({
-      summary: 'Merge into --output-file, else the first KUBECONFIG file, else ~/.kube/config.',
-    }),
-    overwrite: Flags.boolean({
-      summary: 'Replace an existing file, or entries of the same names when merging.',
-    }),
-    'set-current': Flags.boolean({summary: 'Make the first profile the current context.'}),
-    'context-name': Flags.string({
-      summary: 'Name template for contexts, clusters and users: {namespace}, {name}, {provider}.',
-    }),
-    ...impersonationFlags,
-    'no-pin-hub': Flags.boolean({
-      summary: 'Plugin mode: do not add KUBECONFIG/CPCRED_HUB_CONTEXT for plugins that read the hub.',
-    }),
-  }
+  static override flags = oclifFlags(KUBECONFIG_FLAGS)
 
   async run(): Promise<void> {
     const {argv, flags} = await this.parse(Kubeconfig)

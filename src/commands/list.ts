@@ -1,9 +1,31 @@
-import {Command, Flags} from '@oclif/core'
+import {Command} from '@oclif/core'
 import {processPrinter} from '../adapters/printer.js'
 import {renderProfiles} from '../core/profile-view.js'
-import {allNamespacesFlag, hubFlags, outputFlag, providerFlags, selectorFlag} from '../cli/flags.js'
+import type {FlagTable} from '../cli/flag-table.js'
+import {ALL_NAMESPACES_FLAG, HUB_FLAGS, OUTPUT_FLAG, PROVIDER_FLAGS, SELECTOR_FLAG} from '../cli/flags.js'
+import {oclifFlags} from '../cli/oclif-flags.js'
 import {openSession} from '../cli/session.js'
 import {listProfiles, PAGE_SIZE} from '../usecases/list-profiles.js'
+
+const LIST_FLAGS = {
+  ...HUB_FLAGS,
+  ...ALL_NAMESPACES_FLAG,
+  ...SELECTOR_FLAG,
+  'cluster-manager': {
+    kind: 'string',
+    summary: 'Only profiles managed by this cluster manager (spec.clusterManager.name).',
+  },
+  clusterset: {kind: 'string', summary: 'Only profiles in namespaces of this clusterset.'},
+  usable: {kind: 'boolean', summary: 'Only profiles that a provider of your provider file can reach.'},
+  'chunk-size': {
+    kind: 'integer',
+    summary: 'Return large lists in chunks of this many profiles.',
+    default: PAGE_SIZE,
+    min: 1,
+  },
+  ...OUTPUT_FLAG,
+  ...PROVIDER_FLAGS,
+} as const satisfies FlagTable
 
 export default class List extends Command {
   static override hiddenAliases = ['ls']
@@ -15,23 +37,7 @@ export default class List extends Command {
     '<%= config.bin %> list -n fleet -l env=prod -o json',
     '<%= config.bin %> list -A --usable --clusterset prod',
   ]
-  static override flags = {
-    ...hubFlags,
-    'all-namespaces': allNamespacesFlag,
-    selector: selectorFlag,
-    'cluster-manager': Flags.string({
-      summary: 'Only profiles managed by this cluster manager (spec.clusterManager.name).',
-    }),
-    clusterset: Flags.string({summary: 'Only profiles in namespaces of this clusterset.'}),
-    usable: Flags.boolean({summary: 'Only profiles that a provider of your provider file can reach.'}),
-    'chunk-size': Flags.integer({
-      summary: 'Return large lists in chunks of this many profiles.',
-      default: PAGE_SIZE,
-      min: 1,
-    }),
-    output: outputFlag,
-    ...providerFlags,
-  }
+  static override flags = oclifFlags(LIST_FLAGS)
 
   async run(): Promise<void> {
     const {flags} = await this.parse(List)

@@ -1,14 +1,31 @@
-import {Command, Flags} from '@oclif/core'
+import {Command} from '@oclif/core'
 import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
 import {pluginRunner} from '../adapters/process.js'
 import {requireProviders} from '../adapters/providers.js'
 import {processPrinter} from '../adapters/printer.js'
 import {resolveAccess} from '../core/resolve-access.js'
-import {allNamespacesFlag, hubFlags, providerFlags} from '../cli/flags.js'
+import type {FlagTable} from '../cli/flag-table.js'
+import {ALL_NAMESPACES_FLAG, CREDENTIAL_RUN_FLAGS, HUB_FLAGS, PROVIDER_FLAGS} from '../cli/flags.js'
+import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
 import {obtainCredential} from '../usecases/obtain-credential.js'
 import {renderSelf, reviewSelf} from '../usecases/whoami.js'
 import {openSession} from '../cli/session.js'
+
+const WHOAMI_FLAGS = {
+  ...HUB_FLAGS,
+  ...ALL_NAMESPACES_FLAG,
+  ...PROVIDER_FLAGS,
+  'no-cache': CREDENTIAL_RUN_FLAGS['no-cache'],
+  'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
+  output: {
+    kind: 'option',
+    char: 'o',
+    summary: 'Output format.',
+    options: ['table', 'json', 'yaml'],
+    default: 'table',
+  },
+} as const satisfies FlagTable
 
 export default class Whoami extends Command {
   static override summary =
@@ -18,20 +35,7 @@ export default class Whoami extends Command {
     '<%= config.bin %> whoami eu-west-1 -n fleet-prod -o json',
   ]
   static override args = {profile: profileArg}
-  static override flags = {
-    ...hubFlags,
-    'all-namespaces': allNamespacesFlag,
-    ...providerFlags,
-    'no-cache': Flags.boolean({
-      summary: 'Always run the plugin; neither read nor write the credential cache.',
-    }),
-    output: Flags.option({
-      char: 'o',
-      summary: 'Output format.',
-      options: ['table', 'json', 'yaml'] as const,
-      default: 'table' as const,
-    })(),
-  }
+  static override flags = oclifFlags(WHOAMI_FLAGS)
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Whoami)
@@ -50,6 +54,7 @@ export default class Whoami extends Command {
         hubIdentity: hub.identity(),
         hubPin: hub.pin(),
         stdinIsTTY: Boolean(process.stdin.isTTY),
+        timeoutMs: flags['plugin-timeout'],
         onPluginStderr: (text) => printer.text(text, 'stderr'),
       },
     )

@@ -3,7 +3,6 @@
 // mapping hub failures to one-line errors, and printing the ExecCredential. kubectl runs these plugins on
 // every request, so this module loads only node:util and small core modules; the hub adapter is imported
 // by the caller when it is about to talk to the hub. stdout carries the ExecCredential and nothing else.
-import {parseArgs, type ParseArgsConfig} from 'node:util'
 import type {HubSelection, Hub} from '../adapters/hub.js'
 import {CpcredError, isCpcredError, UsageError} from '../core/errors.js'
 import {EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
@@ -15,6 +14,7 @@ import {
 } from '../core/exec-credential.js'
 import {HUB_CONTEXT_ENV} from '../core/hub-pin.js'
 import {BUILTIN_PLUGINS} from './names.js'
+import {parseFlags, type FlagTable, type FlagValues} from '../cli/flag-table.js'
 import {processPrinter, type Printer} from '../adapters/printer.js'
 
 export interface PluginIo {
@@ -112,30 +112,28 @@ export interface HubArgs {
   namespace?: string
 }
 
-export const HUB_ARG_OPTIONS = {
-  kubeconfig: {type: 'string'},
-  context: {type: 'string'},
-  namespace: {type: 'string', short: 'n'},
-  verbose: {type: 'boolean', short: 'v'},
-} as const satisfies ParseArgsConfig['options']
+/** How the built-in plugins find the hub, and -v; each plugin adds its own -n. */
+export const PLUGIN_HUB_FLAGS = {
+  kubeconfig: {
+    kind: 'string',
+    summary: 'The hub kubeconfig (default: KUBECONFIG, which cpcred pins to the hub, then ~/.kube/config).',
+    helpGroup: 'HUB',
+  },
+  context: {
+    kind: 'string',
+    summary: 'The hub context (default: CPCRED_HUB_CONTEXT, then the current context).',
+    helpGroup: 'HUB',
+  },
+  verbose: {kind: 'boolean', char: 'v', summary: 'Say on stderr what was read on the hub (never the token).'},
+} as const satisfies FlagTable
 
-/** node:util parseArgs, strict, with its failures turned into usage errors that show the usage. */
-export function parsePluginArgs<O extends NonNullable<ParseArgsConfig['options']>>(
-  argv: string[],
-  options: O,
-  usage: string,
-) {
-  let parsed
-  try {
-    parsed = parseArgs({args: argv, options, strict: true, allowPositionals: true})
-  } catch (error) {
-    // Its messages run to three lines; the first says it all.
-    throw new UsageError((error as Error).message.split('\n')[0]!, usage)
+/** The plugin's flags by its table; a plugin takes no arguments. */
+export function parsePluginArgs<T extends FlagTable>(argv: string[], table: T, usage: string): FlagValues<T> {
+  const {flags, positionals} = parseFlags(table, argv, usage)
+  if (positionals.length > 0) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`, usage)
   }
-  if (parsed.positionals.length > 0) {
-    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`, usage)
-  }
-  return parsed.values
+  return flags
 }
 
 /**

@@ -3,12 +3,13 @@
 // the hub in key "token" of Secret <namespace>/<clusterName>, where clusterName comes from the cluster's
 // client.authentication.k8s.io/exec extension (spec.cluster.config) and the namespace from the hub
 // context. The credential has no expiry, as upstream: the Secret's owner rotates it.
+import {usageLine, type FlagTable} from '../cli/flag-table.js'
 import {CpcredError, UsageError} from '../core/errors.js'
 import {EXEC_INFO_ENV} from '../core/exec-credential.js'
 import {
   configString,
   execClusterConfig,
-  HUB_ARG_OPTIONS,
+  PLUGIN_HUB_FLAGS,
   hubDescription,
   hubError,
   hubSelection,
@@ -26,19 +27,29 @@ import {
 export const SECRET_TOKEN_KEY = 'token'
 export const CLUSTER_NAME_KEY = 'clusterName'
 
-export const SECRETREADER_USAGE = `usage: cpcred plugin secretreader [-n NAMESPACE] [--kubeconfig FILE] [--context NAME] [-v]`
+export const SECRETREADER_USAGE = usageLine('plugin secretreader', '')
+
+export const SECRETREADER_FLAGS = {
+  namespace: {
+    kind: 'string',
+    char: 'n',
+    summary: `Namespace of the Secret (default: the hub context's namespace, else "default").`,
+    helpGroup: 'HUB',
+  },
+  ...PLUGIN_HUB_FLAGS,
+} as const satisfies FlagTable
 
 export interface SecretreaderOptions extends HubArgs {
   verbose: boolean
 }
 
 export function parseSecretreaderArgs(argv: string[]): SecretreaderOptions {
-  const values = parsePluginArgs(argv, HUB_ARG_OPTIONS, SECRETREADER_USAGE)
+  const values = parsePluginArgs(argv, SECRETREADER_FLAGS, SECRETREADER_USAGE)
   return {
     kubeconfig: values.kubeconfig,
     context: values.context,
     namespace: values.namespace || undefined,
-    verbose: values.verbose ?? false,
+    verbose: values.verbose,
   }
 }
 

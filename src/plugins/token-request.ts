@@ -3,13 +3,14 @@
 // trusts the hub's service-account issuer through its AuthenticationConfiguration (JWT issuer = hub
 // issuer, audience = target URL). Nothing long-lived is stored anywhere, and the credential carries the
 // expiry the hub gave it, so kubectl and the cpcred cache know when to ask again.
+import {usageLine, type FlagTable} from '../cli/flag-table.js'
 import {CpcredError, UsageError} from '../core/errors.js'
 import {EXEC_API_V1} from '../core/exec-config.js'
 import {EXEC_INFO_ENV, parseRfc3339, type Credential} from '../core/exec-credential.js'
 import {
   configString,
   execClusterConfig,
-  HUB_ARG_OPTIONS,
+  PLUGIN_HUB_FLAGS,
   hubDescription,
   hubError,
   hubSelection,
@@ -38,8 +39,30 @@ export const CONFIG_KEYS = {
   expirationSeconds: 'expirationSeconds',
 } as const
 
-export const TOKEN_REQUEST_USAGE = `usage: cpcred plugin token-request [--service-account NAME] [-n NAMESPACE] [--audience AUDIENCE]
-       [--expiration-seconds N] [--kubeconfig FILE] [--context NAME] [-v]`
+export const TOKEN_REQUEST_USAGE = usageLine('plugin token-request', '')
+
+export const TOKEN_REQUEST_FLAGS = {
+  'service-account': {
+    kind: 'string',
+    summary: 'The ServiceAccount (default: serviceAccount in spec.cluster.config).',
+  },
+  namespace: {
+    kind: 'string',
+    char: 'n',
+    summary:
+      "Namespace of the ServiceAccount (default: namespace in spec.cluster.config, else the hub context's).",
+    helpGroup: 'HUB',
+  },
+  audience: {
+    kind: 'string',
+    summary: "The token's audience (default: audience in spec.cluster.config, else the target's server URL).",
+  },
+  'expiration-seconds': {
+    kind: 'string',
+    summary: `Requested lifetime in seconds, ${MIN_EXPIRATION_SECONDS} to ${MAX_EXPIRATION_SECONDS} (default: expirationSeconds in spec.cluster.config, else ${DEFAULT_EXPIRATION_SECONDS}).`,
+  },
+  ...PLUGIN_HUB_FLAGS,
+} as const satisfies FlagTable
 
 export interface TokenRequestOptions extends HubArgs {
   serviceAccount?: string
@@ -49,16 +72,7 @@ export interface TokenRequestOptions extends HubArgs {
 }
 
 export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
-  const values = parsePluginArgs(
-    argv,
-    {
-      ...HUB_ARG_OPTIONS,
-      'service-account': {type: 'string'},
-      audience: {type: 'string'},
-      'expiration-seconds': {type: 'string'},
-    },
-    TOKEN_REQUEST_USAGE,
-  )
+  const values = parsePluginArgs(argv, TOKEN_REQUEST_FLAGS, TOKEN_REQUEST_USAGE)
   const expiration = values['expiration-seconds']
   return {
     kubeconfig: values.kubeconfig,
@@ -68,7 +82,7 @@ export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
     audience: values.audience || undefined,
     expirationSeconds:
       expiration === undefined ? undefined : parseExpirationSeconds(expiration, '--expiration-seconds'),
-    verbose: values.verbose ?? false,
+    verbose: values.verbose,
   }
 }
 

@@ -3,7 +3,8 @@ import {CredentialStore, defaultCredentialCacheDir} from '../../adapters/credent
 import {requireProviders} from '../../adapters/providers.js'
 import {processPrinter} from '../../adapters/printer.js'
 import {resolveAccess} from '../../core/resolve-access.js'
-import {hubFlags, providerFlags} from '../../cli/flags.js'
+import {HUB_FLAGS, PROVIDER_FLAGS} from '../../cli/flags.js'
+import {oclifFlags} from '../../cli/oclif-flags.js'
 import {profileArg} from '../../cli/profile-args.js'
 import {findProfile, parseProfileRef} from '../../usecases/find-profiles.js'
 import {pluginRun} from '../../usecases/obtain-credential.js'
@@ -16,7 +17,7 @@ export default class CacheClear extends Command {
     '<%= config.bin %> cache clear fleet-prod/eu-west-1',
   ]
   static override args = {profile: profileArg}
-  static override flags = {...hubFlags, ...providerFlags}
+  static override flags = oclifFlags({...HUB_FLAGS, ...PROVIDER_FLAGS})
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(CacheClear)

@@ -1,6 +1,7 @@
 import {Command} from '@oclif/core'
+import {oclifFlags} from '../../cli/oclif-flags.js'
 import {runBuiltinPlugin} from '../../plugins/common.js'
-import {SECRETREADER_USAGE} from '../../plugins/secretreader.js'
+import {SECRETREADER_FLAGS} from '../../plugins/secretreader.js'
 
 // kubectl reaches the plugin through bin/run.js's fast path, which never loads oclif; this class gives it
 // help text and runs the same code when oclif is already loaded.
@@ -11,10 +12,9 @@ export default class PluginSecretreader extends Command {
 
 The hub: --kubeconfig/--context, else KUBECONFIG (kubectl's rules) and CPCRED_HUB_CONTEXT, else the current context. Namespace: -n, else the hub context's namespace, else "default". RBAC needed on the hub: "get" on that one Secret.
 
-In a provider file: {"name": "secretreader", "execConfig": {"apiVersion": "client.authentication.k8s.io/v1", "command": "cpcred", "args": ["plugin", "secretreader"], "provideClusterInfo": true, "interactiveMode": "Never"}}. See docs/plugins.md.
-
-${SECRETREADER_USAGE}`
+In a provider file: {"name": "secretreader", "execConfig": {"apiVersion": "client.authentication.k8s.io/v1", "command": "cpcred", "args": ["plugin", "secretreader"], "provideClusterInfo": true, "interactiveMode": "Never"}}. See docs/plugins.md.`
   static override strict = false
+  static override flags = oclifFlags(SECRETREADER_FLAGS)
   static override examples = [
     `KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://eu-west-1.example:6443","config":{"clusterName":"eu-west-1"}}}}' <%= config.bin %> plugin secretreader -n fleet -v`,
   ]

@@ -1,10 +1,11 @@
 import {Command} from '@oclif/core'
+import {oclifFlags} from '../../cli/oclif-flags.js'
 import {runBuiltinPlugin} from '../../plugins/common.js'
 import {
   DEFAULT_EXPIRATION_SECONDS,
   MAX_EXPIRATION_SECONDS,
   MIN_EXPIRATION_SECONDS,
-  TOKEN_REQUEST_USAGE,
+  TOKEN_REQUEST_FLAGS,
 } from '../../plugins/token-request.js'
 
 // kubectl reaches the plugin through bin/run.js's fast path, which never loads oclif; this class gives it
@@ -18,10 +19,9 @@ ServiceAccount: --service-account and -n, else serviceAccount and namespace in s
 
 The hub: --kubeconfig/--context, else KUBECONFIG (kubectl's rules) and CPCRED_HUB_CONTEXT, else the current context. RBAC needed on the hub: "create" on serviceaccounts/token for that ServiceAccount.
 
-In a provider file: {"name": "token-request", "execConfig": {"apiVersion": "client.authentication.k8s.io/v1", "command": "cpcred", "args": ["plugin", "token-request"], "provideClusterInfo": true, "interactiveMode": "Never"}}. See docs/plugins.md.
-
-${TOKEN_REQUEST_USAGE}`
+In a provider file: {"name": "token-request", "execConfig": {"apiVersion": "client.authentication.k8s.io/v1", "command": "cpcred", "args": ["plugin", "token-request"], "provideClusterInfo": true, "interactiveMode": "Never"}}. See docs/plugins.md.`
   static override strict = false
+  static override flags = oclifFlags(TOKEN_REQUEST_FLAGS)
   static override examples = [
     '<%= config.bin %> plugin token-request --service-account deployer -n ci --audience https://eu-west-1.example:6443 -v',
   ]

@@ -1,0 +1,113 @@
+// One definition per command's flags: the fast path (node:util parseArgs, no oclif) and the oclif
+// class (help, and the parser of every other command) are built from the same table. These tests
+// prove they agree flag for flag, and that both read values by the same rules.
+import assert from 'node:assert/strict'
+import {describe, it} from 'node:test'
+import type {Command} from '@oclif/core'
+import {CREDENTIAL_FLAGS} from '../../src/cli/credential.js'
+import {EXEC_FLAGS} from '../../src/cli/exec.js'
+import {parseArgsOptions, parseFlags, type FlagTable} from '../../src/cli/flag-table.js'
+import Credential from '../../src/commands/credential.js'
+import Exec from '../../src/commands/exec.js'
+import PluginSecretreader from '../../src/commands/plugin/secretreader.js'
+import PluginTokenRequest from '../../src/commands/plugin/token-request.js'
+import {SECRETREADER_FLAGS} from '../../src/plugins/secretreader.js'
+import {TOKEN_REQUEST_FLAGS} from '../../src/plugins/token-request.js'
+
+const FAST_PATH_COMMANDS: [string, FlagTable, typeof Command][] = [
+  ['credential', CREDENTIAL_FLAGS, Credential],
+  ['exec', EXEC_FLAGS, Exec],
+  ['plugin secretreader', SECRETREADER_FLAGS, PluginSecretreader],
+  ['plugin token-request', TOKEN_REQUEST_FLAGS, PluginTokenRequest],
+]
+
+interface OclifFlag {
+  char?: string
+  type: 'boolean' | 'option'
+  multiple?: boolean
+  summary?: string
+  helpGroup?: string
+}
+
+describe('fast-path commands: parseArgs and oclif agree flag for flag', () => {
+  for (const [name, table, command] of FAST_PATH_COMMANDS) {
+    it(`cpcred ${name}`, () => {
+      const oclif = command.flags as unknown as Record<string, OclifFlag>
+      const fast = parseArgsOptions(table)
+      const shape = (entries: [string, {short?: string; boolean: boolean; multiple: boolean}][]) =>
+        entries.sort(([a], [b]) => a.localeCompare(b))
+      assert.deepEqual(
+        shape(
+          Object.entries(fast).map(([flag, option]) => [
+            flag,
+            {short: option.short, boolean: option.type === 'boolean', multiple: option.multiple === true},
+          ]),
+        ),
+        shape(
+          Object.entries(oclif).map(([flag, spec]) => [
+            flag,
+            {short: spec.char, boolean: spec.type === 'boolean', multiple: spec.multiple === true},
+          ]),
+        ),
+      )
+      for (const [flag, spec] of Object.entries(oclif)) {
+        assert.ok(spec.summary, `--${flag} has help text`)
+        assert.equal(spec.summary, table[flag]!.summary)
+      }
+    })
+  }
+})
+
+describe('both parsers read values by the same rules', () => {
+  const table = {
+    count: {kind: 'integer', summary: 'n', min: 1, default: 4},
+    wait: {kind: 'duration', summary: 'd', default: '2m'},
+    format: {kind: 'option', summary: 'o', options: ['text', 'json'], default: 'text'},
+    name: {kind: 'string', summary: 's', char: 'n'},
+    all: {kind: 'boolean', summary: 'b', exclusive: ['name']},
+    tag: {kind: 'string', summary: 'm', multiple: true, dependsOn: ['name']},
+  } as const satisfies FlagTable
+
+  it('fills defaults and converts', () => {
+    const {flags, positionals} = parseFlags(
+      table,
+      ['x', '--count=8', '--wait', '90s', '-n', 'a', '--tag', 'p', '--tag', 'q'],
+      'usage',
+    )
+    assert.deepEqual(flags, {count: 8, wait: 90_000, format: 'text', name: 'a', all: false, tag: ['p', 'q']})
+    assert.deepEqual(positionals, ['x'])
+    assert.deepEqual(parseFlags(table, [], 'usage').flags, {
+      count: 4,
+      wait: 120_000,
+      format: 'text',
+      name: undefined,
+      all: false,
+      tag: [],
+    })
+  })
+
+  const refused = (argv: string[], message: RegExp) =>
+    assert.throws(
+      () => parseFlags(table, argv, 'usage'),
+      (error: {exitCode: number; message: string}) => error.exitCode === 2 && message.test(error.message),
+    )
+
+  it('refuses what oclif refuses, as usage errors', () => {
+    refused(['--count', '0'], /^--count "0" is not a whole number of 1 or more$/)
+    refused(['--count', '1.5'], /is not a whole number/)
+    refused(['--wait', 'soon'], /^--wait "soon" is not a duration$/)
+    refused(['--format', 'xml'], /^--format "xml" is not one of text, json$/)
+    refused(['--all', '-n', 'a'], /^--all and --name cannot be used together$/)
+    refused(['--tag', 'p'], /^--tag needs --name$/)
+    refused(['--bogus'], /^Unknown option '--bogus'/)
+  })
+
+  it('gives oclif the same rules through the same table', async () => {
+    const {oclifFlags} = await import('../../src/cli/oclif-flags.js')
+    const flags = oclifFlags(table) as unknown as Record<string, {parse: (input: string) => Promise<unknown>}>
+    assert.equal(await flags.count!.parse('8'), 8)
+    await assert.rejects(flags.count!.parse('0'), /--count "0" is not a whole number of 1 or more/)
+    assert.equal(await flags.wait!.parse('1m30s'), 90_000)
+    await assert.rejects(flags.wait!.parse('soon'), /is not a duration/)
+  })
+})
