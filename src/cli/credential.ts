@@ -1,7 +1,6 @@
 // `cpcred credential <profile>`: cpcred as an exec credential plugin. kubectl runs it on every
 // command through a `--mode cpcred` kubeconfig, so it starts without oclif (node:util parseArgs)
 // and loads only what the warm path needs. stdout carries the ExecCredential and nothing else.
-import {parseArgs} from 'node:util'
 import {processPrinter, type Printer} from '../adapters/printer.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
