@@ -12,6 +12,8 @@ export interface RunOptions {
 function isFastPath(argv: string[]): boolean {
   const separator = argv.indexOf('--')
   const options = separator === -1 ? argv : argv.slice(0, separator)
+  // Completion words are the user's, --help among them: they are never cpcred's own flags.
+  if (argv[0] === '__complete') return true
   if (options.some((arg) => arg === '--help' || arg === '-h')) return false
   return argv[0] === 'credential' || argv[0] === 'exec' || (argv[0] === 'plugin' && isBuiltinPlugin(argv[1]))
 }

@@ -1,0 +1,75 @@
+// The profile names the shell offers at TAB: a short-lived list per hub identity, read on every
+// keypress and refreshed from the hub in the background, so completing never waits for the hub.
+import {createHash} from 'node:crypto'
+import {open, rm, stat} from 'node:fs/promises'
+import path from 'node:path'
+import {ensurePrivateDir, errorCode, readIfExists, writeFileAtomic} from './files.js'
+
+const VERSION = 1
+/** Older than this, the list is still offered but refreshed. */
+export const COMPLETION_FRESH_MS = 60_000
+/** A refresh that has not finished after this long is assumed dead. */
+const REFRESH_STALE_MS = 30_000
+
+export interface CompletionList {
+  fetchedAt: number
+  /** NAMESPACE/NAME of each profile. */
+  profiles: string[]
+}
+
+export class CompletionCache {
+  constructor(
+    readonly dir: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private file(hubIdentity: string, suffix: string): string {
+    return path.join(this.dir, `${createHash('sha256').update(hubIdentity).digest('hex')}.${suffix}`)
+  }
+
+  async read(hubIdentity: string): Promise<CompletionList | undefined> {
+    try {
+      const entry = JSON.parse((await readIfExists(this.file(hubIdentity, 'json'))) ?? 'null') as
+        (CompletionList & {version: number}) | null
+      return entry?.version === VERSION ? {fetchedAt: entry.fetchedAt, profiles: entry.profiles} : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  isFresh(list: CompletionList | undefined): boolean {
+    return list !== undefined && this.now() - list.fetchedAt < COMPLETION_FRESH_MS
+  }
+
+  async write(hubIdentity: string, profiles: string[]): Promise<void> {
+    await ensurePrivateDir(this.dir)
+    await writeFileAtomic(
+      this.file(hubIdentity, 'json'),
+      JSON.stringify({version: VERSION, fetchedAt: this.now(), profiles}),
+      {mode: 'private'},
+    )
+  }
+
+  /**
+   * Claims the refresh for this hub identity: true for the one caller that should start it, false
+   * while another refresh runs (a burst of TABs starts one refresh, not one each).
+   */
+  async claimRefresh(hubIdentity: string): Promise<boolean> {
+    const marker = this.file(hubIdentity, 'refreshing')
+    try {
+      await ensurePrivateDir(this.dir)
+      await (await open(marker, 'wx', 0o600)).close()
+      return true
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') return false
+      const age = this.now() - (await stat(marker).catch(() => ({mtimeMs: 0}))).mtimeMs
+      if (age < REFRESH_STALE_MS) return false
+      await rm(marker, {force: true})
+      return this.claimRefresh(hubIdentity)
+    }
+  }
+
+  async releaseRefresh(hubIdentity: string): Promise<void> {
+    await rm(this.file(hubIdentity, 'refreshing'), {force: true})
+  }
+}

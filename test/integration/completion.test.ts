@@ -1,0 +1,97 @@
+// Shell completion and the kubectl plugin name, as a user installs them: the bash script that
+// @oclif/plugin-autocomplete writes (with cpcred's profile names added) sourced in a real bash, and
+// kubectl finding `kubectl-cpcred` on PATH.
+import assert from 'node:assert/strict'
+import {readFile, symlink} from 'node:fs/promises'
+import path from 'node:path'
+import {before, describe, it} from 'node:test'
+import {cpcred, cpcredBin, isolatedEnv, runProgram, tempDir} from '../helpers/env.js'
+import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+
+describe('shell completion of commands, flags and profile names', () => {
+  let fixture: SpokeFixture
+  let env: NodeJS.ProcessEnv
+  let script: string
+
+  before(async () => {
+    fixture = await spokeFixture({prefix: 'completion'})
+    // `cpcred` on PATH, as an installed one would be.
+    const bin = await tempDir('cpcred-bin-')
+    await symlink(cpcredBin, path.join(bin, 'cpcred'))
+    const cache = await tempDir('cpcred-completion-cache-')
+    env = {
+      ...isolatedEnv,
+      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+      XDG_CACHE_HOME: cache,
+      KUBECONFIG: fixture.hubKubeconfig,
+    }
+    const setup = await cpcred(['autocomplete', 'bash'], env)
+    assert.equal(setup.code, 0, setup.stderr)
+    assert.match(setup.stdout, /cpcred autocomplete script bash/)
+    script = path.join(cache, 'cpcred', 'autocomplete', 'functions', 'bash', 'cpcred.bash')
+  })
+
+  /** What bash offers for `cpcred WORDS…` with the cursor at the end of the last word. */
+  async function complete(...words: string[]): Promise<string[]> {
+    const result = await runProgram(
+      'bash',
+      [
+        '-c',
+        'source "$1"; shift; COMP_WORDS=(cpcred "$@"); COMP_CWORD=$#; _cpcred_complete_profiles; printf "%s\\n" "${COMPREPLY[@]}"',
+        'complete',
+        script,
+        ...words,
+      ],
+      {env},
+    )
+    assert.equal(result.code, 0, result.stderr)
+    return result.stdout.split('\n').filter(Boolean)
+  }
+
+  /** The completion entry point, polled until the background refresh has filled the list. */
+  async function completeEventually(...words: string[]): Promise<string[]> {
+    const deadline = Date.now() + 15_000
+    for (;;) {
+      const offered = await complete(...words)
+      if (offered.length > 0 || Date.now() > deadline) return offered
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+
+  it('offers profile names (NAMESPACE/NAME) from the hub, refreshed in the background', async () => {
+    const offered = await completeEventually('describe', `${fixture.namespace}/`)
+    assert.deepEqual(offered, [`${fixture.namespace}/target`])
+    assert.deepEqual(await complete('whoami', '-n', fixture.namespace, 'tar'), ['target'])
+    assert.deepEqual(await complete('cache', 'clear', `${fixture.namespace}/t`), [
+      `${fixture.namespace}/target`,
+    ])
+  })
+
+  it('still completes commands and flags, and offers no profile where none belongs', async () => {
+    assert.deepEqual(await complete('descr'), ['describe'])
+    assert.ok((await complete('describe', '--kubec')).includes('--kubeconfig'))
+    assert.deepEqual(await complete('list', `${fixture.namespace}/`), [])
+    assert.deepEqual(await complete('exec', `${fixture.namespace}/target`, '--', `${fixture.namespace}/`), [])
+    assert.deepEqual(await complete('describe', '--context', ''), [], 'a flag value is not a profile')
+  })
+
+  it('the script is what `autocomplete` wrote: the plugin function and cpcred’s profile function', async () => {
+    const text = await readFile(script, 'utf8')
+    assert.match(text, /^_cpcred_autocomplete\(\)/m)
+    assert.match(text, /^complete -F _cpcred_complete_profiles cpcred$/m)
+  })
+})
+
+describe('kubectl cpcred', () => {
+  it('runs through kubectl when kubectl-cpcred is on PATH', async () => {
+    const bin = await tempDir('cpcred-kubectl-plugin-')
+    await symlink(cpcredBin, path.join(bin, 'kubectl-cpcred'))
+    const env = {...isolatedEnv, PATH: `${bin}${path.delimiter}${process.env.PATH}`}
+    const version = await runProgram('kubectl', ['cpcred', '--version'], {env})
+    assert.equal(version.code, 0, version.stderr)
+    assert.match(version.stdout, /^cpcred\/\d+\.\d+\.\d+ /)
+    const help = await runProgram('kubectl', ['cpcred', 'list', '--help'], {env})
+    assert.equal(help.code, 0, help.stderr)
+    assert.match(help.stdout, /List the ClusterProfiles on the hub/)
+  })
+})
