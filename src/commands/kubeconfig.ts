@@ -39,6 +39,7 @@ const KUBECONFIG_FLAGS = {
 
 export default class Kubeconfig extends Command {
   static override summary = 'Write a kubeconfig with one context per profile, using the matching exec plugin.'
+  static override usage = 'kubeconfig [PROFILE...] [FLAGS]'
   static override description = `--mode plugin (default): each user runs the matched plugin directly, exactly as the upstream Cluster Inventory access library would; the hub is pinned in its env (KUBECONFIG, CPCRED_HUB_CONTEXT) for plugins that read it. --mode cpcred: each user runs 'cpcred credential', which re-reads the profile and uses the credential cache.
 
 --merge and --output-file write through symlinks to the real file, atomically, keeping its mode and owner; new files are 0600.`
