@@ -7,7 +7,11 @@ import {readInteger, type FlagSpec, type FlagTable, type FlagValue} from './flag
 export type OclifFlags<T extends FlagTable> = {
   -readonly [K in keyof T]: T[K] extends {kind: 'boolean'}
     ? Interfaces.BooleanFlag<boolean>
-    : Interfaces.OptionFlag<FlagValue<T[K]>>
+    : // oclif leaves a repeatable flag that was not given undefined (a default of [] would count as
+      // given for dependsOn), where the fast path reads it as [].
+      T[K] extends {multiple: true}
+      ? Interfaces.OptionFlag<string[] | undefined>
+      : Interfaces.OptionFlag<FlagValue<T[K]>>
 }
 
 export function oclifFlags<T extends FlagTable>(table: T): OclifFlags<T> {
@@ -28,7 +32,7 @@ function oclifFlag(name: string, spec: FlagSpec) {
   const flag = `--${name}`
   switch (spec.kind) {
     case 'boolean':
-      return Flags.boolean(common)
+      return Flags.boolean({...common, default: false})
     case 'string':
       return spec.multiple
         ? Flags.string({...common, multiple: true})
