@@ -17,8 +17,12 @@ import type {Resolution} from './resolve-access.js'
 /** `cpcred credential`'s flag for a KEP-5339 provider (see parseAccessProviderFlag). */
 export const ACCESS_PROVIDER_FLAG = '--access-provider'
 
-/** Options for yaml's stringify that print a kubeconfig the way kubectl does: sequences not indented, no folding. */
-export const KUBECONFIG_YAML_OPTIONS = {indentSeq: false, lineWidth: 0} as const
+/**
+ * Options for yaml's stringify that print a kubeconfig the way kubectl does: sequences not indented,
+ * no folding, and no anchors or aliases for objects that appear twice (kubectl never writes them, and
+ * not every kubeconfig reader follows them).
+ */
+export const KUBECONFIG_YAML_OPTIONS = {indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false} as const
 
 export type KubeconfigMode = 'plugin' | 'cpcred'
 
@@ -46,6 +50,26 @@ export interface RenderKubeconfigOptions {
   contextNameTemplate?: string
   /** The context to make current; default: the first entry's (in the order given, not the sorted one). */
   currentContext?: string
+  /** Marks each entry as cpcred's (OWNER_EXTENSION): for which hub, and whether `sync` keeps it. */
+  owner?: {hub: string; sync?: boolean}
+}
+
+/**
+ * The kubeconfig extension that marks an entry (cluster, user and context alike) as written by cpcred
+ * for one profile of one hub. Ownership is read from here, never from a name pattern.
+ */
+export const OWNER_EXTENSION = 'cpcred/profile'
+
+export interface OwnerMark {
+  /** The hub's server URL: a hub's identity that survives its users' credentials changing. */
+  hub: string
+  /** NAMESPACE/NAME of the ClusterProfile. */
+  profile: string
+  /**
+   * Written by `cpcred sync`, which updates and prunes it. Entries `cpcred kubeconfig` wrote are
+   * adopted by a sync that selects their profile under their name, but never pruned by one.
+   */
+  sync?: true
 }
 
 export interface KubeconfigExec {
@@ -72,10 +96,12 @@ export interface KubeconfigUser {
   as?: string
   'as-groups'?: string[]
   exec: KubeconfigExec
+  extensions?: NamedExtension[]
 }
 
 export interface KubeconfigContext {
   cluster: string
+  extensions?: NamedExtension[]
   user: string
 }
 
@@ -105,9 +131,10 @@ export function renderKubeconfig(
   for (const index of order) {
     const {resolution} = unique[index] as KubeconfigEntryInput
     const name = names[index] as string
-    document.clusters.push({cluster: clusterEntry(resolution), name})
-    document.contexts.push({context: {cluster: name, user: name}, name})
-    document.users.push({name, user: userEntry(resolution, options)})
+    const mark = ownerExtensions(resolution, options)
+    document.clusters.push({cluster: clusterEntry(resolution, mark), name})
+    document.contexts.push({context: {cluster: name, ...(mark && {extensions: mark}), user: name}, name})
+    document.users.push({name, user: {...userEntry(resolution, options), ...(mark && {extensions: mark})}})
   }
 
   if (options.currentContext !== undefined) {
@@ -254,7 +281,31 @@ function compileNameTemplate(template: string): (values: Record<Placeholder, str
     parts.map((part) => (typeof part === 'string' ? part : values[part.placeholder])).join('')
 }
 
-function clusterEntry(resolution: Resolution): KubeconfigCluster {
+function ownerExtensions(
+  resolution: Resolution,
+  options: RenderKubeconfigOptions,
+): NamedExtension[] | undefined {
+  if (options.owner === undefined) return undefined
+  const mark: OwnerMark = {
+    hub: options.owner.hub,
+    profile: resolution.profile,
+    ...(options.owner.sync ? {sync: true as const} : {}),
+  }
+  return [{extension: mark, name: OWNER_EXTENSION}]
+}
+
+/** The owner mark of a kubeconfig entry's body (its cluster, user or context), if cpcred wrote it. */
+export function ownerOf(body: unknown): OwnerMark | undefined {
+  const extensions = (body as {extensions?: unknown} | null | undefined)?.extensions
+  if (!Array.isArray(extensions)) return undefined
+  const value = (extensions as NamedExtension[]).find((entry) => entry?.name === OWNER_EXTENSION)?.extension
+  const mark = value as Partial<OwnerMark> | undefined
+  return typeof mark?.hub === 'string' && typeof mark.profile === 'string'
+    ? {hub: mark.hub, profile: mark.profile, ...(mark.sync === true ? {sync: true as const} : {})}
+    : undefined
+}
+
+function clusterEntry(resolution: Resolution, mark: NamedExtension[] | undefined): KubeconfigCluster {
   const connection = resolution.cluster
   const cluster: Partial<KubeconfigCluster> = {}
   if (connection['certificate-authority-data']) {
@@ -265,9 +316,14 @@ function clusterEntry(resolution: Resolution): KubeconfigCluster {
   // (clientcmd: ExecProvider.Config = cluster.Extensions["client.authentication.k8s.io/exec"]), and
   // only when provideClusterInfo is true. Written in both modes so a cluster entry does not depend on
   // who runs the plugin.
-  if (resolution.execClusterConfig !== undefined) {
-    cluster.extensions = [{extension: resolution.execClusterConfig, name: EXEC_EXTENSION}]
-  }
+  // Sorted by name, as kubectl prints them.
+  const extensions = [
+    ...(resolution.execClusterConfig === undefined
+      ? []
+      : [{extension: resolution.execClusterConfig, name: EXEC_EXTENSION}]),
+    ...(mark ?? []),
+  ]
+  if (extensions.length > 0) cluster.extensions = extensions
   if (connection['insecure-skip-tls-verify']) cluster['insecure-skip-tls-verify'] = true
   if (connection['proxy-url']) cluster['proxy-url'] = connection['proxy-url']
   cluster.server = connection.server
@@ -371,11 +427,14 @@ export interface MergeIntoKubeconfigResult {
   replaced: string[]
 }
 
-const LISTS = [
+/** The named lists of a kubeconfig, and what each holds. */
+export const KUBECONFIG_LISTS = [
   {key: 'clusters', kind: 'cluster'},
   {key: 'users', kind: 'user'},
   {key: 'contexts', kind: 'context'},
 ] as const
+
+export type KubeconfigListKey = (typeof KUBECONFIG_LISTS)[number]['key']
 
 /**
  * `--merge`: the existing kubeconfig with the generated entries added. Everything else, its other
@@ -388,13 +447,13 @@ export function mergeIntoKubeconfig(
   options: MergeIntoKubeconfigOptions,
 ): MergeIntoKubeconfigResult {
   const source = options.source ?? 'the existing kubeconfig'
-  const base = existingDocument(existing, source)
+  const base = existingKubeconfig(existing, source)
   const document: Record<string, unknown> = {...base}
   const added: string[] = []
   const replaced: string[] = []
   const clashes: string[] = []
 
-  for (const {key, kind} of LISTS) {
+  for (const {key, kind} of KUBECONFIG_LISTS) {
     const list = [...namedEntries(base[key], source, key)]
     for (const entry of generated[key] as NamedEntry[]) {
       const index = list.findIndex((existingEntry) => existingEntry.name === entry.name)
@@ -436,7 +495,7 @@ function emptyKubeconfig(): KubeconfigDocument {
 }
 
 /** An empty file starts from kubectl's skeleton; anything else must look like a kubeconfig. */
-function existingDocument(existing: unknown, source: string): Record<string, unknown> {
+export function existingKubeconfig(existing: unknown, source: string): Record<string, unknown> {
   if (existing === undefined || existing === null || existing === '') return {...emptyKubeconfig()}
   if (typeof existing !== 'object' || Array.isArray(existing)) {
     throw new UsageError(
@@ -456,7 +515,7 @@ function existingDocument(existing: unknown, source: string): Record<string, unk
       `${source} is not a kubeconfig v1: its apiVersion is ${JSON.stringify(document.apiVersion)}, not "v1"`,
     )
   }
-  for (const {key} of LISTS) namedEntries(document[key], source, key)
+  for (const {key} of KUBECONFIG_LISTS) namedEntries(document[key], source, key)
   return document
 }
 

@@ -19,6 +19,8 @@ export interface KubeconfigRequest {
   profiles: ClusterProfile[]
   providers: Provider[]
   hub: HubPin
+  /** The hub's server URL, which marks every entry as cpcred's (OWNER_EXTENSION). */
+  hubServer: string
   mode: KubeconfigMode
   pinHub: boolean
   /** cpcred mode: how kubectl starts cpcred (absolute). */
@@ -75,6 +77,7 @@ export async function writeKubeconfig(
     as: request.as,
     asGroups: request.asGroups,
     contextNameTemplate: request.contextNameTemplate,
+    owner: {hub: request.hubServer},
   }
   const document = renderKubeconfig(entries, options)
   const warnings = [
