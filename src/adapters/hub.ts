@@ -14,7 +14,7 @@ import {
 } from '../core/cluster-profile.js'
 import {canonicalJson} from '../core/credential-cache.js'
 import type {HubPin} from '../core/hub-pin.js'
-import {ContinueExpiredError, UsageError, type CpcredError} from '../core/errors.js'
+import {ContinueExpiredError, UsageError, WatchExpiredError, type CpcredError} from '../core/errors.js'
 import {
   findNamed,
   kubeconfigPaths,
@@ -148,7 +148,18 @@ export interface ProfilePage {
   items: ClusterProfile[]
   /** The continue token of the next page, or undefined at the end. */
   next?: string
+  /** The list's resourceVersion: where a watch of it starts. */
+  resourceVersion?: string
 }
+
+export interface ProfileWatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
+  /** The profile (for a BOOKMARK, only its metadata.resourceVersion is meaningful). */
+  profile: ClusterProfile
+}
+
+/** How long the server keeps one watch open before ending it, as client-go's reflector asks (5-10 min). */
+const WATCH_SECONDS = 300
 
 export interface ListOptions {
   /** undefined: all namespaces. */
@@ -198,18 +209,66 @@ export class Hub {
       ? `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(options.namespace)}/${PLURAL}`
       : `/apis/${GROUP}/${VERSION}/${PLURAL}`
     try {
-      const list = await this.client.request<{items?: ClusterProfile[]; metadata?: {continue?: string}}>(
-        'GET',
-        path,
-        {
-          query: {limit: options.limit, continue: continueToken, labelSelector: options.labelSelector},
-        },
-      )
-      return {items: list.items ?? [], next: list.metadata?.continue || undefined}
+      const list = await this.client.request<{
+        items?: ClusterProfile[]
+        metadata?: {continue?: string; resourceVersion?: string}
+      }>('GET', path, {
+        query: {limit: options.limit, continue: continueToken, labelSelector: options.labelSelector},
+      })
+      return {
+        items: list.items ?? [],
+        next: list.metadata?.continue || undefined,
+        resourceVersion: list.metadata?.resourceVersion,
+      }
     } catch (error) {
       if (continueToken && error instanceof KubeApiError && error.status === 410)
         throw new ContinueExpiredError()
       throw this.translate(error, `list ${RESOURCE} ${scope}`)
+    }
+  }
+
+  /**
+   * Watches profiles from `resourceVersion` (a list's), with bookmarks, until the server ends the
+   * watch (resolves) or `signal` aborts it. An expired resourceVersion is a WatchExpiredError.
+   */
+  async watchProfiles(
+    options: Omit<ListOptions, 'limit'>,
+    resourceVersion: string,
+    onEvent: (event: ProfileWatchEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const scope = options.namespace ? `in namespace "${options.namespace}"` : 'in all namespaces'
+    const path = options.namespace
+      ? `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(options.namespace)}/${PLURAL}`
+      : `/apis/${GROUP}/${VERSION}/${PLURAL}`
+    const query = {
+      watch: 'true',
+      allowWatchBookmarks: 'true',
+      resourceVersion,
+      labelSelector: options.labelSelector,
+      timeoutSeconds: Math.round(WATCH_SECONDS * (1 + Math.random())),
+    }
+    try {
+      await this.client.watch(
+        path,
+        query,
+        (event) => {
+          if (event.type === 'ERROR') {
+            const status = event.object as {code?: number; message?: string}
+            if (status.code === 410) throw new WatchExpiredError()
+            throw this.translate(
+              new KubeApiError(status.code ?? 500, event.object, 'GET', path),
+              `watch ${RESOURCE} ${scope}`,
+            )
+          }
+          onEvent({type: event.type, profile: event.object as unknown as ClusterProfile})
+        },
+        signal,
+      )
+    } catch (error) {
+      if (error instanceof WatchExpiredError) throw error
+      if (error instanceof KubeApiError && error.status === 410) throw new WatchExpiredError()
+      throw this.translate(error, `watch ${RESOURCE} ${scope}`)
     }
   }
 

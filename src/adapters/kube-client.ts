@@ -105,6 +105,48 @@ export class KubeClient {
     return (response.body.length ? JSON.parse(response.body.toString('utf8')) : {}) as T
   }
 
+  /**
+   * A watch: each newline-delimited JSON event of the response goes to `onEvent` until the server
+   * ends the stream (resolves), the connection fails (KubeConnectionError) or `signal` aborts it
+   * (resolves). An answer other than 2xx is a KubeApiError, as for request().
+   */
+  async watch(
+    path: string,
+    query: RequestOptions['query'],
+    onEvent: (event: WatchEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    let credentials = await this.auth.credentials(false)
+    let opened = await this.open('GET', path, {query}, credentials, {stream: true, signal})
+    if (opened.status === 401 && this.auth.refreshable) {
+      opened.stream.destroy()
+      credentials = await this.auth.credentials(true)
+      opened = await this.open('GET', path, {query}, credentials, {stream: true, signal})
+    }
+    const {status, stream} = opened
+    if (status < 200 || status >= 300) {
+      throw new KubeApiError(status, parseStatus(await readAll(stream)), 'GET', path)
+    }
+    const {createInterface} = await import('node:readline')
+    await new Promise<void>((resolve, reject) => {
+      const lines = createInterface({input: stream, crlfDelay: Infinity})
+      lines.on('line', (line) => {
+        if (line.trim() === '') return
+        try {
+          onEvent(JSON.parse(line) as WatchEvent)
+        } catch (error) {
+          stream.destroy()
+          reject(error)
+        }
+      })
+      lines.on('close', resolve)
+      // readline passes its input's errors on as its own.
+      const failed = (error: Error) => (signal?.aborted ? resolve() : reject(connectionError(error)))
+      stream.on('error', failed)
+      lines.on('error', failed)
+    })
+  }
+
   /** Closes kept-alive connections so the process can exit on its own. */
   async close(): Promise<void> {
     if (this.agent) (await this.agent).destroy()
@@ -126,6 +168,18 @@ export class KubeClient {
     options: RequestOptions,
     credentials: Credentials,
   ): Promise<{status: number; body: Buffer}> {
+    const {status, stream} = await this.open(method, path, options, credentials, {stream: false})
+    return {status, body: await readAll(stream)}
+  }
+
+  /** Sends a request and hands back the (decompressed) response body as a stream. */
+  private async open(
+    method: string,
+    path: string,
+    options: RequestOptions,
+    credentials: Credentials,
+    how: {stream: boolean; signal?: AbortSignal},
+  ): Promise<{status: number; stream: NodeJS.ReadableStream & {destroy(error?: Error): void}}> {
     const url = this.url(path, options.query)
     const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body))
     const headers: Record<string, string | string[]> = {
@@ -143,17 +197,19 @@ export class KubeClient {
       import('node:zlib'),
     ])
     return new Promise((resolve, reject) => {
-      const request = transport.request(url, {method, headers, agent}, (response) => {
-        const chunks: Buffer[] = []
+      const request = transport.request(url, {method, headers, agent, signal: how.signal}, (response) => {
         const body =
           response.headers['content-encoding'] === 'gzip' ? response.pipe(zlib.createGunzip()) : response
-        body.on('data', (chunk: Buffer) => chunks.push(chunk))
-        body.on('end', () => resolve({status: response.statusCode ?? 0, body: Buffer.concat(chunks)}))
-        body.on('error', (error: Error) => reject(connectionError(error)))
+        // A gunzip stream does not see the response's own errors (a reset mid-body); pass them on.
+        if (body !== response) response.on('error', (error) => body.destroy(error))
+        resolve({status: response.statusCode ?? 0, stream: body})
       })
-      request.setTimeout(IDLE_TIMEOUT_MS, () =>
-        request.destroy(Object.assign(new Error('no answer'), {code: 'ETIMEDOUT'})),
-      )
+      // A watch is quiet for minutes between events; the server ends it (timeoutSeconds).
+      if (!how.stream) {
+        request.setTimeout(IDLE_TIMEOUT_MS, () =>
+          request.destroy(Object.assign(new Error('no answer'), {code: 'ETIMEDOUT'})),
+        )
+      }
       request.on('error', (error) => reject(connectionError(error)))
       request.end(payload)
     })
@@ -238,6 +294,21 @@ function impersonationHeaders(impersonation: Impersonation): Record<string, stri
     headers[`Impersonate-Extra-${encodeURIComponent(key)}`] = values
   }
   return headers
+}
+
+/** One event of a watch (k8s.io/apimachinery/pkg/watch): ADDED, MODIFIED, DELETED, BOOKMARK or ERROR. */
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
+  object: Record<string, unknown>
+}
+
+function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+    stream.on('end', () => resolve(Buffer.concat(chunks)))
+    stream.on('error', (error: Error) => reject(connectionError(error)))
+  })
 }
 
 function parseStatus(body: Buffer): Status | undefined {

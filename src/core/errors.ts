@@ -71,3 +71,11 @@ export class ContinueExpiredError extends CpcredError {
     this.name = 'ContinueExpiredError'
   }
 }
+
+/** A watch's resourceVersion is too old for the server (410 Gone): list again, then watch. */
+export class WatchExpiredError extends CpcredError {
+  constructor() {
+    super('the watch of ClusterProfiles expired on the server (410 Gone)')
+    this.name = 'WatchExpiredError'
+  }
+}

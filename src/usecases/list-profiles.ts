@@ -11,7 +11,7 @@ export interface ProfilePageSource {
   listProfilePage(
     options: {namespace?: string; labelSelector?: string; limit: number},
     continueToken?: string,
-  ): Promise<{items: ClusterProfile[]; next?: string}>
+  ): Promise<{items: ClusterProfile[]; next?: string; resourceVersion?: string}>
   listNamespaceLabels(): Promise<Map<string, Record<string, string>>>
 }
 
@@ -38,6 +38,10 @@ export interface ListProfilesResult {
   clustersets?: Map<string, string>
   /** The provider the consumer would use for a profile, and the server it reaches. */
   chosen: (profile: ClusterProfile) => {provider: string; server?: string} | undefined
+  /** The listing's resourceVersion (all pages are one snapshot): where a watch of it starts. */
+  resourceVersion?: string
+  /** The filters the API cannot apply (manager, clusterset, usable), for profiles seen later. */
+  matches: (profile: ClusterProfile) => boolean
 }
 
 export async function listProfiles(
@@ -75,7 +79,7 @@ export async function listProfiles(
         [...clustersets].filter(([, set]) => set === input.clusterset).map(([name]) => name),
       )
       if (input.namespace !== undefined && !namespaces.has(input.namespace))
-        return {profiles: [], clustersets, chosen}
+        return {profiles: [], clustersets, chosen, matches: () => false}
     }
   }
   const keep = (profile: ClusterProfile) =>
@@ -92,12 +96,14 @@ export async function listProfiles(
     try {
       const profiles: ClusterProfile[] = []
       let next: string | undefined
+      let resourceVersion: string | undefined
       do {
         const page = await source.listProfilePage(options, next)
         for (const profile of page.items) if (keep(profile)) profiles.push(profile)
+        resourceVersion ??= page.resourceVersion
         next = page.next
       } while (next)
-      return {profiles, clustersets, chosen}
+      return {profiles, clustersets, chosen, resourceVersion, matches: keep}
     } catch (error) {
       // A continue token expires when the hub compacts past it (410 Gone); a fresh listing is
       // consistent again. Start over once, then give up with a clear message.
