@@ -100,3 +100,17 @@ export const CREDENTIAL_RUN_FLAGS = {
 export const VERBOSE_FLAG = {
   verbose: {kind: 'boolean', char: 'v', summary: 'Say what cpcred does (secrets are never printed).'},
 } as const satisfies FlagTable
+
+/** How the entries of a generated kubeconfig look (kubeconfig, sync). */
+export const KUBECONFIG_ENTRY_FLAGS = {
+  mode: {kind: 'option', summary: 'What the users run.', options: ['plugin', 'cpcred'], default: 'plugin'},
+  'context-name': {
+    kind: 'string',
+    summary: 'Name template for contexts, clusters and users: {namespace}, {name}, {provider}.',
+  },
+  ...IMPERSONATION_FLAGS,
+  'no-pin-hub': {
+    kind: 'boolean',
+    summary: 'Plugin mode: do not add KUBECONFIG/CPCRED_HUB_CONTEXT for plugins that read the hub.',
+  },
+} as const satisfies FlagTable

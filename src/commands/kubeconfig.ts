@@ -1,11 +1,10 @@
 import {Command} from '@oclif/core'
-import {realpathSync} from 'node:fs'
 import path from 'node:path'
 import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
-import {requireProviders} from '../adapters/providers.js'
 import {processPrinter} from '../adapters/printer.js'
 import type {FlagTable} from '../cli/flag-table.js'
-import {HUB_FLAGS, IMPERSONATION_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
+import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
+import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
 import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
@@ -15,7 +14,6 @@ const KUBECONFIG_FLAGS = {
   ...HUB_FLAGS,
   ...TARGET_FLAGS,
   ...PROVIDER_FLAGS,
-  mode: {kind: 'option', summary: 'What the users run.', options: ['plugin', 'cpcred'], default: 'plugin'},
   'output-file': {kind: 'string', summary: 'Write to this file (new files 0600) instead of stdout.'},
   merge: {
     kind: 'boolean',
@@ -26,15 +24,7 @@ const KUBECONFIG_FLAGS = {
     summary: 'Replace an existing file, or entries of the same names when merging.',
   },
   'set-current': {kind: 'boolean', summary: 'Make the first profile the current context.'},
-  'context-name': {
-    kind: 'string',
-    summary: 'Name template for contexts, clusters and users: {namespace}, {name}, {provider}.',
-  },
-  ...IMPERSONATION_FLAGS,
-  'no-pin-hub': {
-    kind: 'boolean',
-    summary: 'Plugin mode: do not add KUBECONFIG/CPCRED_HUB_CONTEXT for plugins that read the hub.',
-  },
+  ...KUBECONFIG_ENTRY_FLAGS,
 } as const satisfies FlagTable
 
 export default class Kubeconfig extends Command {
@@ -76,19 +66,7 @@ export default class Kubeconfig extends Command {
         : {kind: 'stdout'}
     const outcome = await writeKubeconfig(
       kubeconfigFiles,
-      {
-        profiles,
-        providers: requireProviders(loaded),
-        hub: hub.pin(),
-        mode: flags.mode,
-        pinHub: !flags['no-pin-hub'],
-        cpcredCommand: [realpathSync(process.argv[1]!)],
-        providerFile: loaded.file,
-        accessProviders: flags['access-provider'] ?? [],
-        as: flags.as,
-        asGroups: flags['as-group'] ?? [],
-        contextNameTemplate: flags['context-name'],
-      },
+      {profiles, ...kubeconfigRequest(flags, hub, loaded)},
       destination,
     )
     for (const warning of outcome.warnings) printer.warn(warning)

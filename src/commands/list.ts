@@ -1,6 +1,7 @@
 import {Command} from '@oclif/core'
 import {processPrinter} from '../adapters/printer.js'
-import {renderProfiles} from '../core/profile-view.js'
+import {followUntilInterrupted} from '../cli/list-watch.js'
+import {listPrinter} from '../cli/list-output.js'
 import type {FlagTable} from '../cli/flag-table.js'
 import {ALL_NAMESPACES_FLAG, HUB_FLAGS, OUTPUT_FLAG, PROVIDER_FLAGS, SELECTOR_FLAG} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
@@ -24,6 +25,12 @@ const LIST_FLAGS = {
     min: 1,
   },
   ...OUTPUT_FLAG,
+  watch: {
+    kind: 'boolean',
+    char: 'w',
+    summary:
+      'After the listing, print a row (or with -o json an object per line) for each change, until interrupted.',
+  },
   ...PROVIDER_FLAGS,
 } as const satisfies FlagTable
 
@@ -36,6 +43,7 @@ export default class List extends Command {
     '<%= config.bin %> list -A -o wide',
     '<%= config.bin %> list -n fleet -l env=prod -o json',
     '<%= config.bin %> list -A --usable --clusterset prod',
+    '<%= config.bin %> list -A -w',
   ]
   static override flags = oclifFlags(LIST_FLAGS)
 
@@ -44,7 +52,7 @@ export default class List extends Command {
     const printer = processPrinter()
     const {hub, providers} = await openSession(flags, printer)
     const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
-    const result = await listProfiles(hub, {
+    const input = {
       namespace,
       labelSelector: flags.selector,
       clusterManager: flags['cluster-manager'],
@@ -53,37 +61,12 @@ export default class List extends Command {
       providers: providers.providers,
       usableOnly: flags.usable,
       pageSize: flags['chunk-size'],
-      onRestart: (reason) => printer.warn(reason),
-    })
-    if (result.profiles.length === 0 && ['table', 'wide', 'name'].includes(flags.output)) {
-      printer.note(
-        namespace ? `No ClusterProfiles found in ${namespace} namespace.` : 'No ClusterProfiles found.',
-      )
+    }
+    const view = await listPrinter(printer, {output: flags.output, namespace, watch: flags.watch})
+    if (flags.watch) {
+      await followUntilInterrupted(hub, input, view, printer)
       return
     }
-    const output = renderProfiles(result.profiles, {
-      output: flags.output,
-      allNamespaces: namespace === undefined,
-      now: new Date(),
-      chosenProvider: (profile) => result.chosen(profile)?.provider,
-      chosenServer: (profile) => result.chosen(profile)?.server,
-      clustersetOf: (ns) => result.clustersets?.get(ns),
-    })
-    if (typeof output === 'string') {
-      printer.data(output)
-      return
-    }
-    const chalk = await printer.paint()
-    const healthy = output.rows[0]!.indexOf('HEALTHY')
-    printer.cells(output, {
-      style: (cell, column, row) =>
-        row === 0 || column !== healthy
-          ? cell
-          : cell === 'True'
-            ? chalk.green(cell)
-            : cell === 'False'
-              ? chalk.red(cell)
-              : cell,
-    })
+    view.all(await listProfiles(hub, {...input, onRestart: (reason) => printer.warn(reason)}))
   }
 }

@@ -51,6 +51,11 @@ export interface Cells {
   minWidth: number
   /** Drop trailing blanks (describe's empty values). */
   trimEnd?: boolean
+  /**
+   * Rows measured for the column widths but not printed: a row printed on its own (list --watch)
+   * lines up with the table printed before it.
+   */
+  measureWith?: string[][]
 }
 
 /** Decorates a cell (colour) after its width is measured; row 0 is the header of a table. */
@@ -66,7 +71,8 @@ export function kubectlTable(headers: string[], rows: string[][]): Cells {
  * over each run of consecutive lines that have a cell after it (tabwriter's column blocks).
  */
 export function formatCells(cells: Cells, style: CellStyle = (cell) => cell): string {
-  const rows = cells.rows.map((row) => row.map((cell) => printable(cell)))
+  const measured = cells.measureWith?.length ?? 0
+  const rows = [...(cells.measureWith ?? []), ...cells.rows].map((row) => row.map((cell) => printable(cell)))
   const widths: number[][] = rows.map(() => [])
   const align = (column: number, from: number, to: number): void => {
     let line = from
@@ -87,13 +93,16 @@ export function formatCells(cells: Cells, style: CellStyle = (cell) => cell): st
   }
   align(0, 0, rows.length)
   return rows
-    .map((cellsOfRow, row) => {
+    .map((cellsOfRow, index) => [cellsOfRow, index] as const)
+    .slice(measured)
+    .map(([cellsOfRow, index]) => {
+      const row = index - measured
       const line = cellsOfRow
         .map((cell, column) => {
           const styled = style(cell, column, row)
           return column === cellsOfRow.length - 1
             ? styled
-            : styled + ' '.repeat(widths[row]![column]! - [...cell].length)
+            : styled + ' '.repeat(widths[index]![column]! - [...cell].length)
         })
         .join('')
       return `${cells.trimEnd ? line.trimEnd() : line}\n`

@@ -121,6 +121,15 @@ describe('docs/examples: the admin guides on the real hub and spoke', () => {
     for (const name of [PROFILES.secretreader, PROFILES.tokenRequest, PROFILES.legacy]) {
       assert.ok(reachable.stdout.includes(`/${name}\n`), reachable.stdout)
     }
+    // sync --watch and list --watch need `watch`; a watch of one namespace answers at once.
+    const watched = await asConsumer(['sync', '-n', namespace, '--all', '--dry-run', '-o', 'json'])
+    assert.equal(watched.code, 0, watched.stderr)
+    const watch = await kubeRequest(
+      consumer,
+      'GET',
+      `/apis/multicluster.x-k8s.io/v1alpha1/namespaces/${namespace}/clusterprofiles?watch=true&timeoutSeconds=1`,
+    )
+    assert.equal(watch.status, 200, watch.body)
     const wide = await asConsumer(['list', '-n', namespace, '-o', 'wide'])
     assert.equal(wide.code, 0, wide.stderr)
     assert.match(wide.stdout, new RegExp(`${PROFILES.tokenRequest} .* ${CLUSTERSET} `))

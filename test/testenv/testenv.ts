@@ -32,6 +32,9 @@ export interface ProcessInfo {
   name: string
   pid: number
   log: string
+  /** How it was started, so restartApiserver can start it again the same way. */
+  binary: string
+  args: string[]
 }
 
 export interface TestEnv {
@@ -146,6 +149,23 @@ export async function up(dir: string, log: (line: string) => void = () => {}): P
     await rm(dir, {recursive: true, force: true})
     throw error
   }
+}
+
+/**
+ * Stops a cluster's kube-apiserver and starts it again with the same flags, on the same port and
+ * etcd, as a hub upgrade or a crash would: clients see their connections drop, then refused, then
+ * the server back with every object (and resourceVersions) as it was. Resolves once it is ready.
+ */
+export async function restartApiserver(env: TestEnv, cluster: 'hub' | 'spoke'): Promise<void> {
+  const name = `${cluster}-apiserver`
+  const info = env.processes.find((process) => process.name === name)
+  if (!info) throw new Error(`no ${name} in ${env.dir}`)
+  await stopProcesses([info])
+  const restarted: ProcessInfo[] = []
+  await startProcess(env.dir, restarted, name, info.binary, info.args)
+  env.processes = env.processes.map((process) => (process.name === name ? restarted[0]! : process))
+  await writeState(env)
+  await waitReady(await adminConnection(env[cluster]), env.processes, name)
 }
 
 export async function down(dir: string): Promise<boolean> {
@@ -409,7 +429,7 @@ async function startProcess(
     const child = spawn(binary, args, {detached: true, stdio: ['ignore', fd, fd]})
     child.unref()
     if (child.pid === undefined) throw new Error(`could not start ${binary}`)
-    processes.push({name, pid: child.pid, log})
+    processes.push({name, pid: child.pid, log, binary, args})
   } finally {
     closeSync(fd)
   }

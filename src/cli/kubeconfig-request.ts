@@ -1,0 +1,35 @@
+// What `cpcred kubeconfig` and `cpcred sync` both need to render entries: the hub, the consumer's
+// providers, how users run the plugin, and the names.
+import {realpathSync} from 'node:fs'
+import type {Hub} from '../adapters/hub.js'
+import {requireProviders, type LoadedProviders} from '../adapters/providers.js'
+import type {KubeconfigRequest} from '../usecases/write-kubeconfig.js'
+import type {FlagValues} from './flag-table.js'
+import type {KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS} from './flags.js'
+
+type EntryFlags = FlagValues<typeof KUBECONFIG_ENTRY_FLAGS & typeof PROVIDER_FLAGS>
+
+export function kubeconfigRequest(
+  // Repeatable flags as oclif gives them: undefined when not used.
+  flags: Omit<EntryFlags, 'access-provider' | 'as-group'> & {
+    'access-provider'?: string[]
+    'as-group'?: string[]
+  },
+  hub: Hub,
+  loaded: LoadedProviders,
+): Omit<KubeconfigRequest, 'profiles'> {
+  return {
+    providers: requireProviders(loaded),
+    hub: hub.pin(),
+    hubServer: hub.config.server,
+    mode: flags.mode,
+    pinHub: !flags['no-pin-hub'],
+    // cpcred mode: kubectl runs this very cpcred, by its real path.
+    cpcredCommand: [realpathSync(process.argv[1]!)],
+    providerFile: loaded.file,
+    accessProviders: flags['access-provider'] ?? [],
+    as: flags.as,
+    asGroups: flags['as-group'] ?? [],
+    contextNameTemplate: flags['context-name'],
+  }
+}

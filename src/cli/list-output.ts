@@ -1,0 +1,98 @@
+// How `cpcred list` shows profiles: once, or (--watch) the listing and then one row or object per
+// change, as `kubectl get -w` does.
+import type {Printer} from '../adapters/printer.js'
+import type {ClusterProfile} from '../core/cluster-profile.js'
+import type {CellStyle, Cells} from '../core/format.js'
+import {renderProfiles, type ProfileOutput} from '../core/profile-view.js'
+import type {ListProfilesResult} from '../usecases/list-profiles.js'
+
+export interface ListView {
+  output: ProfileOutput
+  /** undefined: all namespaces (a NAMESPACE column). */
+  namespace?: string
+  watch: boolean
+}
+
+export interface ListPrinter {
+  /** The listing: a table, or the objects (one per line under --watch). */
+  all(listing: ListProfilesResult): void
+  /** One change under --watch: a row in the table's columns, or the object. */
+  change(profile: ClusterProfile, listing: ListProfilesResult): void
+}
+
+export async function listPrinter(printer: Printer, view: ListView): Promise<ListPrinter> {
+  const chalk = await printer.paint()
+  const render = (profiles: ClusterProfile[], listing: ListProfilesResult) =>
+    renderProfiles(profiles, {
+      output: view.output,
+      allNamespaces: view.namespace === undefined,
+      now: new Date(),
+      chosenProvider: (profile) => listing.chosen(profile)?.provider,
+      chosenServer: (profile) => listing.chosen(profile)?.server,
+      clustersetOf: (ns) => listing.clustersets?.get(ns),
+    })
+  const styleFor = (cells: Cells): CellStyle => {
+    const healthy = cells.rows[0]!.indexOf('HEALTHY')
+    return (cell, column, row) =>
+      row === 0 || column !== healthy
+        ? cell
+        : cell === 'True'
+          ? chalk.green(cell)
+          : cell === 'False'
+            ? chalk.red(cell)
+            : cell
+  }
+  // Under --watch every row is aligned with the widest cell of each column seen so far.
+  let widest: string[] | undefined
+  const widen = (rows: string[][]) => {
+    for (const row of rows) {
+      widest ??= row.map(() => '')
+      row.forEach((cell, column) => {
+        if (cell.length > widest![column]!.length) widest![column] = cell
+      })
+    }
+  }
+  /** Objects one by one: JSON one per line, YAML as documents, names as lines. */
+  const object = async (profile: ClusterProfile) => {
+    if (view.output === 'json') printer.data(`${JSON.stringify(profile)}\n`)
+    else if (view.output === 'yaml')
+      printer.data(`---\n${(await import('yaml')).stringify(profile, {indentSeq: false, lineWidth: 0})}`)
+    else printer.data(render([profile], emptyListing) as string)
+  }
+
+  return {
+    all(listing) {
+      const shown = render(listing.profiles, listing)
+      if (listing.profiles.length === 0 && view.output !== 'json' && view.output !== 'yaml') {
+        printer.note(
+          view.namespace
+            ? `No ClusterProfiles found in ${view.namespace} namespace.`
+            : 'No ClusterProfiles found.',
+        )
+        return
+      }
+      if (typeof shown !== 'string') {
+        widen(shown.rows)
+        printer.cells(shown, {style: styleFor(shown)})
+      } else if (!view.watch || view.output === 'name') printer.data(shown)
+      else for (const profile of listing.profiles) void object(profile)
+    },
+    change(profile, listing) {
+      const shown = render([profile], listing)
+      if (typeof shown === 'string') {
+        void object(profile)
+        return
+      }
+      const [header, row] = shown.rows as [string[], string[]]
+      widen([header, row])
+      const style = styleFor(shown)
+      // Alone, yet in the columns of the table above it; styled as a data row, not a header.
+      printer.cells(
+        {...shown, rows: [row], measureWith: [header, widest!]},
+        {style: (cell, column) => style(cell, column, 1)},
+      )
+    },
+  }
+}
+
+const emptyListing: ListProfilesResult = {profiles: [], chosen: () => undefined, matches: () => true}

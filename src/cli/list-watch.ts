@@ -1,0 +1,35 @@
+// `cpcred list --watch`: the listing, then each change, until SIGINT or SIGTERM end it cleanly.
+import type {Hub} from '../adapters/hub.js'
+import type {Printer} from '../adapters/printer.js'
+import type {ListProfilesInput, ListProfilesResult} from '../usecases/list-profiles.js'
+import {untilInterrupted} from './interrupt.js'
+import type {ListPrinter} from './list-output.js'
+
+export async function followUntilInterrupted(
+  hub: Hub,
+  input: Omit<ListProfilesInput, 'onRestart'>,
+  view: ListPrinter,
+  printer: Printer,
+): Promise<void> {
+  const {followProfiles} = await import('../usecases/follow-profiles.js')
+  let listing: ListProfilesResult | undefined
+  try {
+    await untilInterrupted((signal) =>
+      followProfiles(
+        hub,
+        {...input, signal},
+        {
+          onList(first) {
+            listing = first
+            view.all(first)
+          },
+          onChange: (change) => view.change(change.profile, listing!),
+          onProblem: (message, retryInMs) =>
+            printer.warn(`${message}; retrying in ${(retryInMs / 1000).toFixed(1)}s`),
+        },
+      ),
+    )
+  } finally {
+    await hub.client.close()
+  }
+}

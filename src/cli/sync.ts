@@ -1,0 +1,124 @@
+// `cpcred sync`: the selection its flags make, and how its outcome is shown.
+import type {Hub} from '../adapters/hub.js'
+import type {KubeconfigFiles} from '../usecases/write-kubeconfig.js'
+import type {Printer} from '../adapters/printer.js'
+import {describeChange, type SyncChange} from '../core/kubeconfig-sync.js'
+import {untilInterrupted} from './interrupt.js'
+import type {SyncOutcome, SyncRequest} from '../usecases/sync-kubeconfig.js'
+
+type Output = 'text' | 'json'
+
+export function syncSelection(
+  flags: {'all-namespaces': boolean; selector?: string},
+  hub: Hub,
+): {namespace?: string; labelSelector?: string} {
+  return {
+    namespace: flags['all-namespaces'] ? undefined : hub.config.namespace,
+    labelSelector: flags.selector,
+  }
+}
+
+/** The plan on stdout for --dry-run (it is what was asked for), else a summary on stderr. */
+export function renderSyncOutcome(
+  outcome: SyncOutcome,
+  request: Pick<SyncRequest, 'file' | 'dryRun'>,
+  printer: Printer,
+  output: Output,
+): void {
+  for (const warning of outcome.warnings) printer.warn(warning)
+  if (output === 'json') {
+    printer.data(`${JSON.stringify(outcomeData(outcome, request), null, 2)}\n`)
+    return
+  }
+  for (const change of outcome.changes) {
+    if (request.dryRun) printer.text(`${describeChange(change)}\n`)
+    else printer.note(describeChange(change))
+  }
+  if (outcome.currentContextPruned !== undefined) {
+    printer.note(
+      `the current context "${outcome.currentContextPruned}" was pruned, so no context is current now; choose one with: kubectl config use-context NAME`,
+    )
+  }
+  printer.note(summary(outcome, request))
+}
+
+function summary(outcome: SyncOutcome, request: Pick<SyncRequest, 'file' | 'dryRun'>): string {
+  const counts = (['add', 'update', 'prune', 'skip'] as const).map((action) => {
+    const count = outcome.changes.filter((change) => change.action === action).length
+    return `${count} ${{add: 'added', update: 'updated', prune: 'pruned', skip: 'skipped'}[action]}`
+  })
+  if (request.dryRun) return `dry run, ${request.file} not changed: ${counts.join(', ')}`
+  if (outcome.wrote) return `Wrote ${request.file}: ${counts.join(', ')}`
+  return `${request.file} is in step with the inventory${outcome.changes.length ? ` (${counts.at(-1)})` : ''}`
+}
+
+function outcomeData(outcome: SyncOutcome, request: Pick<SyncRequest, 'file' | 'dryRun'>) {
+  return {
+    file: request.file,
+    dryRun: request.dryRun,
+    changed: outcome.changed,
+    wrote: outcome.wrote,
+    changes: outcome.changes.map((change: SyncChange) => ({...change, name: change.name || undefined})),
+    ...(outcome.currentContextPruned === undefined
+      ? {}
+      : {currentContextPruned: outcome.currentContextPruned}),
+  }
+}
+
+/**
+ * `--watch`: runs until SIGINT or SIGTERM, which end it cleanly (exit 0) once the pass under way
+ * has finished writing. One line per change (one JSON object per line with -o json).
+ */
+export async function watchAndSync(
+  hub: Hub,
+  files: KubeconfigFiles,
+  request: Omit<SyncRequest, 'profiles'>,
+  selection: {namespace?: string; labelSelector?: string},
+  printer: Printer,
+  output: Output,
+): Promise<void> {
+  const {watchAndSync: follow} = await import('../usecases/sync-kubeconfig.js')
+  // A profile skipped for a name clash is skipped on every pass: say it again only when it changes.
+  let skippedBefore = new Set<string>()
+  try {
+    await untilInterrupted((signal) =>
+      follow(
+        hub,
+        files,
+        request,
+        {...selection, signal},
+        {
+          onOutcome(outcome, first) {
+            if (first) {
+              skippedBefore = new Set(
+                outcome.changes.filter((change) => change.action === 'skip').map(describeChange),
+              )
+              renderSyncOutcome(outcome, request, printer, output)
+              if (output === 'text')
+                printer.note(`watching ClusterProfiles on ${hub.config.server} (Ctrl-C to stop)`)
+              return
+            }
+            const lines = outcome.changes.map(describeChange)
+            const skipped = new Set(lines.filter((_, index) => outcome.changes[index]!.action === 'skip'))
+            const fresh = outcome.changes.filter(
+              (change, index) => change.action !== 'skip' || !skippedBefore.has(lines[index]!),
+            )
+            skippedBefore = skipped
+            for (const change of fresh) {
+              if (output === 'json')
+                printer.data(`${JSON.stringify({time: new Date().toISOString(), ...change})}\n`)
+              else printer.note(`${new Date().toISOString()} ${describeChange(change)}`)
+            }
+            if (outcome.currentContextPruned !== undefined)
+              printer.warn(
+                `the current context "${outcome.currentContextPruned}" was pruned; no context is current now`,
+              )
+          },
+          onProblem: (message) => printer.warn(message),
+        },
+      ),
+    )
+  } finally {
+    await hub.client.close()
+  }
+}

@@ -1,0 +1,149 @@
+// `cpcred sync`: one pass that brings a kubeconfig in step with the selected profiles. The plan is
+// pure (src/core/kubeconfig-sync.ts); this reads, resolves, renders, and writes once, atomically,
+// under the same lock as `cpcred kubeconfig --merge`, and not at all when nothing changed.
+import type {ClusterProfile} from '../core/cluster-profile.js'
+import {profileKey} from '../core/cluster-profile.js'
+import {isCpcredError, UsageError} from '../core/errors.js'
+import {hubPinWarnings, KUBECONFIG_YAML_OPTIONS, renderKubeconfig} from '../core/kubeconfig-render.js'
+import {planSync, type SyncPlan} from '../core/kubeconfig-sync.js'
+import type {Provider} from '../core/provider-file.js'
+import {chooseProvider, resolveAccess, type Resolution} from '../core/resolve-access.js'
+import {followProfiles, type FollowOptions, type ProfileWatchSource} from './follow-profiles.js'
+import type {KubeconfigFiles, KubeconfigRequest} from './write-kubeconfig.js'
+
+export interface SyncRequest extends Omit<KubeconfigRequest, 'profiles'> {
+  /** The selected profiles, as the hub has them now. */
+  profiles: ClusterProfile[]
+  file: string
+  dryRun: boolean
+  setCurrent: boolean
+}
+
+export interface SyncOutcome extends SyncPlan {
+  /** The file was written (something changed, and it is not a dry run). */
+  wrote: boolean
+  warnings: string[]
+}
+
+export async function syncKubeconfig(files: KubeconfigFiles, request: SyncRequest): Promise<SyncOutcome> {
+  const {resolutions, unreachable, skipped, warnings} = resolveSelection(request.profiles, request.providers)
+  const options = {
+    mode: request.mode,
+    hub: request.hub,
+    pinHub: request.pinHub,
+    cpcredCommand: request.cpcredCommand,
+    providerFile: request.providerFile,
+    accessProviders: request.accessProviders,
+    as: request.as,
+    asGroups: request.asGroups,
+    contextNameTemplate: request.contextNameTemplate,
+    owner: {hub: request.hubServer, sync: true},
+  }
+  const entries = resolutions.map((resolution) => ({resolution}))
+  const desired = renderKubeconfig(entries, options)
+  warnings.push(...hubPinWarnings(entries, options))
+
+  const plan = async (): Promise<SyncOutcome> => {
+    const text = await files.read(request.file)
+    const {parse, stringify} = await import('yaml')
+    let existing: unknown
+    try {
+      existing = text === undefined ? undefined : parse(text)
+    } catch (error) {
+      throw new UsageError(`${request.file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
+    }
+    const result = planSync({
+      existing,
+      desired,
+      hub: request.hubServer,
+      unreachable,
+      skipped,
+      setCurrent: request.setCurrent,
+      source: request.file,
+    })
+    const write = result.changed && !request.dryRun
+    if (write) await files.write(request.file, stringify(result.document, KUBECONFIG_YAML_OPTIONS))
+    return {...result, wrote: write, warnings: [...new Set(warnings)]}
+  }
+  return request.dryRun ? plan() : files.withLock(request.file, plan)
+}
+
+/**
+ * Each profile resolved against the consumer's providers: reachable ones for the kubeconfig, those
+ * no provider can reach (their entries go), and those that failed otherwise (their entries stay:
+ * a profile a cluster manager broke for a moment must not take the user's context with it).
+ */
+function resolveSelection(profiles: ClusterProfile[], providers: Provider[]) {
+  const resolutions: Resolution[] = []
+  const unreachable = new Set<string>()
+  const skipped = new Map<string, string>()
+  const warnings: string[] = []
+  for (const profile of profiles) {
+    const key = profileKey(profile)
+    if (!chooseProvider(profile, providers)) {
+      unreachable.add(key)
+      continue
+    }
+    try {
+      const resolution = resolveAccess(profile, providers)
+      warnings.push(...resolution.warnings)
+      resolutions.push(resolution)
+    } catch (error) {
+      if (!isCpcredError(error)) throw error
+      skipped.set(key, error.message)
+    }
+  }
+  return {resolutions, unreachable, skipped, warnings}
+}
+
+export interface WatchSyncHandlers {
+  /** After each pass that found something to do (and the first pass, whatever it found). */
+  onOutcome(outcome: SyncOutcome, first: boolean): void
+  /** A hub problem that is being retried, or a pass that failed (the next change tries again). */
+  onProblem(message: string): void
+}
+
+/** How long to wait for more changes before a pass: a burst of edits becomes one write. */
+export const SYNC_SETTLE_MS = 100
+
+/**
+ * `cpcred sync --watch`: a first pass from a full listing, then one pass after each burst of
+ * changes, one pass at a time, until the signal aborts. A pass that changes nothing writes nothing.
+ */
+export async function watchAndSync(
+  source: ProfileWatchSource,
+  files: KubeconfigFiles,
+  request: Omit<SyncRequest, 'profiles'>,
+  selection: FollowOptions,
+  handlers: WatchSyncHandlers,
+): Promise<void> {
+  let latest: ClusterProfile[] = []
+  let first = true
+  let timer: NodeJS.Timeout | undefined
+  let passes: Promise<void> = Promise.resolve()
+  const pass = () => {
+    timer = undefined
+    const profiles = latest
+    passes = passes.then(async () => {
+      try {
+        const outcome = await syncKubeconfig(files, {...request, profiles})
+        if (first || outcome.changes.length > 0) handlers.onOutcome(outcome, first)
+        first = false
+      } catch (error) {
+        handlers.onProblem(`sync failed: ${(error as Error).message}`)
+      }
+    })
+  }
+  const schedule = (profiles: ClusterProfile[], delay: number) => {
+    latest = profiles
+    timer ??= setTimeout(pass, delay)
+  }
+  await followProfiles(source, selection, {
+    onList: (listing) => schedule(listing.profiles, 0),
+    onChange: (_change, profiles) => schedule(profiles, SYNC_SETTLE_MS),
+    onProblem: (message, retryInMs) =>
+      handlers.onProblem(`${message}; retrying in ${(retryInMs / 1000).toFixed(1)}s`),
+  })
+  clearTimeout(timer)
+  await passes
+}
