@@ -9,7 +9,7 @@ import {planSync, type SyncPlan} from '../core/kubeconfig-sync.js'
 import type {Provider} from '../core/provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from '../core/resolve-access.js'
 import {followProfiles, type FollowOptions, type ProfileWatchSource} from './follow-profiles.js'
-import type {KubeconfigFiles, KubeconfigRequest} from './write-kubeconfig.js'
+import {renderOptions, type KubeconfigFiles, type KubeconfigRequest} from './write-kubeconfig.js'
 
 export interface SyncRequest extends Omit<KubeconfigRequest, 'profiles'> {
   /** The selected profiles, as the hub has them now. */
@@ -27,18 +27,7 @@ export interface SyncOutcome extends SyncPlan {
 
 export async function syncKubeconfig(files: KubeconfigFiles, request: SyncRequest): Promise<SyncOutcome> {
   const {resolutions, unreachable, skipped, warnings} = resolveSelection(request.profiles, request.providers)
-  const options = {
-    mode: request.mode,
-    hub: request.hub,
-    pinHub: request.pinHub,
-    cpcredCommand: request.cpcredCommand,
-    providerFile: request.providerFile,
-    accessProviders: request.accessProviders,
-    as: request.as,
-    asGroups: request.asGroups,
-    contextNameTemplate: request.contextNameTemplate,
-    owner: {hub: request.hubServer, sync: true},
-  }
+  const options = renderOptions(request, {hub: request.hubServer, sync: true})
   const entries = resolutions.map((resolution) => ({resolution}))
   const desired = renderKubeconfig(entries, options)
   warnings.push(...hubPinWarnings(entries, options))

@@ -11,6 +11,7 @@ import {
   mergeIntoKubeconfig,
   renderKubeconfig,
   type KubeconfigMode,
+  type RenderKubeconfigOptions,
 } from '../core/kubeconfig-render.js'
 import type {Provider} from '../core/provider-file.js'
 import {resolveAccess} from '../core/resolve-access.js'
@@ -67,18 +68,7 @@ export async function writeKubeconfig(
     throw new UsageError('--as-group needs --as', 'client-go only impersonates groups together with a user')
   }
   const entries = request.profiles.map((profile) => ({resolution: resolveAccess(profile, request.providers)}))
-  const options = {
-    mode: request.mode,
-    hub: request.hub,
-    pinHub: request.pinHub,
-    cpcredCommand: request.cpcredCommand,
-    providerFile: request.providerFile,
-    accessProviders: request.accessProviders,
-    as: request.as,
-    asGroups: request.asGroups,
-    contextNameTemplate: request.contextNameTemplate,
-    owner: {hub: request.hubServer},
-  }
+  const options = renderOptions(request, {hub: request.hubServer})
   const document = renderKubeconfig(entries, options)
   const warnings = [
     ...new Set([
@@ -131,6 +121,25 @@ export async function writeKubeconfig(
         ]
         return {messages, warnings}
       })
+  }
+}
+
+/** How the entries look, as the request says, marked for `owner`. */
+export function renderOptions(
+  request: Omit<KubeconfigRequest, 'profiles'>,
+  owner: RenderKubeconfigOptions['owner'],
+): RenderKubeconfigOptions {
+  return {
+    mode: request.mode,
+    hub: request.hub,
+    pinHub: request.pinHub,
+    cpcredCommand: request.cpcredCommand,
+    providerFile: request.providerFile,
+    accessProviders: request.accessProviders,
+    as: request.as,
+    asGroups: request.asGroups,
+    contextNameTemplate: request.contextNameTemplate,
+    owner,
   }
 }
 
