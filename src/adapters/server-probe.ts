@@ -64,7 +64,7 @@ function handshakeWith(url: URL, endpoint: Endpoint, timeoutMs: number): Promise
       socket.end()
       resolve(result)
     })
-    socket.once('error', (error) => {
+    socket.on('error', (error) => {
       const {reason, code} = connectionError(error)
       resolve({connectError: code === undefined ? {reason} : {code, reason}})
     })

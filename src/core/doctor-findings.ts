@@ -17,6 +17,7 @@ import {
 } from './cluster-profile.js'
 import {DEFAULT_EXPIRY_MARGIN_SECONDS, isUsable, parseEntry, type CacheEntry} from './credential-cache.js'
 import {fail, ok, warn, type CheckOutcome} from './doctor.js'
+import {formatDuration} from './duration.js'
 import {ExitCode} from './errors.js'
 import {describeCredential, formatRfc3339, type Credential} from './exec-credential.js'
 import {humanDuration} from './format.js'
@@ -341,7 +342,6 @@ export interface AccessAnswer {
 
 /** Why a verb that is not required still matters. */
 const OPTIONAL_VERB_USE: Record<string, string> = {
-  get: "'cpcred describe', exec and whoami need it",
   list: "'cpcred list', -l and --all need it",
   watch: 'only watching needs it',
 }
@@ -596,7 +596,7 @@ export interface PluginRunFacts {
 
 export function judgePluginRun(facts: PluginRunFacts): CheckOutcome {
   const {credential, now} = facts
-  const detail = `${describeCredentialShape(credential, now)}; took ${humanMilliseconds(facts.elapsedMs)}`
+  const detail = `${describeCredentialShape(credential, now)}; took ${formatDuration(facts.elapsedMs)}`
   const claims = credential.token ? jwtClaims(credential.token) : undefined
   if (claims?.expiresAt && claims.expiresAt <= now) {
     return fail(
@@ -742,7 +742,7 @@ export function judgeCache(files: CacheFiles, key: string, profile: string, now:
     }
   }
   if (files.text === undefined) {
-    return {outcome: ok(`no entry for ${profile}: the next credential comes from the plugin (${dir}, 0700)`)}
+    return {outcome: ok(`no entry for ${profile}: the next credential comes from the plugin (${dir})`)}
   }
   const entry = parseEntry(files.text, key)
   if (!entry) {
@@ -763,7 +763,7 @@ export function judgeCache(files: CacheFiles, key: string, profile: string, now:
   const servedUntil = new Date(entry.expiresAt.getTime() - DEFAULT_EXPIRY_MARGIN_SECONDS * 1000)
   return {
     outcome: ok(
-      `${file} (0600): ${describeCredential(entry.credential)}, served until ${formatRfc3339(servedUntil)}`,
+      `${file} (${octal(files.fileInfo?.mode ?? 0o600)}): ${describeCredential(entry.credential)}, served until ${formatRfc3339(servedUntil)}`,
     ),
     usable: entry,
   }
@@ -790,10 +790,6 @@ function untilText(timestamp: string, now: Date): string {
 
 function sinceText(timestamp: string, now: Date): string {
   return humanDuration(now.getTime() - Date.parse(timestamp))
-}
-
-function humanMilliseconds(milliseconds: number): string {
-  return milliseconds < 1000 ? `${Math.round(milliseconds)}ms` : humanDuration(milliseconds)
 }
 
 function octal(mode: number): string {

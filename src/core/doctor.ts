@@ -109,10 +109,11 @@ export const PROFILE_PLAN: readonly PlannedCheck<ProfileCheckId>[] = [
 export type CheckRunner<Id extends CheckId> = (id: Id) => Promise<CheckOutcome>
 
 /**
- * Runs `plan` in order. `earlier` holds the results this plan may depend on (the hub's, for a
- * profile); `profile` names the profile being checked in fallback hints. A failed check, or one skipped for that reason, makes every check that needs it skip.
- * A thrown CpcredError is that check's failure; anything else is a bug, shown as a failure rather
- * than ending the whole diagnosis. Being stopped by a signal does end it.
+ * Runs `plan` in order. A failed check, or one skipped for that reason, makes every check that needs
+ * it skip. `earlier` holds the results this plan may depend on (the hub's, for a profile); `profile`
+ * names the profile in fallback hints. A thrown CpcredError is that check's failure; anything else is
+ * a bug, shown as a failure rather than ending the whole diagnosis. Being stopped by a signal does
+ * end it.
  */
 export async function runPlan<Id extends CheckId>(
   plan: readonly PlannedCheck<Id>[],

@@ -289,7 +289,7 @@ function whyNoAnswer(probe: ServerProbe | undefined): string | undefined {
   return probe?.proxy ? 'it is reached through a proxy' : probe?.httpError
 }
 
-/** One profile: named on the command line (ref) or already selected (profile). */
+/** One profile: named on the command line (ref), or one of a fleet already read (profile). */
 async function checkProfile(
   deps: DoctorDeps,
   input: DoctorInput,
@@ -297,22 +297,23 @@ async function checkProfile(
   hubResults: CheckResult[],
   start: {ref: ProfileRef} | {profile: ClusterProfile},
 ): Promise<ProfileReport> {
+  const ref = 'ref' in start ? start.ref : undefined
   let profile = 'profile' in start ? start.profile : undefined
   let resolution: Resolution | undefined
   let credential: Credential | undefined
   let probe: ServerProbe | undefined
   let targetReachable = false
+  /** namespace/name, as well as it is known before the profile is found. */
   const key = () => {
-    if (profile) return profileKey(profile)
-    const {namespace, name} = (start as {ref: ProfileRef}).ref
-    const inNamespace = namespace ?? (input.allNamespaces ? undefined : hubState.config?.namespace)
-    return inNamespace ? `${inNamespace}/${name}` : name
+    if (profile || !ref) return profileKey(profile!)
+    const namespace = ref.namespace ?? (input.allNamespaces ? undefined : hubState.config?.namespace)
+    return namespace ? `${namespace}/${ref.name}` : ref.name
   }
   const hub = () => hubState.hub!
 
   const checks: Record<ProfileCheckId, () => Promise<CheckOutcome>> = {
     profile: async () => {
-      profile ??= await findProfile(hub(), (start as {ref: ProfileRef}).ref, {
+      profile ??= await findProfile(hub(), ref!, {
         namespace: hubState.config!.namespace,
         allNamespaces: input.allNamespaces,
       })
