@@ -257,7 +257,7 @@ async function createAgent(endpoint: Endpoint, credentials: Credentials): Promis
  * client-go's proxy choice: the cluster's proxy-url, else HTTPS_PROXY/HTTP_PROXY/NO_PROXY from the
  * environment (Go's ProxyFromEnvironment), and never for loopback addresses.
  */
-async function proxyFor(url: URL, proxyUrl: string | undefined): Promise<URL | undefined> {
+export async function proxyFor(url: URL, proxyUrl: string | undefined): Promise<URL | undefined> {
   if (proxyUrl) return new URL(proxyUrl)
   const host = url.hostname.replace(/^\[|\]$/g, '')
   if (host === 'localhost' || /^127\./.test(host) || host === '::1') return undefined
@@ -331,7 +331,13 @@ const tlsFailures: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is not valid for that host name',
 }
 
-function connectionError(error: Error): KubeConnectionError {
+/** Why TLS verification failed, in words, for a code Node reports (undefined for others). */
+export function tlsFailureReason(code: string): string | undefined {
+  return Object.hasOwn(tlsFailures, code) ? tlsFailures[code] : undefined
+}
+
+/** A failed connection, with its reason in words. */
+export function connectionError(error: Error): KubeConnectionError {
   const code = (error as NodeJS.ErrnoException).code
   const reasons: Record<string, string> = {
     ECONNREFUSED: 'connection refused',

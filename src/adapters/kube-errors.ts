@@ -1,5 +1,6 @@
 // One place that maps Kubernetes API failures to messages and exit codes, for the hub and for
-// targets alike (whoami, the built-in plugins), without loading the hub adapter.
+// targets alike (whoami, the built-in plugins), without loading the hub adapter. The original error
+// stays as the cause: CPCRED_DEBUG shows it, and the doctor reads its HTTP status.
 import {CpcredError, ExitCode, isCpcredError} from '../core/errors.js'
 import {KubeApiError, KubeConnectionError, type Status} from './kube-client.js'
 
@@ -26,6 +27,7 @@ export function translateKubeError(
         {
           exitCode: ExitCode.Denied,
           hint: 'log in again, or check the credentials this command uses',
+          cause: error,
         },
       )
     }
@@ -35,16 +37,19 @@ export function translateKubeError(
       return new CpcredError(`cannot ${action} on ${where}: ${reason}`, {
         exitCode: ExitCode.Denied,
         hint: options.forbiddenHint,
+        cause: error,
       })
     }
     if (error.status === 404 && options.notServed && !status?.details?.name) {
       return new CpcredError(`${where} does not serve ${options.notServed.what}`, {
         exitCode: ExitCode.Unreachable,
         hint: options.notServed.hint,
+        cause: error,
       })
     }
     return new CpcredError(
       `cannot ${action} on ${where}: HTTP ${error.status}${status?.message ? `: ${status.message}` : ''}`,
+      {cause: error},
     )
   }
   if (error instanceof KubeConnectionError) {
@@ -53,7 +58,10 @@ export function translateKubeError(
       hint:
         options.unreachableHint ??
         'check that the cluster is running and that the kubeconfig and context select it',
+      cause: error,
     })
   }
-  return new CpcredError(`cannot ${action} on ${where}: ${(error as Error)?.message ?? String(error)}`)
+  return new CpcredError(`cannot ${action} on ${where}: ${(error as Error)?.message ?? String(error)}`, {
+    cause: error,
+  })
 }

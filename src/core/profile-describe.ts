@@ -601,19 +601,24 @@ export function decodeCertificateAuthorityData(data: string, now: Date): Certifi
       problems.push(`undecodable: certificate ${index + 1} of ${blocks.length}: ${(error as Error).message}`)
       return
     }
-    const notBefore = Date.parse(certificate.validFrom)
-    const notAfter = Date.parse(certificate.validTo)
-    certificates.push({
-      subject: distinguishedName(certificate.subject),
-      issuer: distinguishedName(certificate.issuer),
-      notBefore: rfc3339(notBefore),
-      notAfter: rfc3339(notAfter),
-      expired: now.getTime() > notAfter,
-      notYetValid: now.getTime() < notBefore,
-      sha256Fingerprint: certificate.fingerprint256,
-    })
+    certificates.push(summarizeCertificate(certificate, now))
   })
   return {certificates, problems}
+}
+
+/** Subject, issuer and validity of one certificate, as describe and doctor show them. */
+export function summarizeCertificate(certificate: X509Certificate, now: Date): CertificateSummary {
+  const notBefore = Date.parse(certificate.validFrom)
+  const notAfter = Date.parse(certificate.validTo)
+  return {
+    subject: distinguishedName(certificate.subject),
+    issuer: distinguishedName(certificate.issuer),
+    notBefore: rfc3339(notBefore),
+    notAfter: rfc3339(notAfter),
+    expired: now.getTime() > notAfter,
+    notYetValid: now.getTime() < notBefore,
+    sha256Fingerprint: certificate.fingerprint256,
+  }
 }
 
 /** Node gives one attribute per line, most significant first; one line reads better. */

@@ -1,8 +1,8 @@
 // `cpcred whoami`: who the credential makes you on the target (SelfSubjectReview).
-import type {Resolution} from '../core/resolve-access.js'
+import type {ClusterConnection, Resolution} from '../core/resolve-access.js'
 import type {Credential} from '../core/exec-credential.js'
 import {kubectlTable, type Cells} from '../core/format.js'
-import {KubeClient, staticAuth} from '../adapters/kube-client.js'
+import {KubeClient, staticAuth, type Endpoint} from '../adapters/kube-client.js'
 import {translateKubeError} from '../adapters/kube-errors.js'
 
 export interface SelfSubjectReview {
@@ -11,19 +11,24 @@ export interface SelfSubjectReview {
   status: {userInfo: {username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]>}}
 }
 
+/** How a profile's cluster is reached, as a KubeClient endpoint. */
+export function targetEndpoint(cluster: ClusterConnection): Endpoint {
+  return {
+    server: cluster.server,
+    caPem: cluster['certificate-authority-data']
+      ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')
+      : undefined,
+    insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'],
+    tlsServerName: cluster['tls-server-name'],
+    proxyUrl: cluster['proxy-url'],
+    disableCompression: cluster['disable-compression'],
+  }
+}
+
 export async function reviewSelf(resolution: Resolution, credential: Credential): Promise<SelfSubjectReview> {
   const cluster = resolution.cluster
   const client = new KubeClient(
-    {
-      server: cluster.server,
-      caPem: cluster['certificate-authority-data']
-        ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')
-        : undefined,
-      insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'],
-      tlsServerName: cluster['tls-server-name'],
-      proxyUrl: cluster['proxy-url'],
-      disableCompression: cluster['disable-compression'],
-    },
+    targetEndpoint(cluster),
     staticAuth({
       token: credential.token,
       clientCertPem: credential.clientCertificateData,
