@@ -1,21 +1,19 @@
-import {Args, Command, Flags} from '@oclif/core'
-import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
-import {findExecutable} from '../adapters/executables.js'
-import {processPrinter, type Printer} from '../adapters/printer.js'
-import {pluginRunner} from '../adapters/process.js'
-import {probeServer} from '../adapters/server-probe.js'
-import {parseDuration} from '../core/duration.js'
-import type {CheckStatus} from '../core/doctor.js'
-import {
-  ASCII_SYMBOLS,
-  UNICODE_SYMBOLS,
-  doctorExitCode,
-  doctorJson,
-  renderDoctorReport,
-  type DoctorReport,
-} from '../core/doctor-report.js'
-import {hubFlags, providerFlags, targetFlags} from '../cli/flags.js'
-import {runDoctor, type DoctorDeps} from '../usecases/doctor.js'
+import {Args, Command} from '@oclif/core'
+import {processPrinter} from '../adapters/printer.js'
+import {doctorDeps, showReport} from '../cli/doctor.js'
+import {doctorExitCode, doctorJson} from '../core/doctor-report.js'
+import type {FlagTable} from '../cli/flag-table.js'
+import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
+import {oclifFlags} from '../cli/oclif-flags.js'
+import {runDoctor} from '../usecases/doctor.js'
+
+const DOCTOR_FLAGS = {
+  ...HUB_FLAGS,
+  ...TARGET_FLAGS,
+  ...PROVIDER_FLAGS,
+  'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
+  output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
+} as const satisfies FlagTable
 
 export default class Doctor extends Command {
   static override summary =
@@ -37,21 +35,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       required: false,
     }),
   }
-  static override flags = {
-    ...hubFlags,
-    ...targetFlags,
-    ...providerFlags,
-    'plugin-timeout': Flags.string({
-      summary: 'Stop a credential plugin that runs longer than this.',
-      default: '2m',
-    }),
-    output: Flags.option({
-      char: 'o',
-      summary: 'Output format.',
-      options: ['text', 'json'] as const,
-      default: 'text' as const,
-    })(),
-  }
+  static override flags = oclifFlags(DOCTOR_FLAGS)
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Doctor)
@@ -63,40 +47,11 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       allNamespaces: flags['all-namespaces'],
       selector: flags.selector,
       all: flags.all,
-      pluginTimeoutMs: parseDuration(flags['plugin-timeout'], '--plugin-timeout'),
+      pluginTimeoutMs: flags['plugin-timeout'],
     }).finally(() => printer.status(''))
     if (flags.output === 'json') printer.data(`${JSON.stringify(doctorJson(report), null, 4)}\n`)
     else await showReport(printer, report)
     const code = doctorExitCode(report)
     if (code !== 0) this.exit(code)
   }
-}
-
-function doctorDeps(printer: Printer): DoctorDeps {
-  return {
-    runner: pluginRunner,
-    probe: probeServer,
-    findExecutable,
-    cache: new CredentialStore(defaultCredentialCacheDir()),
-    now: () => new Date(),
-    env: process.env,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
-    uid: process.getuid?.(),
-    onCheck: (id, profile) => printer.status(`checking ${profile ? `${profile}: ` : ''}${id}…`),
-  }
-}
-
-/** Symbols and colour on a terminal; words (ok, FAIL, warn) in logs and pipes, where grep finds them. */
-async function showReport(printer: Printer, report: DoctorReport): Promise<void> {
-  const {cells, statuses} = renderDoctorReport(report, printer.stdoutIsTTY ? UNICODE_SYMBOLS : ASCII_SYMBOLS)
-  const chalk = await printer.paint()
-  const paint: Record<CheckStatus, (text: string) => string> = {
-    ok: chalk.green,
-    warn: chalk.yellow,
-    fail: chalk.red,
-    skip: chalk.dim,
-  }
-  printer.cells(cells, {
-    style: (cell, column, row) => (column === 0 && statuses[row] ? paint[statuses[row]](cell) : cell),
-  })
 }

@@ -1,0 +1,38 @@
+// `cpcred doctor`: its adapters, and how its report is shown.
+import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
+import {findExecutable} from '../adapters/executables.js'
+import type {Printer} from '../adapters/printer.js'
+import {pluginRunner} from '../adapters/process.js'
+import {probeServer} from '../adapters/server-probe.js'
+import type {CheckStatus} from '../core/doctor.js'
+import {ASCII_SYMBOLS, UNICODE_SYMBOLS, renderDoctorReport, type DoctorReport} from '../core/doctor-report.js'
+import type {DoctorDeps} from '../usecases/doctor.js'
+
+export function doctorDeps(printer: Printer): DoctorDeps {
+  return {
+    runner: pluginRunner,
+    probe: probeServer,
+    findExecutable,
+    cache: new CredentialStore(defaultCredentialCacheDir()),
+    now: () => new Date(),
+    env: process.env,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    uid: process.getuid?.(),
+    onCheck: (id, profile) => printer.status(`checking ${profile ? `${profile}: ` : ''}${id}…`),
+  }
+}
+
+/** Symbols and colour on a terminal; words (ok, FAIL, warn) in logs and pipes, where grep finds them. */
+export async function showReport(printer: Printer, report: DoctorReport): Promise<void> {
+  const {cells, statuses} = renderDoctorReport(report, printer.stdoutIsTTY ? UNICODE_SYMBOLS : ASCII_SYMBOLS)
+  const chalk = await printer.paint()
+  const paint: Record<CheckStatus, (text: string) => string> = {
+    ok: chalk.green,
+    warn: chalk.yellow,
+    fail: chalk.red,
+    skip: chalk.dim,
+  }
+  printer.cells(cells, {
+    style: (cell, column, row) => (column === 0 && statuses[row] ? paint[statuses[row]](cell) : cell),
+  })
+}
