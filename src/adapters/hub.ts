@@ -4,17 +4,18 @@ import {createHash} from 'node:crypto'
 import {readFile} from 'node:fs/promises'
 import os from 'node:os'
 import {
-  API_VERSION,
-  CLUSTERSET_LABEL,
+  chooseProfileVersion,
+  clustersetOf,
+  PROFILE_VERSIONS,
   GROUP,
   PLURAL,
   RESOURCE,
-  VERSION,
+  type ProfileVersion,
   type ClusterProfile,
 } from '../core/cluster-profile.js'
 import {canonicalJson} from '../core/credential-cache.js'
 import type {HubPin} from '../core/hub-pin.js'
-import {ContinueExpiredError, UsageError, WatchExpiredError, type CpcredError} from '../core/errors.js'
+import {ContinueExpiredError, CpcredError, ExitCode, UsageError, WatchExpiredError} from '../core/errors.js'
 import {
   findNamed,
   kubeconfigPaths,
@@ -32,6 +33,8 @@ export interface HubSelection {
   kubeconfig?: string
   context?: string
   namespace?: string
+  /** Read ClusterProfiles in this version (--api-version), not the preferred one the hub serves. */
+  apiVersion?: string
 }
 
 export interface HubConfig {
@@ -158,6 +161,9 @@ export interface ProfileWatchEvent {
   profile: ClusterProfile
 }
 
+/** v1alpha1 reads at once for profiles that only a v1alpha1 read can show providers of. */
+const LEGACY_READS_AT_ONCE = 8
+
 /** How long the server keeps one watch open before ending it, as client-go's reflector asks (5-10 min). */
 const WATCH_SECONDS = 300
 
@@ -168,18 +174,33 @@ export interface ListOptions {
   limit: number
 }
 
+/** Remembers which ClusterProfile version a hub serves, so a hot path does not ask each time. */
+export interface ServedVersionCache {
+  read(): Promise<ProfileVersion | undefined>
+  write(version: ProfileVersion): Promise<void>
+}
+
+export interface HubOptions extends ContextClientOptions {
+  /** Read ClusterProfiles in this version (--api-version) instead of the preferred one served. */
+  apiVersion?: string
+  versionCache?: ServedVersionCache
+}
+
 export class Hub {
+  private served?: Promise<ProfileVersion>
+
   private constructor(
     readonly config: HubConfig,
     readonly client: KubeClient,
+    private readonly options: Pick<HubOptions, 'apiVersion' | 'versionCache'>,
   ) {}
 
-  static async connect(selection: HubSelection, options: Partial<ContextClientOptions> = {}): Promise<Hub> {
-    return Hub.fromConfig(await loadHubConfig(selection), options)
+  static async connect(selection: HubSelection, options: Partial<HubOptions> = {}): Promise<Hub> {
+    return Hub.fromConfig(await loadHubConfig(selection), {apiVersion: selection.apiVersion, ...options})
   }
 
   /** A client for an already loaded hub configuration (the credential fast path loads it first). */
-  static async fromConfig(config: HubConfig, options: Partial<ContextClientOptions> = {}): Promise<Hub> {
+  static async fromConfig(config: HubConfig, options: Partial<HubOptions> = {}): Promise<Hub> {
     const [{clientForContext}, {pluginRunner}] = await Promise.all([
       import('./kubeconfig-client.js'),
       import('./process.js'),
@@ -189,7 +210,52 @@ export class Hub {
       stdinIsTTY: options.stdinIsTTY ?? Boolean(process.stdin.isTTY),
       onPluginStderr: options.onPluginStderr ?? ((text) => processPrinter().text(text, 'stderr')),
     })
-    return new Hub(config, client)
+    return new Hub(config, client, {apiVersion: options.apiVersion, versionCache: options.versionCache})
+  }
+
+  /**
+   * The ClusterProfile version this hub is read in: --api-version when given (and served), else
+   * v1alpha2 when the hub serves it, else v1alpha1; asked of API discovery once per Hub, or read
+   * from the cache the hot paths keep.
+   */
+  apiVersion(): Promise<ProfileVersion> {
+    this.served ??= (async () => {
+      const cached =
+        this.options.apiVersion === undefined ? await this.options.versionCache?.read() : undefined
+      if (cached) return cached
+      let group: {versions?: {version: string}[]} | undefined
+      try {
+        group = await this.client.request('GET', `/apis/${GROUP}`)
+      } catch (error) {
+        if (!(error instanceof KubeApiError && error.status === 404))
+          throw this.translate(error, `discover ${GROUP}`)
+      }
+      const served = (group?.versions ?? []).map((entry) => entry.version)
+      const version = chooseProfileVersion(served, this.options.apiVersion)
+      if (!version) {
+        const wanted = this.options.apiVersion ?? PROFILE_VERSIONS.join(' or ')
+        throw new CpcredError(
+          `${this.where()} does not serve ${GROUP} ${wanted} ${PLURAL}${served.length ? ` (it serves ${served.join(', ')})` : ''}`,
+          {
+            exitCode: ExitCode.Unreachable,
+            hint: this.options.apiVersion
+              ? `leave out --api-version, or use one the hub serves`
+              : 'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster',
+          },
+        )
+      }
+      if (this.options.apiVersion === undefined) await this.options.versionCache?.write(version)
+      return version
+    })()
+    return this.served
+  }
+
+  /** The path of the profiles in a namespace (all namespaces when undefined), in the version read. */
+  private async profilesPath(namespace?: string): Promise<string> {
+    const version = await this.apiVersion()
+    return namespace
+      ? `/apis/${GROUP}/${version}/namespaces/${encodeURIComponent(namespace)}/${PLURAL}`
+      : `/apis/${GROUP}/${version}/${PLURAL}`
   }
 
   /** See hubIdentity. */
@@ -205,9 +271,7 @@ export class Hub {
   /** One page of profiles. The caller follows `next` (limit/continue pagination). */
   async listProfilePage(options: ListOptions, continueToken?: string): Promise<ProfilePage> {
     const scope = options.namespace ? `in namespace "${options.namespace}"` : 'in all namespaces'
-    const path = options.namespace
-      ? `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(options.namespace)}/${PLURAL}`
-      : `/apis/${GROUP}/${VERSION}/${PLURAL}`
+    const path = await this.profilesPath(options.namespace)
     try {
       const list = await this.client.request<{
         items?: ClusterProfile[]
@@ -216,7 +280,7 @@ export class Hub {
         query: {limit: options.limit, continue: continueToken, labelSelector: options.labelSelector},
       })
       return {
-        items: list.items ?? [],
+        items: await this.withDeprecatedProviders(list.items ?? []),
         next: list.metadata?.continue || undefined,
         resourceVersion: list.metadata?.resourceVersion,
       }
@@ -238,9 +302,7 @@ export class Hub {
     signal?: AbortSignal,
   ): Promise<void> {
     const scope = options.namespace ? `in namespace "${options.namespace}"` : 'in all namespaces'
-    const path = options.namespace
-      ? `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(options.namespace)}/${PLURAL}`
-      : `/apis/${GROUP}/${VERSION}/${PLURAL}`
+    const path = await this.profilesPath(options.namespace)
     const query = {
       watch: 'true',
       allowWatchBookmarks: 'true',
@@ -273,9 +335,12 @@ export class Hub {
   }
 
   async getProfile(namespace: string, name: string): Promise<ClusterProfile | undefined> {
-    const path = `/apis/${GROUP}/${VERSION}/namespaces/${encodeURIComponent(namespace)}/${PLURAL}/${encodeURIComponent(name)}`
+    const path = `${await this.profilesPath(namespace)}/${encodeURIComponent(name)}`
     try {
-      return await this.client.request<ClusterProfile>('GET', path)
+      const [profile] = await this.withDeprecatedProviders([
+        await this.client.request<ClusterProfile>('GET', path),
+      ])
+      return profile
     } catch (error) {
       if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
         return undefined
@@ -283,14 +348,42 @@ export class Hub {
     }
   }
 
-  /** The clusterset of one namespace (its label), or undefined when unlabelled or not readable. */
-  async clustersetOf(namespace: string): Promise<string | undefined> {
+  /**
+   * v1alpha2 has no credentialProviders. While a hub serves both versions, a cluster manager that has
+   * not moved on may still publish only those (through v1alpha1): a v1alpha2 profile without any
+   * accessProviders is read again as v1alpha1, and that object, as served, is used instead.
+   */
+  async withDeprecatedProviders(profiles: ClusterProfile[]): Promise<ClusterProfile[]> {
+    if (this.options.apiVersion !== undefined || (await this.apiVersion()) !== 'v1alpha2') return profiles
+    const legacy = profiles.flatMap((profile, index) =>
+      profile.status?.accessProviders?.length ? [] : [index],
+    )
+    const result = [...profiles]
+    for (let start = 0; start < legacy.length; start += LEGACY_READS_AT_ONCE) {
+      await Promise.all(
+        legacy.slice(start, start + LEGACY_READS_AT_ONCE).map(async (index) => {
+          const {namespace = '', name} = profiles[index]!.metadata
+          const path = `/apis/${GROUP}/v1alpha1/namespaces/${encodeURIComponent(namespace)}/${PLURAL}/${encodeURIComponent(name)}`
+          try {
+            const old = await this.client.request<ClusterProfile>('GET', path)
+            if (old.status?.credentialProviders?.length) result[index] = old
+          } catch {
+            // v1alpha1 is not served (or the profile went away meanwhile): the v1alpha2 object stands.
+          }
+        }),
+      )
+    }
+    return result
+  }
+
+  /** The clusterset of one namespace and the label that names it, or undefined when unlabelled or not readable. */
+  async clustersetOf(namespace: string): Promise<{clusterset: string; label: string} | undefined> {
     try {
       const ns = await this.client.request<{metadata: {labels?: Record<string, string>}}>(
         'GET',
         `/api/v1/namespaces/${encodeURIComponent(namespace)}`,
       )
-      return ns.metadata.labels?.[CLUSTERSET_LABEL]
+      return clustersetOf(ns.metadata.labels)
     } catch {
       // Reading namespaces is a courtesy for display; a consumer may only be allowed profiles.
       return undefined
@@ -322,7 +415,7 @@ export class Hub {
     return translateKubeError(error, action, this.where(), {
       user: this.config.user,
       notServed: {
-        what: `${API_VERSION} ${PLURAL}`,
+        what: `${GROUP} ${PLURAL}`,
         hint: 'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster',
       },
       forbiddenHint: `ask the hub administrator for RBAC access to ${RESOURCE} (get, list), or use another --context`,

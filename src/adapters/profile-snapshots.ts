@@ -3,10 +3,17 @@
 // used again. Profiles hold no secrets; the files are private all the same.
 import {createHash} from 'node:crypto'
 import path from 'node:path'
-import type {ClusterProfile} from '../core/cluster-profile.js'
+import {PROFILE_VERSIONS, type ClusterProfile, type ProfileVersion} from '../core/cluster-profile.js'
+import type {ServedVersionCache} from './hub.js'
 import {ensurePrivateDir, readIfExists, writeFileAtomic} from './files.js'
 
 const VERSION = 1
+/** Hubs change the versions they serve rarely, and a wrong guess only costs a discovery. */
+const SERVED_VERSION_MAX_AGE_MS = 10 * 60 * 1000
+
+function isProfileVersion(version: unknown): version is ProfileVersion {
+  return (PROFILE_VERSIONS as readonly unknown[]).includes(version)
+}
 
 export class ProfileSnapshots {
   constructor(
@@ -35,6 +42,39 @@ export class ProfileSnapshots {
       return entry.version === VERSION && age >= 0 && age <= maxAgeMs ? entry.profile : undefined
     } catch {
       return undefined
+    }
+  }
+
+  /**
+   * Which ClusterProfile version the hub serves, as API discovery last said: kept for
+   * SERVED_VERSION_MAX_AGE_MS, so a warm `cpcred credential` that must read a profile again asks
+   * the hub for it alone.
+   */
+  servedVersion(hubIdentity: string): ServedVersionCache {
+    const file = path.join(this.dir, `${createHash('sha256').update(hubIdentity).digest('hex')}.version.json`)
+    return {
+      read: async () => {
+        try {
+          const entry = JSON.parse((await readIfExists(file)) ?? 'null') as {
+            fetchedAt: number
+            version: string
+          } | null
+          const age = entry ? this.now() - entry.fetchedAt : Infinity
+          return age >= 0 && age <= SERVED_VERSION_MAX_AGE_MS && isProfileVersion(entry?.version)
+            ? entry!.version
+            : undefined
+        } catch {
+          return undefined
+        }
+      },
+      write: async (version) => {
+        try {
+          await ensurePrivateDir(this.dir)
+          await writeFileAtomic(file, JSON.stringify({fetchedAt: this.now(), version}), {mode: 'private'})
+        } catch {
+          // Only an optimisation: the next miss asks discovery again.
+        }
+      },
     }
   }
 

@@ -5,7 +5,7 @@ import {processPrinter, type Printer} from '../adapters/printer.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
 import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
-import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, PROVIDER_FLAGS, VERBOSE_FLAG} from './flags.js'
+import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, VERBOSE_FLAG} from './flags.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {readRecentProfile} from './recent-profile.js'
 
@@ -67,7 +67,7 @@ export async function runCredential(argv: string[], printer: Printer = processPr
   ])
   const ref = parseProfileRef(profileArg)
   const [config, loaded] = await Promise.all([
-    loadHubConfig({kubeconfig: flags.kubeconfig, context: flags.context, namespace: flags.namespace}),
+    loadHubConfig(hubSelection(flags)),
     loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
   ])
   const identity = hubIdentity(config)
@@ -76,6 +76,7 @@ export async function runCredential(argv: string[], printer: Printer = processPr
     identity,
     ref,
     flags['no-cache'] ? 0 : flags['profile-max-age'],
+    flags['api-version'],
   )
   const resolution = resolveAccess(profile, requireProviders(loaded))
   for (const warning of [...loaded.warnings, ...resolution.warnings]) printer.warn(warning)

@@ -6,11 +6,13 @@ import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import {profileKey} from '../core/cluster-profile.js'
 import {readRecentProfile} from './recent-profile.js'
+import {foldTargets} from './targets.js'
 import {ExitCode, UsageError} from '../core/errors.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
   CREDENTIAL_RUN_FLAGS,
   HUB_FLAGS,
+  hubSelection,
   IMPERSONATION_FLAGS,
   PROVIDER_FLAGS,
   TARGET_FLAGS,
@@ -89,7 +91,7 @@ export async function runExec(argv: string[]): Promise<number> {
   ])
   const printer = processPrinter()
   const [config, loaded] = await Promise.all([
-    loadHubConfig({kubeconfig: flags.kubeconfig, context: flags.context, namespace: flags.namespace}),
+    loadHubConfig(hubSelection(flags)),
     loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
   ])
   for (const warning of loaded.warnings) printer.warn(warning)
@@ -100,11 +102,24 @@ export async function runExec(argv: string[]): Promise<number> {
   if (oneNamed) {
     // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age).
     const maxAge = flags['no-cache'] ? 0 : flags['profile-max-age']
-    profiles = [await readRecentProfile(config, identity, parseProfileRef(options.names[0]!), maxAge)]
+    profiles = [
+      await readRecentProfile(
+        config,
+        identity,
+        parseProfileRef(options.names[0]!),
+        maxAge,
+        flags['api-version'],
+      ),
+    ]
   } else {
-    const hub = await Hub.fromConfig(config)
+    const hub = await Hub.fromConfig(config, {apiVersion: flags['api-version']})
     try {
-      profiles = await chooseTargets(hub, options, printer)
+      profiles = foldTargets(
+        await chooseTargets(hub, options, printer),
+        loaded.providers,
+        flags['no-dedupe'],
+        printer,
+      )
     } finally {
       await hub.client.close()
     }

@@ -1,7 +1,9 @@
 // The flags commands share, spelled as kubectl spells them, as plain data (src/cli/flag-table.ts):
 // the fast path reads them without oclif.
+import {PROFILE_VERSIONS} from '../core/cluster-profile.js'
 import {formatDuration} from '../core/duration.js'
 import {DEFAULT_PLUGIN_TIMEOUT_MS} from '../usecases/run-plugin.js'
+import type {HubSelection} from '../adapters/hub.js'
 import type {FlagTable} from './flag-table.js'
 
 export const HUB_FLAGS = {
@@ -17,7 +19,29 @@ export const HUB_FLAGS = {
     summary: "Namespace of the ClusterProfiles (default: the context's namespace).",
     helpGroup: 'HUB',
   },
+  'api-version': {
+    kind: 'option',
+    summary:
+      'Read ClusterProfiles in this version (default: v1alpha2 when the hub serves it, else v1alpha1).',
+    options: PROFILE_VERSIONS,
+    helpGroup: 'HUB',
+  },
 } as const satisfies FlagTable
+
+/** The hub as the hub flags select it. */
+export function hubSelection(flags: {
+  kubeconfig?: string
+  context?: string
+  namespace?: string
+  'api-version'?: string
+}): HubSelection {
+  return {
+    kubeconfig: flags.kubeconfig,
+    context: flags.context,
+    namespace: flags.namespace,
+    apiVersion: flags['api-version'],
+  }
+}
 
 export const ALL_NAMESPACES_FLAG = {
   'all-namespaces': {
@@ -66,6 +90,11 @@ export const TARGET_FLAGS = {
   ...ALL_NAMESPACES_FLAG,
   ...SELECTOR_FLAG,
   all: {kind: 'boolean', summary: 'Every profile in the namespace (or in all namespaces with -A).'},
+  'no-dedupe': {
+    kind: 'boolean',
+    summary:
+      'Keep profiles that share an inventory-member-id in a namespace as separate targets (by default one stands for their cluster).',
+  },
 } as const satisfies FlagTable
 
 export const IMPERSONATION_FLAGS = {

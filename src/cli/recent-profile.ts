@@ -14,11 +14,15 @@ export async function readRecentProfile(
   identity: string,
   ref: ProfileRef,
   maxAgeMs: number,
+  apiVersion?: string,
 ): Promise<ClusterProfile> {
   const snapshots = new ProfileSnapshots(path.join(path.dirname(defaultCredentialCacheDir()), 'profiles'))
   const recent = await snapshots.recent(identity, ref.namespace ?? config.namespace, ref.name, maxAgeMs)
   if (recent) return recent
-  const hub = await Hub.fromConfig(config)
+  const hub = await Hub.fromConfig(config, {
+    apiVersion,
+    versionCache: maxAgeMs > 0 ? snapshots.servedVersion(identity) : undefined,
+  })
   try {
     const profile = await findProfile(hub, ref, {namespace: config.namespace, allNamespaces: false})
     if (maxAgeMs > 0) await snapshots.remember(identity, profile)

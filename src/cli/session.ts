@@ -1,10 +1,15 @@
 // What most commands start with: the hub (kubectl's selection rules) and the consumer's providers,
 // read side by side, with provider-file warnings said once.
-import {Hub, type HubSelection} from '../adapters/hub.js'
+import {Hub} from '../adapters/hub.js'
+import {hubSelection} from './flags.js'
 import {loadProviders, type LoadedProviders} from '../adapters/providers.js'
 import type {Printer} from '../adapters/printer.js'
 
-export interface SessionFlags extends HubSelection {
+export interface SessionFlags {
+  kubeconfig?: string
+  context?: string
+  namespace?: string
+  'api-version'?: string
   'provider-file'?: string
   'access-provider'?: string[]
 }
@@ -14,7 +19,7 @@ export async function openSession(
   printer: Printer,
 ): Promise<{hub: Hub; providers: LoadedProviders}> {
   const [hub, providers] = await Promise.all([
-    Hub.connect(flags),
+    Hub.connect(hubSelection(flags)),
     loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
   ])
   for (const warning of providers.warnings) printer.warn(warning)

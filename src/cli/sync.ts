@@ -3,6 +3,7 @@ import type {Hub} from '../adapters/hub.js'
 import type {KubeconfigFiles} from '../usecases/write-kubeconfig.js'
 import type {Printer} from '../adapters/printer.js'
 import {describeChange, type SyncChange} from '../core/kubeconfig-sync.js'
+import {describeFold} from '../core/member-fold.js'
 import {untilInterrupted} from './interrupt.js'
 import type {SyncOutcome, SyncRequest} from '../usecases/sync-kubeconfig.js'
 
@@ -26,6 +27,7 @@ export function renderSyncOutcome(
   output: Output,
 ): void {
   for (const warning of outcome.warnings) printer.warn(warning)
+  if (output === 'text') for (const fold of outcome.folds) printer.note(describeFold(fold))
   if (output === 'json') {
     printer.data(`${JSON.stringify(outcomeData(outcome, request), null, 2)}\n`)
     return
@@ -59,6 +61,7 @@ function outcomeData(outcome: SyncOutcome, request: Pick<SyncRequest, 'file' | '
     changed: outcome.changed,
     wrote: outcome.wrote,
     changes: outcome.changes.map((change: SyncChange) => ({...change, name: change.name || undefined})),
+    ...(outcome.folds.length ? {folds: outcome.folds} : {}),
     ...(outcome.currentContextPruned === undefined
       ? {}
       : {currentContextPruned: outcome.currentContextPruned}),

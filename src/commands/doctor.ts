@@ -3,7 +3,7 @@ import {processPrinter} from '../adapters/printer.js'
 import {doctorDeps, showReport} from '../cli/doctor.js'
 import {doctorExitCode, doctorJson} from '../core/doctor-report.js'
 import type {FlagTable} from '../cli/flag-table.js'
-import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
+import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {runDoctor} from '../usecases/doctor.js'
 
@@ -41,12 +41,13 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
     const {args, flags} = await this.parse(Doctor)
     const printer = processPrinter()
     const report = await runDoctor(doctorDeps(printer), {
-      hub: {kubeconfig: flags.kubeconfig, context: flags.context, namespace: flags.namespace},
+      hub: hubSelection(flags),
       providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
       profile: args.profile,
       allNamespaces: flags['all-namespaces'],
       selector: flags.selector,
       all: flags.all,
+      noDedupe: flags['no-dedupe'],
       pluginTimeoutMs: flags['plugin-timeout'],
     }).finally(() => printer.status(''))
     if (flags.output === 'json') printer.data(`${JSON.stringify(doctorJson(report), null, 4)}\n`)

@@ -5,6 +5,7 @@ import {processPrinter} from '../adapters/printer.js'
 import type {FlagTable} from '../cli/flag-table.js'
 import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
+import {foldTargets} from '../cli/targets.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
 import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
@@ -53,6 +54,7 @@ export default class Kubeconfig extends Command {
       namespace: hub.config.namespace,
       allNamespaces: flags['all-namespaces'],
     })
+    const targets = foldTargets(profiles, loaded.providers, flags['no-dedupe'], printer)
     const outputFile = flags['output-file'] && path.resolve(flags['output-file'])
     const destination: Destination = flags.merge
       ? {
@@ -66,7 +68,7 @@ export default class Kubeconfig extends Command {
         : {kind: 'stdout'}
     const outcome = await writeKubeconfig(
       kubeconfigFiles,
-      {profiles, ...kubeconfigRequest(flags, hub, loaded)},
+      {profiles: targets, ...kubeconfigRequest(flags, hub, loaded)},
       destination,
     )
     for (const warning of outcome.warnings) printer.warn(warning)

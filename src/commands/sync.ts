@@ -65,6 +65,7 @@ The file is written once, atomically, under the same lock as 'cpcred kubeconfig 
       file: flags['output-file'] ? path.resolve(flags['output-file']) : defaultMergeTarget(),
       dryRun: flags['dry-run'],
       setCurrent: flags['set-current'],
+      noDedupe: flags['no-dedupe'],
     }
     const selection = syncSelection(flags, hub)
     if (flags.watch) {

@@ -1,14 +1,25 @@
-// The ClusterProfile API (multicluster.x-k8s.io/v1alpha1, KEP-4322/KEP-5339) as cpcred reads it.
-// Field names follow the API exactly; the cluster of an access provider is a kubeconfig v1 Cluster.
+// The ClusterProfile API (multicluster.x-k8s.io v1alpha1 and v1alpha2, KEP-4322/KEP-5339) as cpcred
+// reads it. Field names follow the API exactly; the cluster of an access provider is a kubeconfig v1
+// Cluster. Both versions read into one model: v1alpha2 is v1alpha1 without the deprecated
+// credentialProviders (and with stricter validation, which the hub applies).
 
 export const GROUP = 'multicluster.x-k8s.io'
-export const VERSION = 'v1alpha1'
-export const API_VERSION = `${GROUP}/${VERSION}`
+/** The versions cpcred reads, the one it prefers first. */
+export const PROFILE_VERSIONS = ['v1alpha2', 'v1alpha1'] as const
+export type ProfileVersion = (typeof PROFILE_VERSIONS)[number]
 export const PLURAL = 'clusterprofiles'
 export const RESOURCE = `${PLURAL}.${GROUP}`
 
-/** Label on the namespace that holds a clusterset's profiles. */
-export const CLUSTERSET_LABEL = 'multicluster.x-k8s.io/clusterset'
+/**
+ * Label on the namespace that holds a clusterset's profiles: the upstream constant first, then the
+ * spelling the KEP text has used, which real hubs may carry.
+ */
+export const CLUSTERSET_LABELS = [
+  'multicluster.x-k8s.io/clusterset',
+  'clusterset.multicluster.x-k8s.io',
+] as const
+/** Label correlating the profiles that stand for one member cluster (upstream LabelInventoryMemberIDKey). */
+export const MEMBER_ID_LABEL = 'multicluster.x-k8s.io/inventory-member-id'
 export const CONTROL_PLANE_HEALTHY = 'ControlPlaneHealthy'
 
 /** Extension passed verbatim to the plugin as ExecCredential.spec.cluster.config. */
@@ -92,12 +103,13 @@ export interface OfferedProvider extends AccessProvider {
 
 /**
  * The providers a profile offers: accessProviders in their order, then the deprecated
- * credentialProviders whose names accessProviders does not already give.
+ * credentialProviders (v1alpha1 only) whose names accessProviders does not already give.
  */
 export function offeredProviders(profile: ClusterProfile): OfferedProvider[] {
   const access = profile.status?.accessProviders ?? []
   const names = new Set(access.map((provider) => provider.name))
-  const deprecated = (profile.status?.credentialProviders ?? []).filter(
+  const legacy = profile.apiVersion === undefined || profile.apiVersion === `${GROUP}/v1alpha1`
+  const deprecated = (legacy ? (profile.status?.credentialProviders ?? []) : []).filter(
     (provider) => !names.has(provider.name),
   )
   return [
@@ -113,4 +125,26 @@ export function findCondition(profile: ClusterProfile, type: string): Condition 
 /** `namespace/name` of a profile, as users write it on the command line. */
 export function profileKey(profile: ClusterProfile): string {
   return `${profile.metadata.namespace ?? ''}/${profile.metadata.name}`
+}
+
+/** The version to read: the one forced, else the first of PROFILE_VERSIONS the hub serves. */
+export function chooseProfileVersion(served: readonly string[], forced?: string): ProfileVersion | undefined {
+  if (forced !== undefined) return served.includes(forced) ? (forced as ProfileVersion) : undefined
+  return PROFILE_VERSIONS.find((version) => served.includes(version))
+}
+
+/** The clusterset a namespace's labels name, and which spelling of the label named it. */
+export function clustersetOf(
+  labels: Record<string, string> | undefined,
+): {clusterset: string; label: string} | undefined {
+  for (const label of CLUSTERSET_LABELS) {
+    const clusterset = labels?.[label]
+    if (clusterset) return {clusterset, label}
+  }
+  return undefined
+}
+
+/** The inventory member id of a profile, if its cluster manager set one. */
+export function memberIdOf(profile: ClusterProfile): string | undefined {
+  return profile.metadata.labels?.[MEMBER_ID_LABEL] || undefined
 }

@@ -9,7 +9,7 @@ import {
   GROUP,
   PLURAL,
   RESOURCE,
-  VERSION,
+  PROFILE_VERSIONS,
   findCondition,
   offeredProviders,
   profileKey,
@@ -369,7 +369,7 @@ export function judgeRbac(
   )
 }
 
-/** The discovery documents of the ClusterProfile API group (GET /apis/GROUP and /apis/GROUP/VERSION). */
+/** The discovery documents of the ClusterProfile API group (GET /apis/GROUP and /apis/GROUP/<version>). */
 export interface ApiGroupDocument {
   versions?: {version?: string}[]
   preferredVersion?: {version?: string}
@@ -382,9 +382,15 @@ export interface ApiResourcesDocument {
 const CRD_HINT =
   'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster'
 
+/**
+ * `version` is the one cpcred reads (chooseProfileVersion: --api-version, else v1alpha2, else
+ * v1alpha1), undefined when the hub serves none of them; `resources` is that version's document.
+ */
 export function judgeApi(
   group: ApiGroupDocument | undefined,
   resources: ApiResourcesDocument | undefined,
+  version: string | undefined,
+  forced?: string,
 ): CheckOutcome {
   if (!group) {
     return fail(
@@ -395,17 +401,20 @@ export function judgeApi(
   }
   const versions = (group.versions ?? []).map((entry) => entry.version).filter((v): v is string => Boolean(v))
   const served = `versions ${versions.join(', ') || 'none'}, preferred ${group.preferredVersion?.version ?? 'none'}`
-  if (!versions.includes(VERSION)) {
+  if (version === undefined) {
+    const wanted = forced ?? PROFILE_VERSIONS.join(' or ')
     return fail(
       ExitCode.Unreachable,
-      `the hub serves ${GROUP} ${served}, but not ${VERSION}, the version cpcred reads`,
-      `serve ${VERSION} from the ClusterProfile CRD on the hub (the upstream CRD does)`,
+      `the hub serves ${GROUP} ${served}, but not ${wanted}, which cpcred reads`,
+      forced
+        ? 'leave out --api-version, or use a version the hub serves'
+        : `serve ${PROFILE_VERSIONS.join(' or ')} from the ClusterProfile CRD on the hub (the upstream CRD does)`,
     )
   }
   const names = (resources?.resources ?? []).map((resource) => resource.name)
   const profiles = resources?.resources?.find((resource) => resource.name === PLURAL)
   if (!profiles) {
-    return fail(ExitCode.Unreachable, `the hub serves ${GROUP}/${VERSION} without ${PLURAL}`, CRD_HINT)
+    return fail(ExitCode.Unreachable, `the hub serves ${GROUP}/${version} without ${PLURAL}`, CRD_HINT)
   }
   if (profiles.namespaced !== true) {
     return fail(
@@ -414,7 +423,7 @@ export function judgeApi(
       'install the upstream ClusterProfile CRD on the hub',
     )
   }
-  const detail = `${GROUP}/${VERSION} ${PLURAL} served (${served})`
+  const detail = `${GROUP}/${version} ${PLURAL} served and read (${served})`
   return names.includes(`${PLURAL}/status`)
     ? ok(detail)
     : warn(

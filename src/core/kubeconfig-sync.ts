@@ -40,6 +40,8 @@ export interface SyncPlanInput {
   unreachable: ReadonlySet<string>
   /** Selected profiles that could not be resolved (an error, named in `skipped`): their entries stay. */
   skipped: ReadonlyMap<string, string>
+  /** Selected profiles folded into another that stands for the same member cluster: profile → kept. */
+  folded?: ReadonlyMap<string, string>
   /** Make the first desired context current (`--set-current`). */
   setCurrent: boolean
   /** Where `existing` came from, for messages. */
@@ -121,7 +123,9 @@ export function planSync(input: SyncPlanInput): SyncPlan {
       name,
       detail: input.unreachable.has(profile)
         ? 'no provider in the provider file can reach it'
-        : 'it is gone from the hub or no longer selected',
+        : input.folded?.has(profile)
+          ? `${input.folded.get(profile)} stands for the same member cluster`
+          : 'it is gone from the hub or no longer selected',
     })
   }
   for (const [profile, reason] of input.skipped)

@@ -23,8 +23,8 @@ import {chooseProvider, resolveAccess, type Resolution} from './resolve-access.j
 
 export interface DescribeInput {
   profile: ClusterProfile
-  /** The clusterset of the profile's namespace (its namespace label), when known. */
-  clusterset?: string
+  /** The clusterset of the profile's namespace and which namespace label names it, when known. */
+  clusterset?: {clusterset: string; label: string}
   /** The consumer's providers, in the provider file's order. */
   providers: Provider[]
   /** Where the providers came from, for the reader: a file path, or "no provider file". */
@@ -115,6 +115,8 @@ export interface ProfileDescription {
   /** The profile as read, except that additional-envs values and proxy passwords are redacted. */
   profile: ClusterProfile
   clusterset: string | null
+  /** The namespace label it was read from (the upstream spelling, or the one the KEP text used). */
+  clustersetLabel: string | null
   providerSource: string
   offeredProviders: OfferedProviderDescription[]
   resolution: ResolvedDescription | UnresolvedDescription
@@ -137,7 +139,8 @@ export function describeProfileData(input: DescribeInput): ProfileDescription {
   )
   return {
     profile: redactProfile(profile, showEnv),
-    clusterset: input.clusterset ?? null,
+    clusterset: input.clusterset?.clusterset ?? null,
+    clustersetLabel: input.clusterset?.label ?? null,
     providerSource: input.providerSource,
     offeredProviders: offeredProviders(profile).map((entry) =>
       describeEntry(entry, {
@@ -164,7 +167,11 @@ export function describeProfile(input: DescribeInput): Cells {
   out.annotations(0, 'Annotations', metadata.annotations)
   out.field(0, 'Display Name', profile.spec?.displayName)
   out.field(0, 'Cluster Manager', profile.spec?.clusterManager?.name)
-  out.field(0, 'Clusterset', input.clusterset)
+  out.field(
+    0,
+    'Clusterset',
+    input.clusterset && `${input.clusterset.clusterset} (namespace label ${input.clusterset.label})`,
+  )
   out.field(0, 'Created', created(text(metadata.creationTimestamp), now))
   out.field(0, 'Kubernetes Version', profile.status?.version?.kubernetes)
 

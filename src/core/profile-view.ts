@@ -4,6 +4,7 @@ import {
   CONTROL_PLANE_HEALTHY,
   GROUP,
   findCondition,
+  memberIdOf,
   offeredProviders,
   type ClusterProfile,
 } from './cluster-profile.js'
@@ -67,7 +68,7 @@ function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOpti
     'VERSION',
     'PROVIDERS',
     'AGE',
-    ...(wide ? ['DISPLAY NAME', 'CLUSTERSET', 'SERVER'] : []),
+    ...(wide ? ['DISPLAY NAME', 'CLUSTERSET', 'MEMBER', 'SERVER'] : []),
   ]
   const rows = profiles.map((profile) => {
     const namespace = profile.metadata.namespace ?? ''
@@ -81,6 +82,7 @@ function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOpti
       AGE: age(profile.metadata.creationTimestamp, options.now),
       'DISPLAY NAME': profile.spec?.displayName || '<none>',
       CLUSTERSET: options.clustersetOf?.(namespace) || '<none>',
+      MEMBER: memberIdOf(profile) ?? '<none>',
       SERVER: options.chosenServer?.(profile) || '<none>',
     }
     return columns.map((column) => cells[column]!)

@@ -2,7 +2,13 @@
 // order and with the prerequisites of src/core/doctor.ts, and records what each link showed. It
 // changes nothing on the way: the plugin runs without the cache, and nothing is written.
 import {stat} from 'node:fs/promises'
-import {GROUP, PLURAL, VERSION, profileKey, type ClusterProfile} from '../core/cluster-profile.js'
+import {
+  chooseProfileVersion,
+  GROUP,
+  PLURAL,
+  profileKey,
+  type ClusterProfile,
+} from '../core/cluster-profile.js'
 import {
   HUB_PLAN,
   PROFILE_PLAN,
@@ -48,7 +54,8 @@ import type {DoctorMode, DoctorReport, ProfileReport} from '../core/doctor-repor
 import {ExitCode, UsageError, isCpcredError} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential.js'
 import {findNamed, type ContextEntry} from '../core/kubeconfig-merge.js'
-import {resolveAccess, type Resolution} from '../core/resolve-access.js'
+import {describeFold, foldMembers} from '../core/member-fold.js'
+import {chooseProvider, resolveAccess, type Resolution} from '../core/resolve-access.js'
 import type {CredentialStore} from '../adapters/credential-store.js'
 import {errorCode, readIfExists} from '../adapters/files.js'
 import {Hub, loadHubConfig, type HubConfig, type HubSelection} from '../adapters/hub.js'
@@ -70,6 +77,8 @@ export interface DoctorInput {
   selector?: string
   /** Every profile in the namespace. */
   all: boolean
+  /** Check profiles that share an inventory-member-id separately. */
+  noDedupe?: boolean
   pluginTimeoutMs: number
 }
 
@@ -189,7 +198,11 @@ function hubChecks(
   const checks: Record<HubCheckId, () => Promise<CheckOutcome>> = {
     'hub-kubeconfig': async () => {
       state.config = await loadHubConfig(input.hub, deps.env)
-      state.hub = await Hub.fromConfig(state.config, {runner: deps.runner, stdinIsTTY: deps.stdinIsTTY})
+      state.hub = await Hub.fromConfig(state.config, {
+        runner: deps.runner,
+        stdinIsTTY: deps.stdinIsTTY,
+        apiVersion: input.hub.apiVersion,
+      })
       return judgeHubKubeconfig({...state.config, userKind: userKind()})
     },
     'hub-tls': async () => {
@@ -242,11 +255,12 @@ function hubChecks(
     },
     'hub-api': async () => {
       const group = await discover<ApiGroupDocument>(`/apis/${GROUP}`)
-      const servesVersion = group?.versions?.some((entry) => entry.version === VERSION)
-      const resources = servesVersion
-        ? await discover<ApiResourcesDocument>(`/apis/${GROUP}/${VERSION}`)
+      const served = (group?.versions ?? []).flatMap((entry) => (entry.version ? [entry.version] : []))
+      const version = chooseProfileVersion(served, input.hub.apiVersion)
+      const resources = version
+        ? await discover<ApiResourcesDocument>(`/apis/${GROUP}/${version}`)
         : undefined
-      return judgeApi(group, resources)
+      return judgeApi(group, resources, version, input.hub.apiVersion)
     },
     'hub-clock': async () => judgeClock(state.probe?.http, 'the hub', whyNoAnswer(state.probe)),
     'provider-file': async () => {
@@ -275,11 +289,21 @@ function hubChecks(
         namespace: config().namespace,
         allNamespaces,
       })
+      // Profiles that stand for one member cluster are checked once, as a fan-out reaches them.
+      const {targets, folds} = input.noDedupe
+        ? {targets: state.selected, folds: []}
+        : foldMembers(
+            state.selected,
+            (profile) => chooseProvider(profile, state.providers?.providers ?? []) !== undefined,
+          )
+      state.selected = targets
       const count = state.selected.length
       const how = `${selector === undefined ? '' : `matching -l ${selector} `}${where(allNamespaces ? undefined : config().namespace)}`
       return count === 0
         ? warn(`no profile ${how}`, 'check the -l selector and the namespace (-n, -A)')
-        : ok(`${count} profile${count === 1 ? '' : 's'} ${how}`)
+        : ok(
+            `${count} profile${count === 1 ? '' : 's'} ${how}${folds.map((fold) => `; ${describeFold(fold)}`).join('')}`,
+          )
     },
   }
   return (id) => checks[id]()

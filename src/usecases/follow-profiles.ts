@@ -14,6 +14,8 @@ import {
 } from './list-profiles.js'
 
 export interface ProfileWatchSource extends ProfilePageSource {
+  /** What a listing would show of profiles a watch reported (the hub's v1alpha1 fallback). */
+  withDeprecatedProviders?(profiles: ClusterProfile[]): Promise<ClusterProfile[]>
   watchProfiles(
     options: {namespace?: string; labelSelector?: string},
     resourceVersion: string,
@@ -92,6 +94,16 @@ export async function followProfiles(
     if (first) handlers.onList(result)
   }
 
+  // Events are applied in order, each after the one before has been completed.
+  let applying: Promise<void> = Promise.resolve()
+  const enqueue = (event: ProfileWatchEvent) => {
+    applying = applying.then(async () => {
+      if (event.type === 'ADDED' || event.type === 'MODIFIED') {
+        const [profile] = (await source.withDeprecatedProviders?.([event.profile])) ?? [event.profile]
+        apply({...event, profile: profile!})
+      } else apply(event)
+    })
+  }
   const apply = (event: ProfileWatchEvent) => {
     resourceVersion = event.profile.metadata?.resourceVersion ?? resourceVersion
     if (event.type === 'BOOKMARK') return
@@ -114,12 +126,14 @@ export async function followProfiles(
     const started = Date.now()
     try {
       if (resourceVersion === undefined) await relist()
-      await source.watchProfiles(
-        {namespace: options.namespace, labelSelector: options.labelSelector},
-        resourceVersion!,
-        apply,
-        signal,
-      )
+      await source
+        .watchProfiles(
+          {namespace: options.namespace, labelSelector: options.labelSelector},
+          resourceVersion!,
+          enqueue,
+          signal,
+        )
+        .finally(() => applying)
       if (Date.now() - started >= SHORT_WATCH_MS) {
         failures = 0
         continue

@@ -1,6 +1,6 @@
 // Reads every matching profile from the hub, page by page, and applies the filters that the API
 // cannot apply itself.
-import {CLUSTERSET_LABEL, type ClusterProfile} from '../core/cluster-profile.js'
+import {clustersetOf, type ClusterProfile} from '../core/cluster-profile.js'
 import {ContinueExpiredError, CpcredError} from '../core/errors.js'
 import type {Provider} from '../core/provider-file.js'
 import {chooseProvider} from '../core/resolve-access.js'
@@ -71,7 +71,7 @@ export async function listProfiles(
         ? await source.listNamespaceLabels().catch(() => new Map<string, Record<string, string>>())
         : await source.listNamespaceLabels()
     for (const [name, labels] of labelsByNamespace) {
-      const set = labels[CLUSTERSET_LABEL]
+      const set = clustersetOf(labels)?.clusterset
       if (set !== undefined) clustersets.set(name, set)
     }
     if (input.clusterset !== undefined) {

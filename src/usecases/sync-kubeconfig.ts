@@ -6,6 +6,7 @@ import {profileKey} from '../core/cluster-profile.js'
 import {isCpcredError, UsageError} from '../core/errors.js'
 import {hubPinWarnings, KUBECONFIG_YAML_OPTIONS, renderKubeconfig} from '../core/kubeconfig-render.js'
 import {planSync, type SyncPlan} from '../core/kubeconfig-sync.js'
+import {foldMembers, type MemberFold} from '../core/member-fold.js'
 import type {Provider} from '../core/provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from '../core/resolve-access.js'
 import {followProfiles, type FollowOptions, type ProfileWatchSource} from './follow-profiles.js'
@@ -17,16 +18,25 @@ export interface SyncRequest extends Omit<KubeconfigRequest, 'profiles'> {
   file: string
   dryRun: boolean
   setCurrent: boolean
+  /** Keep profiles that share an inventory-member-id as separate entries (--no-dedupe). */
+  noDedupe?: boolean
 }
 
 export interface SyncOutcome extends SyncPlan {
   /** The file was written (something changed, and it is not a dry run). */
   wrote: boolean
   warnings: string[]
+  /** Profiles that stand for one member cluster, folded into one entry. */
+  folds: MemberFold[]
 }
 
 export async function syncKubeconfig(files: KubeconfigFiles, request: SyncRequest): Promise<SyncOutcome> {
-  const {resolutions, unreachable, skipped, warnings} = resolveSelection(request.profiles, request.providers)
+  const canReach = (profile: ClusterProfile) => chooseProvider(profile, request.providers) !== undefined
+  const {targets, folds} = request.noDedupe
+    ? {targets: request.profiles, folds: []}
+    : foldMembers(request.profiles, canReach)
+  const folded = new Map(folds.flatMap((fold) => fold.folded.map((profile) => [profile, fold.kept] as const)))
+  const {resolutions, unreachable, skipped, warnings} = resolveSelection(targets, request.providers)
   const options = renderOptions(request, {hub: request.hubServer, sync: true})
   const entries = resolutions.map((resolution) => ({resolution}))
   const desired = renderKubeconfig(entries, options)
@@ -47,12 +57,13 @@ export async function syncKubeconfig(files: KubeconfigFiles, request: SyncReques
       hub: request.hubServer,
       unreachable,
       skipped,
+      folded,
       setCurrent: request.setCurrent,
       source: request.file,
     })
     const write = result.changed && !request.dryRun
     if (write) await files.write(request.file, stringify(result.document, KUBECONFIG_YAML_OPTIONS))
-    return {...result, wrote: write, warnings: [...new Set(warnings)]}
+    return {...result, wrote: write, warnings: [...new Set(warnings)], folds}
   }
   return request.dryRun ? plan() : files.withLock(request.file, plan)
 }

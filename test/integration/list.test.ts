@@ -94,9 +94,18 @@ describe('cpcred list against the real hub', () => {
     ]
   })
 
-  it('-A -o json returns exactly the applied profiles, both provider lists included', async () => {
+  it('-A -o json returns exactly the applied profiles (v1alpha1: both provider lists included)', async () => {
     const result = await cpcred(
-      ['list', '-A', '-l', `cpcred.test/run=${runLabel['cpcred.test/run']}`, '-o', 'json'],
+      [
+        'list',
+        '-A',
+        '-l',
+        `cpcred.test/run=${runLabel['cpcred.test/run']}`,
+        '-o',
+        'json',
+        '--api-version',
+        'v1alpha1',
+      ],
       {
         KUBECONFIG: hubKubeconfig,
       },
@@ -121,14 +130,19 @@ describe('cpcred list against the real hub', () => {
     )
   })
 
-  it('prints a kubectl-style table for one namespace, with the deprecated providers merged', async () => {
-    const result = await cpcred(['list', '-n', namespaces[1]!], {KUBECONFIG: hubKubeconfig})
+  it("prints a kubectl-style table for one namespace, with v1alpha1's deprecated providers merged", async () => {
+    const result = await cpcred(['list', '-n', namespaces[1]!, '--api-version', 'v1alpha1'], {
+      KUBECONFIG: hubKubeconfig,
+    })
     assert.equal(result.code, 0, result.stderr)
     const lines = result.stdout.trimEnd().split('\n')
     assert.match(lines[0]!, /^NAME\s+MANAGER\s+HEALTHY\s+VERSION\s+PROVIDERS\s+AGE$/)
     assert.equal(lines.length, 3)
     assert.match(lines[1]!, /^beta\s+fleet-manager\s+-\s+<none>\s+token-request\s+\d+s$/)
     assert.match(lines[2]!, /^gamma\s+fleet-manager\s+-\s+<none>\s+token-request,legacy\s+\d+s$/)
+    // v1alpha2 has no credentialProviders: a profile that also has accessProviders offers only those.
+    const current = await cpcred(['list', '-n', namespaces[1]!], {KUBECONFIG: hubKubeconfig})
+    assert.match(current.stdout, /^gamma\s+fleet-manager\s+-\s+<none>\s+token-request\s+\d+s$/m)
   })
 
   it('adds NAMESPACE with -A and uses the context namespace by default', async () => {
@@ -154,7 +168,7 @@ describe('cpcred list against the real hub', () => {
   it('prints YAML and names', async () => {
     const yaml = await cpcred(['list', '-n', namespaces[0]!, '-o', 'yaml'], {KUBECONFIG: hubKubeconfig})
     assert.equal(yaml.code, 0, yaml.stderr)
-    assert.match(yaml.stdout, /^apiVersion: v1\nitems:\n- apiVersion: multicluster.x-k8s.io\/v1alpha1\n/)
+    assert.match(yaml.stdout, /^apiVersion: v1\nitems:\n- apiVersion: multicluster.x-k8s.io\/v1alpha2\n/)
     const names = await cpcred(['list', '-n', namespaces[1]!, '-o', 'name'], {KUBECONFIG: hubKubeconfig})
     assert.equal(
       names.stdout,
@@ -207,19 +221,19 @@ describe('cpcred list filters and provider marking', () => {
     const lines = result.stdout.trimEnd().split('\n')
     assert.match(
       lines[0]!,
-      /^NAME\s+MANAGER\s+HEALTHY\s+VERSION\s+PROVIDERS\s+AGE\s+DISPLAY NAME\s+CLUSTERSET\s+SERVER$/,
+      /^NAME\s+MANAGER\s+HEALTHY\s+VERSION\s+PROVIDERS\s+AGE\s+DISPLAY NAME\s+CLUSTERSET\s+MEMBER\s+SERVER$/,
     )
     const {env} = await testEnv()
     assert.match(
       lines[1]!,
       new RegExp(
-        `^db-1\\s+fleet\\s+-\\s+<none>\\s+unknown-plugin\\s+\\S+\\s+Display db-1\\s+${setName}\\s+<none>$`,
+        `^db-1\\s+fleet\\s+-\\s+<none>\\s+unknown-plugin\\s+\\S+\\s+Display db-1\\s+${setName}\\s+<none>\\s+<none>$`,
       ),
     )
     assert.match(
       lines[2]!,
       new RegExp(
-        `^web-1\\s+ocm\\s+-\\s+<none>\\s+token-request,secretreader\\*\\s+\\S+\\s+Display web-1\\s+${setName}\\s+${env.spoke.server}/secretreader$`,
+        `^web-1\\s+ocm\\s+-\\s+<none>\\s+token-request,secretreader\\*\\s+\\S+\\s+Display web-1\\s+${setName}\\s+<none>\\s+${env.spoke.server}/secretreader$`,
       ),
     )
   })
@@ -291,7 +305,7 @@ describe('cpcred list errors', () => {
     assert.equal(result.code, 3)
     assert.match(
       result.stderr,
-      /^error: the hub \(context "spoke", https:\/\/127\.0\.0\.1:\d+\) does not serve multicluster\.x-k8s\.io\/v1alpha1 clusterprofiles\n/,
+      /^error: the hub \(context "spoke", https:\/\/127\.0\.0\.1:\d+\) does not serve multicluster\.x-k8s\.io v1alpha2 or v1alpha1 clusterprofiles\n/,
     )
     assert.match(result.stderr, /install the ClusterProfile CRD/)
     assert.doesNotMatch(result.stderr, /\n\s+at /)
@@ -361,7 +375,7 @@ describe('cpcred list errors', () => {
     )
     const wide = await cpcred(['list', '-o', 'wide'], {KUBECONFIG: kubeconfig})
     assert.equal(wide.code, 0, wide.stderr)
-    assert.match(wide.stdout.split('\n')[1]!, /^p\s+m\s+.*<none>\s+<none>\s+<none>$/)
+    assert.match(wide.stdout.split('\n')[1]!, /^p\s+m\s+.*<none>\s+<none>\s+<none>\s+<none>$/)
     const filtered = await cpcred(['list', '--clusterset', 'prod'], {KUBECONFIG: kubeconfig})
     assert.equal(filtered.code, 4)
     assert.match(

@@ -385,14 +385,15 @@ describe('hub RBAC and API', () => {
   }
 
   it('passes the upstream CRD and names the versions served', () => {
-    assert.deepEqual(judgeApi(group, resources), {
+    assert.deepEqual(judgeApi(group, resources, 'v1alpha1'), {
       status: 'ok',
-      detail: 'multicluster.x-k8s.io/v1alpha1 clusterprofiles served (versions v1alpha1, preferred v1alpha1)',
+      detail:
+        'multicluster.x-k8s.io/v1alpha1 clusterprofiles served and read (versions v1alpha1, preferred v1alpha1)',
     })
   })
 
   it('fails as not served (3) without the group, the version or the resource', () => {
-    const missing = judgeApi(undefined, undefined)
+    const missing = judgeApi(undefined, undefined, undefined)
     assert.equal(missing.exitCode, 3)
     assert.match(
       missing.detail,
@@ -402,14 +403,24 @@ describe('hub RBAC and API', () => {
     const newer = judgeApi(
       {versions: [{version: 'v1beta1'}], preferredVersion: {version: 'v1beta1'}},
       undefined,
+      undefined,
     )
     assert.equal(
       newer.detail,
-      'the hub serves multicluster.x-k8s.io versions v1beta1, preferred v1beta1, but not v1alpha1, the version cpcred reads',
+      'the hub serves multicluster.x-k8s.io versions v1beta1, preferred v1beta1, but not v1alpha2 or v1alpha1, which cpcred reads',
     )
-    assert.equal(judgeApi(group, {resources: []}).exitCode, 3)
-    assert.equal(judgeApi(group, {resources: [{name: 'clusterprofiles', namespaced: false}]}).exitCode, 3)
-    assert.equal(judgeApi(group, {resources: [{name: 'clusterprofiles', namespaced: true}]}).status, 'warn')
+    const forced = judgeApi(group, undefined, undefined, 'v1alpha2')
+    assert.match(forced.detail, /but not v1alpha2, which cpcred reads/)
+    assert.match(forced.hint!, /leave out --api-version/)
+    assert.equal(judgeApi(group, {resources: []}, 'v1alpha1').exitCode, 3)
+    assert.equal(
+      judgeApi(group, {resources: [{name: 'clusterprofiles', namespaced: false}]}, 'v1alpha1').exitCode,
+      3,
+    )
+    assert.equal(
+      judgeApi(group, {resources: [{name: 'clusterprofiles', namespaced: true}]}, 'v1alpha1').status,
+      'warn',
+    )
   })
 })
 

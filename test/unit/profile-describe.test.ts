@@ -177,7 +177,7 @@ function providers(): Provider[] {
 function input(overrides: Partial<DescribeInput> = {}): DescribeInput {
   return {
     profile: fullProfile(),
-    clusterset: 'prod',
+    clusterset: {clusterset: 'prod', label: 'multicluster.x-k8s.io/clusterset'},
     providers: providers(),
     providerSource: '/home/me/.config/cpcred/providers.json',
     now,

@@ -1,0 +1,259 @@
+// The Cluster Inventory API forward: a hub serving v1alpha1 and v1alpha2 side by side (the shared
+// test hub), a hub serving only v1alpha1 (one of its own), inventory member ids, and both spellings
+// of the clusterset label.
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import {after, before, describe, it} from 'node:test'
+import {kubeCall} from '../testenv/http.js'
+import {adminConnection, down, up, type TestEnv} from '../testenv/testenv.js'
+import {
+  applyProfile,
+  cpcred,
+  createNamespace,
+  isolatedEnv,
+  runProgram,
+  tempDir,
+  testEnv,
+} from '../helpers/env.js'
+import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {MEMBER_ID_LABEL} from '../../src/core/cluster-profile.js'
+
+interface ExecSummary {
+  profile: string
+  exitCode: number
+}
+
+describe('a hub serving v1alpha1 and v1alpha2', () => {
+  let fixture: SpokeFixture
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    cpcred(args, {KUBECONFIG: fixture.hubKubeconfig, ...env})
+
+  before(async () => {
+    fixture = await spokeFixture({prefix: 'apiversions'})
+  })
+
+  it('reads v1alpha2: list -o json shows the objects as served, and --api-version v1alpha1 forces the old one', async () => {
+    const listed = await run(['list', '-n', fixture.namespace, '-o', 'json'])
+    assert.equal(listed.code, 0, listed.stderr)
+    assert.deepEqual(
+      JSON.parse(listed.stdout).items.map((item: {apiVersion: string}) => item.apiVersion),
+      ['multicluster.x-k8s.io/v1alpha2'],
+    )
+    const forced = await run(['list', '-n', fixture.namespace, '-o', 'json', '--api-version', 'v1alpha1'])
+    assert.equal(JSON.parse(forced.stdout).items[0].apiVersion, 'multicluster.x-k8s.io/v1alpha1')
+  })
+
+  it('runs the main flows through v1alpha2: describe, kubeconfig with kubectl, credential, exec', async () => {
+    const target = `${fixture.namespace}/target`
+    const described = await run(['describe', target, '--provider-file', fixture.providerFile])
+    assert.equal(described.code, 0, described.stderr)
+    assert.match(described.stdout, /Chose provider "fake"/)
+
+    const dir = await tempDir()
+    const file = path.join(dir, 'config')
+    const written = await run([
+      'kubeconfig',
+      target,
+      '--provider-file',
+      fixture.providerFile,
+      '--output-file',
+      file,
+    ])
+    assert.equal(written.code, 0, written.stderr)
+    const whoami = await runProgram('kubectl', ['--kubeconfig', file, 'auth', 'whoami', '-o', 'json'], {
+      env: isolatedEnv,
+    })
+    assert.equal(JSON.parse(whoami.stdout).status.userInfo.username, fixture.username)
+
+    const credential = await run([
+      'credential',
+      target,
+      '--provider-file',
+      fixture.providerFile,
+      '--no-cache',
+    ])
+    assert.equal(credential.code, 0, credential.stderr)
+    assert.equal(JSON.parse(credential.stdout).kind, 'ExecCredential')
+
+    const exec = await run([
+      'exec',
+      target,
+      '--provider-file',
+      fixture.providerFile,
+      '--',
+      'kubectl',
+      'auth',
+      'whoami',
+      '-o',
+      'json',
+    ])
+    assert.equal(exec.code, 0, exec.stderr)
+    assert.equal(JSON.parse(exec.stdout).status.userInfo.username, fixture.username)
+  })
+
+  it('still reaches a profile whose manager publishes only the deprecated credentialProviders (v1alpha1)', async () => {
+    const {hub} = await testEnv()
+    await applyProfile(hub, {
+      metadata: {name: 'legacy', namespace: fixture.namespace},
+      spec: {clusterManager: {name: 'old-manager'}},
+      status: {credentialProviders: structuredClone(fixture.profile.status!.accessProviders!)},
+    })
+    const credential = await run([
+      'credential',
+      `${fixture.namespace}/legacy`,
+      '--provider-file',
+      fixture.providerFile,
+      '--no-cache',
+    ])
+    assert.equal(credential.code, 0, credential.stderr)
+    const listed = await run([
+      'list',
+      '-n',
+      fixture.namespace,
+      '-o',
+      'json',
+      '--provider-file',
+      fixture.providerFile,
+    ])
+    const legacy = JSON.parse(listed.stdout).items.find(
+      (item: {metadata: {name: string}}) => item.metadata.name === 'legacy',
+    )
+    assert.equal(legacy.apiVersion, 'multicluster.x-k8s.io/v1alpha1', 'shown as it was served: by v1alpha1')
+    assert.equal(legacy.status.credentialProviders[0].name, 'fake')
+    const table = await run(['list', '-n', fixture.namespace, '--provider-file', fixture.providerFile])
+    assert.match(table.stdout, /^legacy\s+old-manager\s+-\s+<none>\s+fake\*\s/m)
+  })
+})
+
+describe('inventory member ids and clusterset labels', () => {
+  let fixture: SpokeFixture
+  let other: string
+  const run = (args: string[]) => cpcred(args, {KUBECONFIG: fixture.hubKubeconfig})
+
+  before(async () => {
+    fixture = await spokeFixture({prefix: 'members'})
+    const {hub} = await testEnv()
+    const member = (namespace: string, name: string, id: string) =>
+      applyProfile(hub, {
+        ...structuredClone(fixture.profile),
+        metadata: {name, namespace, labels: {[MEMBER_ID_LABEL]: id, fleet: 'members'}},
+      })
+    // The same member cluster published by two managers in one inventory (namespace)...
+    await member(fixture.namespace, 'eu-1-by-ocm', 'eu-1')
+    await member(fixture.namespace, 'eu-1-by-gke', 'eu-1')
+    // ...and the same id in another inventory, which is another cluster.
+    other = await createNamespace(hub, 'members-other', {'clusterset.multicluster.x-k8s.io': 'legacy-set'})
+    await member(other, 'eu-1', 'eu-1')
+  })
+
+  const targets = async (...extra: string[]) => {
+    const result = await run([
+      'exec',
+      '-A',
+      '-l',
+      'fleet=members',
+      '--provider-file',
+      fixture.providerFile,
+      '-o',
+      'json',
+      ...extra,
+      '--',
+      'true',
+    ])
+    assert.equal(result.code, 0, result.stderr)
+    return {
+      profiles: (JSON.parse(result.stdout) as ExecSummary[]).map((entry) => entry.profile).sort(),
+      stderr: result.stderr,
+    }
+  }
+
+  it('runs a fan-out once per member cluster of an inventory, and says which profile it folded', async () => {
+    const {profiles, stderr} = await targets()
+    assert.deepEqual(profiles, [`${fixture.namespace}/eu-1-by-gke`, `${other}/eu-1`].sort())
+    assert.match(
+      stderr,
+      new RegExp(
+        `${fixture.namespace}/eu-1-by-gke and ${fixture.namespace}/eu-1-by-ocm stand for one member cluster \\(inventory-member-id "eu-1" in namespace ${fixture.namespace}\\)`,
+      ),
+    )
+    const all = await targets('--no-dedupe')
+    assert.equal(all.profiles.length, 3)
+  })
+
+  it('writes one kubeconfig context per member cluster, and shows the member id with -o wide', async () => {
+    const kubeconfig = await run([
+      'kubeconfig',
+      '-A',
+      '-l',
+      'fleet=members',
+      '--provider-file',
+      fixture.providerFile,
+    ])
+    assert.equal(kubeconfig.code, 0, kubeconfig.stderr)
+    assert.doesNotMatch(kubeconfig.stdout, /eu-1-by-ocm/)
+    assert.match(kubeconfig.stdout, /eu-1-by-gke/)
+    const wide = await run(['list', '-n', fixture.namespace, '-l', 'fleet=members', '-o', 'wide'])
+    assert.match(wide.stdout, /MEMBER\s+SERVER/)
+    assert.match(wide.stdout, /^eu-1-by-ocm\s.*\seu-1\s+<none>$/m)
+  })
+
+  it('reads the clusterset from either spelling of the namespace label, and describe says which', async () => {
+    const described = await run(['describe', `${other}/eu-1`])
+    assert.match(
+      described.stdout,
+      /^Clusterset:\s+legacy-set \(namespace label clusterset\.multicluster\.x-k8s\.io\)$/m,
+    )
+    const wide = await run(['list', '-n', other, '-o', 'wide'])
+    assert.match(wide.stdout, /\slegacy-set\s/)
+  })
+})
+
+describe('a hub serving only v1alpha1', () => {
+  let env: TestEnv
+  let dir: string
+  let kubeconfigEnv: NodeJS.ProcessEnv
+
+  before(async () => {
+    dir = await tempDir('cpcred-v1alpha1-')
+    env = await up(path.join(dir, 'env'))
+    const hub = await adminConnection(env.hub)
+    const crdPath =
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/clusterprofiles.multicluster.x-k8s.io'
+    const crd = await kubeCall<{spec: {versions: {name: string; served: boolean}[]}}>(hub, 'GET', crdPath)
+    for (const version of crd.spec.versions) if (version.name === 'v1alpha2') version.served = false
+    await kubeCall(hub, 'PUT', crdPath, crd)
+    // Discovery drops v1alpha2 a moment after the CRD changes.
+    const deadline = Date.now() + 20_000
+    for (;;) {
+      const group = await kubeCall<{versions: {version: string}[]}>(hub, 'GET', '/apis/multicluster.x-k8s.io')
+      if (!group.versions.some((entry) => entry.version === 'v1alpha2')) break
+      if (Date.now() > deadline) throw new Error('v1alpha2 still served')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    await kubeCall(hub, 'POST', '/apis/multicluster.x-k8s.io/v1alpha1/namespaces/default/clusterprofiles', {
+      apiVersion: 'multicluster.x-k8s.io/v1alpha1',
+      kind: 'ClusterProfile',
+      metadata: {name: 'only-old', namespace: 'default'},
+      spec: {clusterManager: {name: 'old-hub'}},
+    })
+    kubeconfigEnv = {KUBECONFIG: env.hub.kubeconfig}
+  })
+  after(() => down(path.join(dir, 'env')))
+
+  it('falls back to v1alpha1 for everything, and refuses --api-version v1alpha2 clearly (exit 3)', async () => {
+    const listed = await cpcred(['list', '-o', 'json'], kubeconfigEnv)
+    assert.equal(listed.code, 0, listed.stderr)
+    assert.equal(JSON.parse(listed.stdout).items[0].apiVersion, 'multicluster.x-k8s.io/v1alpha1')
+    const described = await cpcred(['describe', 'only-old'], kubeconfigEnv)
+    assert.equal(described.code, 0, described.stderr)
+    assert.match(described.stdout, /^Cluster Manager:\s+old-hub$/m)
+    const forced = await cpcred(['list', '--api-version', 'v1alpha2'], kubeconfigEnv)
+    assert.equal(forced.code, 3)
+    assert.match(
+      forced.stderr,
+      /^error: the hub \(context "hub", .*\) does not serve multicluster\.x-k8s\.io v1alpha2 clusterprofiles \(it serves v1alpha1\)\nleave out --api-version/,
+    )
+    const doctor = await cpcred(['doctor'], kubeconfigEnv)
+    assert.match(doctor.stdout, /hub-api\s+multicluster\.x-k8s\.io\/v1alpha1 clusterprofiles served and read/)
+  })
+})
