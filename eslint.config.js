@@ -24,4 +24,11 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // The entry point is CommonJS on purpose (bin/package.json): it loads the fast-path bundles
+    // with require, without the ES module loader.
+    files: ['bin/run.js'],
+    languageOptions: {sourceType: 'commonjs', globals: {require: 'readonly'}},
+    rules: {'@typescript-eslint/no-require-imports': 'off'},
+  },
 )

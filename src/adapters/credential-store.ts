@@ -7,7 +7,6 @@ import {createHash} from 'node:crypto'
 import {readdir, rm, stat} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {setTimeout as sleep} from 'node:timers/promises'
 import {createEntry, isUsable, parseEntry, serializeEntry, type CacheEntry} from '../core/credential-cache.js'
 import type {Credential} from '../core/exec-credential.js'
 import {ensurePrivateDir, errorCode, readIfExists, writeFileAtomic} from './files.js'
@@ -213,7 +212,7 @@ export class CredentialStore {
           `gave up after ${this.lockTimeoutMs} ms waiting for the lock ${lockfilePath}, held by another cpcred`,
         )
       }
-      await sleep(Math.min(pollDelay(attempt), remaining))
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollDelay(attempt), remaining)))
       const entry = await this.read(key, true)
       if (entry) return {entry}
     }

@@ -3,6 +3,7 @@
 // screen, and it makes untrusted text printable (src/core/printable.ts) in exactly one place:
 // renderers hand it plain strings and cells and never escape on their own. Exact data (-o json|yaml,
 // kubeconfigs, ExecCredentials) bypasses the escaping through `data`.
+import {isatty} from 'node:tty'
 import type {ChalkInstance} from 'chalk'
 import {formatCells, type Cells, type CellStyle} from '../core/format.js'
 import {printable, printableLines} from '../core/printable.js'
@@ -53,8 +54,20 @@ export interface PrinterStreams {
 
 const same = (text: string) => text
 
+/**
+ * The printer of this process. Node creates process.stdout and process.stderr (a stream each, and for
+ * a pipe the net module) on first touch, which costs a warm `cpcred credential` several
+ * milliseconds; so they are touched only when something is written to them, and whether they are
+ * terminals is asked of the file descriptors.
+ */
 export function processPrinter(env = process.env): Printer {
-  return printerFor({stdout: process.stdout, stderr: process.stderr, stdin: process.stdin}, env)
+  const stream = (fd: 0 | 1 | 2) => ({
+    get isTTY() {
+      return isatty(fd)
+    },
+    write: (text: string) => (fd === 1 ? process.stdout : process.stderr).write(text),
+  })
+  return printerFor({stdout: stream(1), stderr: stream(2), stdin: stream(0)}, env)
 }
 
 export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {}): Printer {

@@ -9,8 +9,7 @@ import {profileCandidates, profileCompletion, type ManifestCommand} from '../cor
 import {profileKey} from '../core/cluster-profile.js'
 import {ExitCode, isCpcredError} from '../core/errors.js'
 import type {HubSelection} from '../adapters/hub.js'
-
-export const COMPLETE_COMMAND = '__complete'
+import {COMPLETE_COMMAND} from './complete-command.js'
 
 export async function runComplete(argv: string[], out: (text: string) => void): Promise<void> {
   try {

@@ -2,12 +2,13 @@
 // command through a `--mode cpcred` kubeconfig, so it starts without oclif (node:util parseArgs)
 // and loads only what the warm path needs. stdout carries the ExecCredential and nothing else.
 import {processPrinter, type Printer} from '../adapters/printer.js'
+import type {PluginProcessRunner} from '../adapters/process.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
 import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, VERBOSE_FLAG} from './flags.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
-import {readRecentProfile} from './recent-profile.js'
+import {readRecentProfile, summarizedHub} from './recent-profile.js'
 
 export const CREDENTIAL_USAGE = usageLine('credential', 'NAMESPACE/NAME')
 
@@ -50,30 +51,28 @@ export function requestedApiVersion(execInfo: string | undefined): ExecApiVersio
   )
 }
 
+/** The runner's module (child processes) loads only when a plugin runs: a cached credential needs none. */
+const lazyPluginRunner: PluginProcessRunner = {
+  run: async (request) => (await import('../adapters/process.js')).pluginRunner.run(request),
+}
+
 export async function runCredential(argv: string[], printer: Printer = processPrinter()): Promise<void> {
   const {profile: profileArg, flags} = parseCredentialArgs(argv)
   const apiVersion = requestedApiVersion(process.env[EXEC_INFO_ENV])
 
-  const [
-    {hubIdentity, hubPin, loadHubConfig},
-    {loadProviders, requireProviders},
-    {parseProfileRef},
-    {resolveAccess},
-  ] = await Promise.all([
-    import('../adapters/hub.js'),
+  const [{loadProviders, requireProviders}, {parseProfileRef}, {resolveAccess}] = await Promise.all([
     import('../adapters/providers.js'),
     import('../usecases/profile-ref.js'),
     import('../core/resolve-access.js'),
   ])
   const ref = parseProfileRef(profileArg)
-  const [config, loaded] = await Promise.all([
-    loadHubConfig(hubSelection(flags)),
+  const [hub, loaded] = await Promise.all([
+    summarizedHub(hubSelection(flags)),
     loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
   ])
-  const identity = hubIdentity(config)
+  const {identity} = hub.summary
   const profile = await readRecentProfile(
-    config,
-    identity,
+    hub,
     ref,
     flags['no-cache'] ? 0 : flags['profile-max-age'],
     flags['api-version'],
@@ -88,16 +87,13 @@ export async function runCredential(argv: string[], printer: Printer = processPr
       onProblem: (message) => flags.verbose && printer.note(`cache: ${message}`),
     })
   }
-  const [{pluginRunner}, {obtainCredential}] = await Promise.all([
-    import('../adapters/process.js'),
-    import('../usecases/obtain-credential.js'),
-  ])
+  const {obtainCredential} = await import('../usecases/obtain-credential.js')
   const obtained = await obtainCredential(
-    {runner: pluginRunner, cache},
+    {runner: lazyPluginRunner, cache},
     {
       resolution,
       hubIdentity: identity,
-      hubPin: hubPin(config),
+      hubPin: hub.summary.pin,
       stdinIsTTY: Boolean(process.stdin.isTTY),
       timeoutMs: flags['plugin-timeout'],
       ttlSeconds: flags['cache-ttl'] === undefined ? undefined : flags['cache-ttl'] / 1000,

@@ -5,7 +5,8 @@ import type {Hub} from '../adapters/hub.js'
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import {profileKey} from '../core/cluster-profile.js'
-import {readRecentProfile} from './recent-profile.js'
+import {readRecentProfile, summarizedHub} from './recent-profile.js'
+import {runToExit} from './run-to-exit.js'
 import {foldTargets} from './targets.js'
 import {ExitCode, UsageError} from '../core/errors.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
@@ -64,13 +65,22 @@ export function parseExecArgs(argv: string[]): ExecOptions {
   return {names: positionals, command, flags}
 }
 
+/** bin/run.js's entry: false for --help (before any --), which is oclif's; else runs exec and exits. */
+export function main(argv: string[]): boolean {
+  const separator = argv.indexOf('--')
+  const own = separator === -1 ? argv : argv.slice(0, separator)
+  if (argv[0] !== 'exec' || own.some((arg) => arg === '--help' || arg === '-h')) return false
+  void runToExit(() => runExec(argv.slice(1)))
+  return true
+}
+
 /** Runs exec; the exit code is the command's for one target, 0 or 1 for many. */
 export async function runExec(argv: string[]): Promise<number> {
   const options = parseExecArgs(argv)
   const {flags} = options
   const [
     {processPrinter},
-    {Hub, hubIdentity, hubPin, loadHubConfig},
+    {Hub},
     {loadProviders, requireProviders},
     {parseProfileRef},
     {execMany, execOne},
@@ -90,12 +100,12 @@ export async function runExec(argv: string[]): Promise<number> {
     import('../adapters/temp-kubeconfigs.js'),
   ])
   const printer = processPrinter()
-  const [config, loaded] = await Promise.all([
-    loadHubConfig(hubSelection(flags)),
+  const [summarized, loaded] = await Promise.all([
+    summarizedHub(hubSelection(flags)),
     loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
   ])
   for (const warning of loaded.warnings) printer.warn(warning)
-  const identity = hubIdentity(config)
+  const {identity} = summarized.summary
   const oneNamed =
     options.names.length === 1 && flags.selector === undefined && !flags.all && !flags['all-namespaces']
   let profiles: ClusterProfile[]
@@ -103,16 +113,10 @@ export async function runExec(argv: string[]): Promise<number> {
     // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age).
     const maxAge = flags['no-cache'] ? 0 : flags['profile-max-age']
     profiles = [
-      await readRecentProfile(
-        config,
-        identity,
-        parseProfileRef(options.names[0]!),
-        maxAge,
-        flags['api-version'],
-      ),
+      await readRecentProfile(summarized, parseProfileRef(options.names[0]!), maxAge, flags['api-version']),
     ]
   } else {
-    const hub = await Hub.fromConfig(config, {apiVersion: flags['api-version']})
+    const hub = await Hub.fromConfig(await summarized.config(), {apiVersion: flags['api-version']})
     try {
       profiles = foldTargets(
         await chooseTargets(hub, options, printer),
@@ -143,7 +147,7 @@ export async function runExec(argv: string[]): Promise<number> {
     command: options.command,
     providers: requireProviders(loaded),
     hubIdentity: identity,
-    hubPin: hubPin(config),
+    hubPin: summarized.summary.pin,
     stdinIsTTY: Boolean(process.stdin.isTTY),
     pluginTimeoutMs: flags['plugin-timeout'],
     cacheTtlSeconds: cacheTtlSeconds(flags),

@@ -2,6 +2,7 @@
 // names to the bash one: a function that asks `cpcred __complete` (src/cli/complete.ts), which
 // answers from a local list in a few tens of milliseconds and renews the list in the background.
 import type {Hook} from '@oclif/core'
+import {COMPLETE_COMMAND} from '../cli/complete-command.js'
 
 const MARK = '# cpcred: profile names'
 
@@ -25,7 +26,7 @@ _${name}_complete_profiles()
   _${name}_autocomplete
   local cur="\${COMP_WORDS[COMP_CWORD]}" IFS=$'\\n'
   [[ "$cur" == -* ]] && return
-  COMPREPLY+=($(compgen -W "$(${bin} __complete "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)" -- "$cur"))
+  COMPREPLY+=($(compgen -W "$(${bin} ${COMPLETE_COMMAND} "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)" -- "$cur"))
 }
 complete -F _${name}_complete_profiles ${bin}
 `

@@ -1,0 +1,86 @@
+// What the hot paths (credential, exec on one profile) need to know of the hub before they know
+// whether they must talk to it: who reads it (the identity every cache key carries), how plugins
+// find it (the pin), the namespace. Parsing the hub kubeconfig for that takes longer than all the
+// rest of a warm `cpcred credential` (client certificates make long YAML scalars), so the answer is
+// kept per content: a file named by a digest of the kubeconfig files' paths and bytes and of the
+// selection. It holds no secret, only names, paths and the identity digest. When the files change,
+// so does the digest; the old summary is simply never read again.
+import {createHash} from 'node:crypto'
+import {readFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import type {HubPin} from '../core/hub-pin.js'
+import {kubeconfigPaths} from '../core/kubeconfig-merge.js'
+import {ensurePrivateDir, readIfExists, writeFileAtomic} from './files.js'
+import {hubIdentity, hubPin, loadHubConfig, type HubConfig, type HubSelection} from './hub.js'
+
+const VERSION = 1
+
+export interface HubSummary {
+  identity: string
+  pin: HubPin
+  /** -n, else the context's namespace, else "default". */
+  namespace: string
+}
+
+export interface SummarizedHub {
+  summary: HubSummary
+  /** The whole configuration, loaded now or on first use. */
+  config(): Promise<HubConfig>
+}
+
+export async function summarizeHub(
+  selection: HubSelection,
+  cacheDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<SummarizedHub> {
+  let loaded: Promise<HubConfig> | undefined
+  const config = () => (loaded ??= loadHubConfig(selection, env))
+  const file = await summaryFile(selection, cacheDir, env)
+  if (file) {
+    try {
+      const entry = JSON.parse((await readIfExists(file)) ?? 'null') as
+        (HubSummary & {version: number}) | null
+      if (entry?.version === VERSION) {
+        return {summary: {identity: entry.identity, pin: entry.pin, namespace: entry.namespace}, config}
+      }
+    } catch {
+      // An unreadable summary is worked out again.
+    }
+  }
+  // loadHubConfig reports a missing or broken kubeconfig as the user needs to hear it.
+  const full = await config()
+  const summary = {identity: hubIdentity(full), pin: hubPin(full), namespace: full.namespace}
+  if (file) {
+    try {
+      await ensurePrivateDir(cacheDir)
+      await writeFileAtomic(file, JSON.stringify({version: VERSION, ...summary}), {mode: 'private'})
+    } catch {
+      // Only an optimisation: the next run parses the kubeconfig again.
+    }
+  }
+  return {summary, config}
+}
+
+/** The summary's file for these kubeconfig bytes and this selection; undefined when one is unreadable. */
+async function summaryFile(
+  selection: HubSelection,
+  cacheDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
+  const {paths} = kubeconfigPaths(selection.kubeconfig, env.KUBECONFIG, os.homedir())
+  const hash = createHash('sha256').update(
+    JSON.stringify([VERSION, selection.context ?? null, selection.namespace ?? null, paths]),
+  )
+  for (const file of paths) {
+    try {
+      hash.update('\0').update(await readFile(file))
+    } catch (error) {
+      // A missing file in a KUBECONFIG list is normal (kubectl skips it); anything else is for
+      // loadHubConfig to report.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined
+      hash.update('\0missing')
+    }
+  }
+  return path.join(cacheDir, `${hash.digest('hex')}.json`)
+}
