@@ -6,6 +6,7 @@ import path from 'node:path'
 import {adminConnection, down, readEnv, up, type TestEnv} from '../test/testenv/testenv.js'
 import {credentialWarmBench} from './credential.js'
 import {execOverheadBench, fanout50Bench} from './exec.js'
+import {cacheValueBench, execFloorBench} from './hot-path.js'
 import {listBench} from './list.js'
 
 export interface BenchContext {
@@ -18,6 +19,8 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'list-5000': listBench,
   'credential-warm': credentialWarmBench,
   'exec-overhead': execOverheadBench,
+  'exec-floor': execFloorBench,
+  'cache-value': cacheValueBench,
   'fanout-50': fanout50Bench,
 }
 

@@ -1,0 +1,137 @@
+// The hot path, measured where users meet it:
+// cache-value: kubectl auth whoami through a `--mode cpcred` kubeconfig (warm cache) against the same
+//   through a plugin-mode kubeconfig whose plugin, like a cloud CLI or an SSO script, takes 300 ms:
+//   what cpcred's cross-process cache is worth on every kubectl call.
+// exec-floor: `cpcred exec <p> -- kubectl auth whoami` (warm) against the floor any Node wrapper
+//   pays: kubectl with a static-token kubeconfig plus `node -e 0`, measured in the same run.
+import {chmod, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+import {alternate, median, sampleOnce} from './measure.js'
+import {benchLine, staticTokenKubeconfig, withTargets, type BenchTargets} from './credential.js'
+import type {BenchContext} from './run.js'
+
+const RUNS = 11
+const CACHE_VALUE_BUDGET = 0.5
+const EXEC_FLOOR_BUDGET = 1.25
+const PLUGIN_DELAY_S = 0.3
+
+export function cacheValueBench(context: BenchContext): Promise<void> {
+  return withTargets(context, 'cachevalue', 1, async (targets) => {
+    const slowProviders = await slowProviderFile(targets)
+    const kubeconfig = async (mode: 'plugin' | 'cpcred') => {
+      const file = path.join(targets.dir, `${mode}.kubeconfig`)
+      await sampleOnce({
+        name: `cpcred kubeconfig --mode ${mode}`,
+        command: [
+          ...context.cpcred,
+          'kubeconfig',
+          targets.profiles[0]!,
+          '--kubeconfig',
+          context.env.hub.kubeconfig,
+          '--provider-file',
+          slowProviders,
+          '--mode',
+          mode,
+          '--output-file',
+          file,
+        ],
+        env: targets.env,
+      })
+      return file
+    }
+    const whoami = (file: string) => ['kubectl', '--kubeconfig', file, 'auth', 'whoami']
+    const cpcredMode = {name: 'cpcred', command: whoami(await kubeconfig('cpcred')), env: targets.env}
+    const pluginMode = {name: 'plugin', command: whoami(await kubeconfig('plugin')), env: targets.env}
+    // Fill the credential cache (and kubectl's discovery cache, which both share through HOME).
+    await sampleOnce(cpcredMode)
+    const samples = await alternate([cpcredMode, pluginMode], RUNS)
+    const cpcredMs = median(samples.get('cpcred')!.map((s) => s.wallMs))
+    const pluginMs = median(samples.get('plugin')!.map((s) => s.wallMs))
+    benchLine('cache-value', cpcredMs / pluginMs, CACHE_VALUE_BUDGET, {
+      cpcred_mode_ms: cpcredMs.toFixed(0),
+      plugin_mode_ms: pluginMs.toFixed(0),
+      plugin_delay_ms: String(PLUGIN_DELAY_S * 1000),
+      runs: String(RUNS),
+    })
+  })
+}
+
+export function execFloorBench(context: BenchContext): Promise<void> {
+  return withTargets(context, 'execfloor', 1, async (targets) => {
+    const staticKubeconfig = await staticTokenKubeconfig(context, targets)
+    const exec = {
+      name: 'cpcred',
+      command: [
+        ...context.cpcred,
+        'exec',
+        targets.profiles[0]!,
+        ...targets.flags,
+        '--',
+        'kubectl',
+        'auth',
+        'whoami',
+      ],
+      env: targets.env,
+    }
+    await sampleOnce(exec)
+    const samples = await alternate(
+      [
+        exec,
+        {
+          name: 'kubectl',
+          command: ['kubectl', '--kubeconfig', staticKubeconfig, 'auth', 'whoami'],
+          env: targets.env,
+        },
+        {name: 'node', command: [process.execPath, '-e', '0'], env: targets.env},
+      ],
+      RUNS,
+    )
+    const ms = (name: string) => median(samples.get(name)!.map((s) => s.wallMs))
+    const floor = ms('kubectl') + ms('node')
+    benchLine('exec-floor', ms('cpcred') / floor, EXEC_FLOOR_BUDGET, {
+      cpcred_ms: ms('cpcred').toFixed(0),
+      kubectl_ms: ms('kubectl').toFixed(0),
+      node_ms: ms('node').toFixed(0),
+      added_ms: (ms('cpcred') - floor).toFixed(0),
+      runs: String(RUNS),
+    })
+  })
+}
+
+/**
+ * A provider file whose plugin is a `#!/bin/sh` script that takes PLUGIN_DELAY_S, as a cloud CLI
+ * does, then prints the targets' token with an expiry (so cpcred may cache it).
+ */
+async function slowProviderFile(targets: BenchTargets): Promise<string> {
+  const plugin = path.join(targets.dir, 'slow-plugin')
+  const expiry = new Date(Date.now() + 3600_000).toISOString().replace(/\.\d+Z$/, 'Z')
+  await writeFile(
+    plugin,
+    [
+      '#!/bin/sh',
+      `sleep ${PLUGIN_DELAY_S}`,
+      `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"${expiry}"}}' "$(cat "$TOKEN_FILE")"`,
+      '',
+    ].join('\n'),
+  )
+  await chmod(plugin, 0o700)
+  const file = path.join(targets.dir, 'slow-providers.json')
+  await writeFile(
+    file,
+    JSON.stringify({
+      providers: [
+        {
+          name: 'fake',
+          execConfig: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: plugin,
+            env: [{name: 'TOKEN_FILE', value: path.join(targets.dir, 'token')}],
+            provideClusterInfo: true,
+          },
+        },
+      ],
+    }),
+    {mode: 0o600},
+  )
+  return file
+}
