@@ -1,20 +1,29 @@
-// Temporary kubeconfigs for `cpcred exec`: a fresh 0700 directory per target (in XDG_RUNTIME_DIR,
-// a per-user tmpfs, when there is one) holding one 0600 file. The directory's name carries the pid
-// of the cpcred that made it, so a later run can remove what a killed one (kill -9) left behind.
+// Temporary kubeconfigs for `cpcred exec`: a fresh 0700 directory per target, inside a private
+// directory of this user's (cpcred-<uid>, in XDG_RUNTIME_DIR, a per-user tmpfs, when there is one,
+// else the temp dir), holding one 0600 file. Each directory's name carries the pid of the cpcred that
+// made it, so a later run can remove what a killed one (kill -9) left behind, by listing only the
+// private directory rather than a shared temp dir of thousands of entries.
 import {mkdtemp, readdir, rm, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type {TempKubeconfigs} from '../usecases/exec-command.js'
+import {ensurePrivateDir} from './files.js'
 
-const PREFIX = 'cpcred-exec-'
-const OWNED = /^cpcred-exec-(\d+)-[A-Za-z0-9]{6}$/
+const OWNED = /^exec-(\d+)-[A-Za-z0-9]{6}$/
+
+/** Where this user's exec directories live. */
+export function execTempRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_RUNTIME_DIR || os.tmpdir(), `cpcred-${process.getuid?.() ?? 'user'}`)
+}
 
 export function tempKubeconfigs(env = process.env): TempKubeconfigs {
-  const base = env.XDG_RUNTIME_DIR || os.tmpdir()
+  const root = execTempRoot(env)
   return {
     async create(content) {
+      // Refuses a root someone else planted: whoever owns it could read or swap what is put in it.
+      await ensurePrivateDir(root)
       // mkdtemp creates the directory with mode 0700.
-      const dir = await mkdtemp(path.join(base, `${PREFIX}${process.pid}-`))
+      const dir = await mkdtemp(path.join(root, `exec-${process.pid}-`))
       const file = path.join(dir, 'kubeconfig')
       // Nobody else can enter the fresh 0700 directory, and the file dies with the command, so an
       // exclusive 0600 create is enough: no temp-and-rename, no fsync on the way to every command.
@@ -24,35 +33,33 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
     async remove(file) {
       await rm(path.dirname(file), {recursive: true, force: true})
     },
-    sweepStale: () => sweepStale(base),
+    sweepStale: () => sweepStale(root),
   }
 }
 
 /**
- * Removes the exec directories of cpcred processes that no longer run. Only our own (same uid),
- * only names this code makes, and never one whose process is alive (a reused pid keeps it a while
- * longer, which is the safe side). Failures are ignored: this is housekeeping.
+ * Removes the exec directories of cpcred processes that no longer run: only names this code makes,
+ * never one whose process is alive (a reused pid keeps it a while longer, which is the safe side).
+ * Failures are ignored: this is housekeeping.
  */
-export async function sweepStale(base: string): Promise<string[]> {
+export async function sweepStale(root: string): Promise<string[]> {
   const removed: string[] = []
   let names: string[]
   try {
-    names = await readdir(base)
+    names = await readdir(root)
   } catch {
     return removed
   }
-  const uid = process.getuid?.()
   for (const name of names) {
     const pid = Number(OWNED.exec(name)?.[1])
     if (!pid || pid === process.pid || isRunning(pid)) continue
-    const dir = path.join(base, name)
+    const dir = path.join(root, name)
     try {
-      const info = await stat(dir)
-      if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) continue
+      if (!(await stat(dir)).isDirectory()) continue
       await rm(dir, {recursive: true, force: true})
       removed.push(dir)
     } catch {
-      // Gone already, or not ours to remove.
+      // Gone already.
     }
   }
   return removed

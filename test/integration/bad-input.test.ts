@@ -740,12 +740,13 @@ describe('bad input, as it comes in the field', () => {
 
     it('removes the private directory a killed cpcred left behind, and keeps a live one', async () => {
       const runtime = await tempDir('cpcred-runtime-')
+      const root = path.join(runtime, `cpcred-${process.getuid!()}`)
       const gone = spawn('true')
       await new Promise((resolve) => gone.on('close', resolve))
-      const stale = path.join(runtime, `cpcred-exec-${gone.pid}-AbC123`)
-      const live = path.join(runtime, `cpcred-exec-${process.pid}-XyZ789`)
+      const stale = path.join(root, `exec-${gone.pid}-AbC123`)
+      const live = path.join(root, `exec-${process.pid}-XyZ789`)
       for (const leftover of [stale, live]) {
-        await mkdir(leftover, {mode: 0o700})
+        await mkdir(leftover, {mode: 0o700, recursive: true})
         await writeFile(path.join(leftover, 'kubeconfig'), 'token: secret\n', {mode: 0o600})
       }
       const result = await exec([target(), '--provider-file', fixture.providerFile, '--', 'true'], {
@@ -758,6 +759,7 @@ describe('bad input, as it comes in the field', () => {
 
     it('after kill -9 of cpcred exec, the next exec sweeps what it left', async () => {
       const runtime = await tempDir('cpcred-runtime-')
+      const root = path.join(runtime, `cpcred-${process.getuid!()}`)
       const child = spawn(
         process.execPath,
         [cpcredBin, 'exec', target(), '--provider-file', fixture.providerFile, '--', 'sleep', '60'],
@@ -772,19 +774,21 @@ describe('bad input, as it comes in the field', () => {
         },
       )
       const deadline = Date.now() + 20_000
-      while ((await readdir(runtime)).length === 0 && Date.now() < deadline)
+      const entries = () => readdir(root).catch(() => [] as string[])
+      while ((await entries()).length === 0 && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 50))
-      const [left] = await readdir(runtime)
-      assert.match(left!, new RegExp(`^cpcred-exec-${child.pid}-`))
+      const [left] = await entries()
+      assert.match(left!, new RegExp(`^exec-${child.pid}-`))
+      assert.equal((await stat(root)).mode & 0o777, 0o700, 'the private root is 0700')
       const closed = new Promise((resolve) => child.on('close', resolve))
       child.kill('SIGKILL')
       await closed
-      assert.ok(existsSync(path.join(runtime, left!)), 'kill -9 leaves the directory behind')
+      assert.ok(existsSync(path.join(root, left!)), 'kill -9 leaves the directory behind')
       const next = await exec([target(), '--provider-file', fixture.providerFile, '--', 'true'], {
         XDG_RUNTIME_DIR: runtime,
       })
       assert.equal(next.code, 0, next.stderr)
-      assert.deepEqual(await readdir(runtime), [])
+      assert.deepEqual(await readdir(root), [])
     })
   })
 })
