@@ -1,0 +1,178 @@
+// What `cpcred exec --report` records about a fan-out: how each target ended and the end of its
+// output, so CI can show per-cluster results. The JSON report is built here (exact strings, like
+// -o json); the JUnit report in junit.ts. Output comes from remote clusters and can be unbounded, so
+// only a bounded tail of it is ever kept in memory.
+
+/** How one target of a fan-out ended. */
+export interface TargetResult {
+  /** namespace/name */
+  profile: string
+  /**
+   * The command's exit code (128+n for signal n); when it could not run, cpcred's exit code for the
+   * error (see src/core/errors.ts ExitCode).
+   */
+  exitCode: number
+  durationMs: number
+  /** False when the command never started: credential/resolution failure, or --fail-fast skipped it. */
+  started: boolean
+  /** Why the command did not run, or how it ended (printable one-line-ish message). */
+  error?: string
+  /** Not started because an earlier target failed under --fail-fast. */
+  cancelled?: boolean
+  /** e.g. 'SIGTERM' when the command died of a signal. */
+  signal?: string
+  /** Stopped by --timeout. */
+  timedOut?: boolean
+}
+
+export type Outcome = 'passed' | 'failed' | 'error' | 'skipped'
+
+/**
+ * passed: started && exitCode 0; failed: started && exitCode != 0; skipped: cancelled; error: did not
+ * start otherwise. A command that started has a real result, so `started` decides before `cancelled`.
+ */
+export function outcomeOf(result: TargetResult): Outcome {
+  if (result.started) return result.exitCode === 0 ? 'passed' : 'failed'
+  if (result.cancelled) return 'skipped'
+  return 'error'
+}
+
+export const DEFAULT_TAIL_BYTES = 32 * 1024
+const DEFAULT_LAST_LINES = 20
+
+/**
+ * A bounded tail of one target's combined output: at most maxBytes (UTF-16 length is fine) and the
+ * newest lines win. A target can print without end (a log follower, a loop); a report keeps only
+ * what explains how it ended, and memory stays bounded however many targets run.
+ */
+export class OutputTail {
+  private readonly maxBytes: number
+  /** Kept lines are lines[head..]; dropped ones are cut off the front in batches, not one by one. */
+  private lines: string[] = []
+  private head = 0
+  /** Length of the kept lines joined with \n. */
+  private size = 0
+  private dropped = 0
+
+  constructor(maxBytes: number = DEFAULT_TAIL_BYTES) {
+    if (!Number.isInteger(maxBytes) || maxBytes < 1) {
+      throw new RangeError(`an output tail needs a positive whole number of bytes, got ${maxBytes}`)
+    }
+    this.maxBytes = maxBytes
+  }
+
+  /** One output line without its newline. */
+  push(line: string): void {
+    const kept = line.length > this.maxBytes ? lineEnd(line, this.maxBytes) : line
+    while (this.count > 0 && this.size + 1 + kept.length > this.maxBytes) {
+      const oldest = this.lines[this.head++]!
+      this.size -= this.count === 0 ? oldest.length : oldest.length + 1
+      this.dropped++
+    }
+    this.size += this.count === 0 ? kept.length : kept.length + 1
+    this.lines.push(kept)
+    if (this.head > 1024 && this.head * 2 > this.lines.length) {
+      this.lines = this.lines.slice(this.head)
+      this.head = 0
+    }
+  }
+
+  /**
+   * The kept text, lines joined with \n; starts with a marker line like
+   * "[… 123 earlier lines not kept]" when something was dropped.
+   */
+  text(): string {
+    const kept = this.lines.slice(this.head).join('\n')
+    if (this.dropped === 0) return kept
+    const marker = `[… ${this.dropped} earlier ${this.dropped === 1 ? 'line' : 'lines'} not kept]`
+    return this.count === 0 ? marker : `${marker}\n${kept}`
+  }
+
+  /** The last n kept lines (default 20). */
+  last(n: number = DEFAULT_LAST_LINES): string[] {
+    if (n <= 0) return []
+    return this.lines.slice(Math.max(this.head, this.lines.length - n))
+  }
+
+  private get count(): number {
+    return this.lines.length - this.head
+  }
+}
+
+/** The end of a line too long to keep whole, marked with … and never starting inside a surrogate pair. */
+function lineEnd(line: string, maxBytes: number): string {
+  let end = line.slice(line.length - (maxBytes - 1))
+  const first = end.charCodeAt(0)
+  if (first >= 0xdc00 && first <= 0xdfff) end = end.slice(1)
+  return `…${end}`
+}
+
+export interface TargetReport {
+  result: TargetResult
+  output?: OutputTail
+}
+
+export interface FanOutReport {
+  /** The program only (argv[0] of the command), never its arguments: arguments may carry secrets. */
+  program: string
+  startedAt: Date
+  durationMs: number
+  targets: TargetReport[]
+}
+
+export interface ReportCounts {
+  total: number
+  passed: number
+  failed: number
+  errors: number
+  skipped: number
+}
+
+export function countOutcomes(results: readonly TargetResult[]): ReportCounts {
+  const counts: ReportCounts = {total: results.length, passed: 0, failed: 0, errors: 0, skipped: 0}
+  for (const result of results) {
+    const outcome = outcomeOf(result)
+    if (outcome === 'passed') counts.passed++
+    else if (outcome === 'failed') counts.failed++
+    else if (outcome === 'error') counts.errors++
+    else counts.skipped++
+  }
+  return counts
+}
+
+/** namespace/name split at the first slash (names cannot contain one); no slash: no namespace. */
+export function splitProfile(profile: string): {namespace: string; name: string} {
+  const slash = profile.indexOf('/')
+  return slash === -1
+    ? {namespace: '', name: profile}
+    : {namespace: profile.slice(0, slash), name: profile.slice(slash + 1)}
+}
+
+/** How many output lines a report shows for one target. */
+export const REPORT_LAST_LINES = DEFAULT_LAST_LINES
+
+/**
+ * Pretty JSON (2 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
+ * targets:[{profile, namespace, name, outcome, exitCode, durationMs (rounded), signal?, timedOut?,
+ * error?, lastLines}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
+ */
+export function renderJsonReport(report: FanOutReport): string {
+  const json = {
+    program: report.program,
+    startedAt: report.startedAt.toISOString(),
+    durationMs: Math.round(report.durationMs),
+    counts: countOutcomes(report.targets.map((target) => target.result)),
+    targets: report.targets.map(({result, output}) => ({
+      profile: result.profile,
+      ...splitProfile(result.profile),
+      outcome: outcomeOf(result),
+      exitCode: result.exitCode,
+      durationMs: Math.round(result.durationMs),
+      ...(result.signal === undefined ? {} : {signal: result.signal}),
+      ...(result.timedOut ? {timedOut: true} : {}),
+      ...(result.error === undefined ? {} : {error: result.error}),
+      lastLines: output?.last(REPORT_LAST_LINES) ?? [],
+    })),
+  }
+  return `${JSON.stringify(json, null, 2)}\n`
+}
