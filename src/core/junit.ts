@@ -1,0 +1,148 @@
+// A fan-out as JUnit XML, the format CI systems (GitHub reporters, GitLab, Jenkins) show test by
+// test: one test case per target, the namespace as its class. It follows junit-10.xsd (the Jenkins
+// xunit schema those reporters accept); no hostname, which the core does not know. Messages and output come from remote clusters: every string is made
+// printable with the project's visible escapes (a raw ESC or CR would still act on a terminal that
+// shows the file) and then entity-escaped, never wrapped in CDATA, so no output can end an element
+// early or carry a character XML 1.0 cannot hold.
+import {ExitCode} from './errors.js'
+import {
+  REPORT_LAST_LINES,
+  countOutcomes,
+  outcomeOf,
+  splitProfile,
+  type FanOutReport,
+  type TargetReport,
+  type TargetResult,
+} from './fan-out-report.js'
+import {humanDuration} from './format.js'
+import {printable, printableLines} from './printable.js'
+
+/** JUnit XML valid against the common junit-10.xsd (the Jenkins/Ant schema used by GitHub/GitLab reporters). */
+export function renderJUnit(report: FanOutReport): string {
+  const counts = countOutcomes(report.targets.map((target) => target.result))
+  const suite = {
+    name: `cpcred exec ${report.program}`,
+    tests: counts.total,
+    failures: counts.failed,
+    errors: counts.errors,
+  }
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attributes({...suite, time: seconds(report.durationMs)})}>`,
+    `  <testsuite${attributes({
+      ...suite,
+      skipped: counts.skipped,
+      time: seconds(report.durationMs),
+      timestamp: timestamp(report.startedAt),
+    })}>`,
+    ...report.targets.flatMap((target) => testCase(target)),
+    '  </testsuite>',
+    '</testsuites>',
+  ]
+  return `${lines.join('\n')}\n`
+}
+
+function testCase({result, output}: TargetReport): string[] {
+  const {namespace, name} = splitProfile(result.profile)
+  const open = `    <testcase${attributes({classname: namespace, name, time: seconds(result.durationMs)})}`
+  const children: string[] = []
+  switch (outcomeOf(result)) {
+    case 'passed':
+      break
+    case 'failed': {
+      const failure = attributes({message: result.error ?? failureMessage(result), type: failureType(result)})
+      const last = output?.last(REPORT_LAST_LINES) ?? []
+      children.push(
+        last.length === 0
+          ? `      <failure${failure}/>`
+          : `      <failure${failure}>${text(last.join('\n'))}</failure>`,
+      )
+      break
+    }
+    case 'error':
+      children.push(
+        `      <error${attributes({
+          message: result.error ?? `could not start (exit code ${result.exitCode})`,
+          type: exitCodeClass(result.exitCode),
+        })}/>`,
+      )
+      break
+    case 'skipped':
+      children.push(`      <skipped${attributes({message: 'not started (--fail-fast)'})}/>`)
+      break
+  }
+  const tail = output?.text() ?? ''
+  if (tail !== '') children.push(`      <system-out>${text(tail)}</system-out>`)
+  return children.length === 0 ? [`${open}/>`] : [`${open}>`, ...children, '    </testcase>']
+}
+
+function failureType(result: TargetResult): string {
+  if (result.timedOut) return 'timeout'
+  if (result.signal !== undefined) return 'signal'
+  return 'exit-code'
+}
+
+function failureMessage(result: TargetResult): string {
+  if (result.timedOut) return `timed out after ${humanDuration(result.durationMs)}`
+  if (result.signal !== undefined) return `killed by ${result.signal}`
+  return `exit code ${result.exitCode}`
+}
+
+/** The ExitCode name of cpcred's exit code for a target that never started, in kebab case. */
+function exitCodeClass(exitCode: number): string {
+  const entry = Object.entries(ExitCode).find(([, code]) => code === exitCode)
+  if (!entry) return `exit-code-${exitCode}`
+  return entry[0].replace(/[a-z](?=[A-Z])/g, (letter) => `${letter}-`).toLowerCase()
+}
+
+/**
+ * Seconds with 3 decimals, as junit-10.xsd's SUREFIRE_TIME allows (no sign, no exponent). Rounded to
+ * whole milliseconds first, like the JSON report, so both show the same duration.
+ */
+function seconds(milliseconds: number): string {
+  return (Number.isFinite(milliseconds) && milliseconds > 0 ? Math.round(milliseconds) / 1000 : 0).toFixed(3)
+}
+
+/** Ant's timestamp: ISO 8601 without a time zone; this one is UTC. */
+function timestamp(date: Date): string {
+  return date.toISOString().slice(0, 19)
+}
+
+function attributes(values: Record<string, string | number>): string {
+  return Object.entries(values)
+    .map(([key, value]) => ` ${key}="${attribute(String(value))}"`)
+    .join('')
+}
+
+/** One line: newlines and tabs shown as \n and \t too (a parser would fold them into spaces). */
+function attribute(value: string): string {
+  return escapeMarkup(xmlChars(printable(value)))
+}
+
+/** Lines kept, each made printable. */
+function text(value: string): string {
+  return escapeMarkup(xmlChars(printableLines(value)))
+}
+
+/**
+ * What printable leaves that XML 1.0 cannot carry: lone surrogates (in a u regex a surrogate range
+ * matches only unpaired ones) and U+FFFE/U+FFFF, shown as \uXXXX like printable's escapes.
+ */
+function xmlChars(value: string): string {
+  return value.replace(
+    /[\uD800-\uDFFF\uFFFE\uFFFF]/gu,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}
+
+function escapeMarkup(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => MARKUP[char]!)
+}
+
+const MARKUP: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+}
