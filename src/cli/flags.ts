@@ -85,10 +85,20 @@ export const PROVIDER_FLAGS = {
   },
 } as const satisfies FlagTable
 
+/** One CI job's part of what -l or --all select (src/core/shard.ts). */
+export const SHARD_FLAG = {
+  shard: {
+    kind: 'string',
+    summary:
+      "Only this CI job's part of what -l/--all select: INDEX/COUNT (e.g. 2/8), or auto from GitLab's CI_NODE_INDEX/CI_NODE_TOTAL (default: $CPCRED_SHARD).",
+  },
+} as const satisfies FlagTable
+
 /** Fan-out commands: which profiles (names come as arguments). */
 export const TARGET_FLAGS = {
   ...ALL_NAMESPACES_FLAG,
   ...SELECTOR_FLAG,
+  ...SHARD_FLAG,
   all: {kind: 'boolean', summary: 'Every profile in the namespace (or in all namespaces with -A).'},
   'no-dedupe': {
     kind: 'boolean',

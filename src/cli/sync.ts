@@ -5,17 +5,23 @@ import type {Printer} from '../adapters/printer.js'
 import {describeChange, type SyncChange} from '../core/kubeconfig-sync.js'
 import {describeFold} from '../core/member-fold.js'
 import {untilInterrupted} from './interrupt.js'
+import {chosenShard} from './shard.js'
+import type {ListProfilesInput} from '../usecases/list-profiles.js'
 import type {SyncOutcome, SyncRequest} from '../usecases/sync-kubeconfig.js'
 
 type Output = 'text' | 'json'
 
+export type SyncSelection = Pick<ListProfilesInput, 'namespace' | 'labelSelector' | 'shard'>
+
+/** What sync keeps in step (it always selects with -l or --all). */
 export function syncSelection(
-  flags: {'all-namespaces': boolean; selector?: string},
+  flags: {'all-namespaces': boolean; selector?: string; shard?: string},
   hub: Hub,
-): {namespace?: string; labelSelector?: string} {
+): SyncSelection {
   return {
     namespace: flags['all-namespaces'] ? undefined : hub.config.namespace,
     labelSelector: flags.selector,
+    shard: chosenShard(flags.shard, true),
   }
 }
 
@@ -76,7 +82,7 @@ export async function watchAndSync(
   hub: Hub,
   files: KubeconfigFiles,
   request: Omit<SyncRequest, 'profiles'>,
-  selection: {namespace?: string; labelSelector?: string},
+  selection: SyncSelection,
   printer: Printer,
   output: Output,
 ): Promise<void> {

@@ -5,6 +5,7 @@ import {doctorExitCode, doctorJson} from '../core/doctor-report.js'
 import type {FlagTable} from '../cli/flag-table.js'
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
+import {chosenShard} from '../cli/shard.js'
 import {runDoctor} from '../usecases/doctor.js'
 
 const DOCTOR_FLAGS = {
@@ -48,6 +49,11 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       selector: flags.selector,
       all: flags.all,
       noDedupe: flags['no-dedupe'],
+      // Doctor checks many profiles with -A as well as with -l or --all.
+      shard: chosenShard(
+        flags.shard,
+        args.profile === undefined && (flags['all-namespaces'] || flags.all || flags.selector !== undefined),
+      ),
       pluginTimeoutMs: flags['plugin-timeout'],
     }).finally(() => printer.status(''))
     if (flags.output === 'json') printer.data(`${JSON.stringify(doctorJson(report), null, 4)}\n`)

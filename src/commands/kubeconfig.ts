@@ -10,6 +10,7 @@ import {oclifFlags} from '../cli/oclif-flags.js'
 import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
 import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
 import {openSession} from '../cli/session.js'
+import {chosenShard} from '../cli/shard.js'
 
 const KUBECONFIG_FLAGS = {
   ...HUB_FLAGS,
@@ -45,6 +46,7 @@ export default class Kubeconfig extends Command {
 
   async run(): Promise<void> {
     const {argv, flags} = await this.parse(Kubeconfig)
+    const shard = chosenShard(flags.shard, flags.all || flags.selector !== undefined)
     const printer = processPrinter()
     const {hub, providers: loaded} = await openSession(flags, printer)
     const profiles = await selectProfiles(hub, {
@@ -53,6 +55,7 @@ export default class Kubeconfig extends Command {
       all: flags.all,
       namespace: hub.config.namespace,
       allNamespaces: flags['all-namespaces'],
+      shard,
     })
     const targets = foldTargets(profiles, loaded.providers, flags['no-dedupe'], printer)
     const outputFile = flags['output-file'] && path.resolve(flags['output-file'])

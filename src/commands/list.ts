@@ -3,15 +3,24 @@ import {processPrinter} from '../adapters/printer.js'
 import {followUntilInterrupted} from '../cli/list-watch.js'
 import {listPrinter} from '../cli/list-output.js'
 import type {FlagTable} from '../cli/flag-table.js'
-import {ALL_NAMESPACES_FLAG, HUB_FLAGS, OUTPUT_FLAG, PROVIDER_FLAGS, SELECTOR_FLAG} from '../cli/flags.js'
+import {
+  ALL_NAMESPACES_FLAG,
+  HUB_FLAGS,
+  OUTPUT_FLAG,
+  PROVIDER_FLAGS,
+  SELECTOR_FLAG,
+  SHARD_FLAG,
+} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {openSession} from '../cli/session.js'
+import {chosenShard} from '../cli/shard.js'
 import {listProfiles, PAGE_SIZE} from '../usecases/list-profiles.js'
 
 const LIST_FLAGS = {
   ...HUB_FLAGS,
   ...ALL_NAMESPACES_FLAG,
   ...SELECTOR_FLAG,
+  ...SHARD_FLAG,
   'cluster-manager': {
     kind: 'string',
     summary: 'Only profiles managed by this cluster manager (spec.clusterManager.name).',
@@ -49,6 +58,7 @@ export default class List extends Command {
 
   async run(): Promise<void> {
     const {flags} = await this.parse(List)
+    const shard = chosenShard(flags.shard, true)
     const printer = processPrinter()
     const {hub, providers} = await openSession(flags, printer)
     const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
@@ -61,6 +71,7 @@ export default class List extends Command {
       providers: providers.providers,
       usableOnly: flags.usable,
       pageSize: flags['chunk-size'],
+      shard,
     }
     const view = await listPrinter(printer, {output: flags.output, namespace, watch: flags.watch})
     if (flags.watch) {

@@ -63,6 +63,7 @@ import {KubeApiError, type Endpoint} from '../adapters/kube-client.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {loadProviders, type LoadedProviders, type ProviderSelection} from '../adapters/providers.js'
 import {findProfile, parseProfileRef, selectProfiles, type ProfileRef} from './find-profiles.js'
+import type {Shard} from '../core/shard.js'
 import {listProfiles} from './list-profiles.js'
 import {obtainCredential, pluginRun} from './obtain-credential.js'
 import {reviewSelf, targetEndpoint, type SelfSubjectReview} from './whoami.js'
@@ -79,6 +80,8 @@ export interface DoctorInput {
   all: boolean
   /** Check profiles that share an inventory-member-id separately. */
   noDedupe?: boolean
+  /** Only this CI job's part of the selection (--shard). */
+  shard?: Shard
   pluginTimeoutMs: number
 }
 
@@ -288,6 +291,7 @@ function hubChecks(
         all: input.all || selector === undefined,
         namespace: config().namespace,
         allNamespaces,
+        shard: input.shard,
       })
       // Profiles that stand for one member cluster are checked once, as a fan-out reaches them.
       const {targets, folds} = input.noDedupe
@@ -298,7 +302,7 @@ function hubChecks(
           )
       state.selected = targets
       const count = state.selected.length
-      const how = `${selector === undefined ? '' : `matching -l ${selector} `}${where(allNamespaces ? undefined : config().namespace)}`
+      const how = `${selector === undefined ? '' : `matching -l ${selector} `}${where(allNamespaces ? undefined : config().namespace)}${input.shard ? ` in shard ${input.shard.index}/${input.shard.count}` : ''}`
       return count === 0
         ? warn(`no profile ${how}`, 'check the -l selector and the namespace (-n, -A)')
         : ok(

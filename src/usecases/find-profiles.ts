@@ -3,6 +3,7 @@
 import {distance} from 'fastest-levenshtein'
 import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
 import {CpcredError, UsageError} from '../core/errors.js'
+import type {Shard} from '../core/shard.js'
 import {parseProfileRef, type ProfileRef} from './profile-ref.js'
 import {listProfiles, type ProfilePageSource} from './list-profiles.js'
 
@@ -106,6 +107,8 @@ export interface SelectInput extends FindScope {
   refs: ProfileRef[]
   selector?: string
   all: boolean
+  /** Only this part of what the selector or --all select; named profiles are always included. */
+  shard?: Shard
 }
 
 /** Several profiles for fan-out commands: names, -l, --all (in the namespace, or everywhere with -A). */
@@ -119,6 +122,7 @@ export async function selectProfiles(hub: ProfileFinder, input: SelectInput): Pr
     const {profiles} = await listProfiles(hub, {
       namespace: input.allNamespaces ? undefined : input.namespace,
       labelSelector: input.selector,
+      shard: input.shard,
     })
     for (const profile of profiles) found.set(profileKey(profile), profile)
   }

@@ -4,6 +4,7 @@ import {clustersetOf, type ClusterProfile} from '../core/cluster-profile.js'
 import {ContinueExpiredError, CpcredError} from '../core/errors.js'
 import type {Provider} from '../core/provider-file.js'
 import {chooseProvider} from '../core/resolve-access.js'
+import {inShard, type Shard} from '../core/shard.js'
 
 export const PAGE_SIZE = 500
 
@@ -28,6 +29,8 @@ export interface ListProfilesInput {
   providers?: Provider[]
   /** Keep only profiles that one of `providers` can reach. */
   usableOnly?: boolean
+  /** Keep only this CI job's part (--shard). */
+  shard?: Shard
   /** Called when the listing had to start over (an expired continue token). */
   onRestart?: (reason: string) => void
 }
@@ -40,7 +43,7 @@ export interface ListProfilesResult {
   chosen: (profile: ClusterProfile) => {provider: string; server?: string} | undefined
   /** The listing's resourceVersion (all pages are one snapshot): where a watch of it starts. */
   resourceVersion?: string
-  /** The filters the API cannot apply (manager, clusterset, usable), for profiles seen later. */
+  /** The filters the API cannot apply (manager, clusterset, usable, shard), for profiles seen later. */
   matches: (profile: ClusterProfile) => boolean
 }
 
@@ -85,7 +88,8 @@ export async function listProfiles(
   const keep = (profile: ClusterProfile) =>
     (input.clusterManager === undefined || profile.spec?.clusterManager?.name === input.clusterManager) &&
     (namespaces === undefined || namespaces.has(profile.metadata.namespace ?? '')) &&
-    (!input.usableOnly || chosen(profile) !== undefined)
+    (!input.usableOnly || chosen(profile) !== undefined) &&
+    (input.shard === undefined || inShard(profile, input.shard))
 
   const options = {
     namespace: input.namespace,

@@ -1,0 +1,31 @@
+// Which shard a command works on: --shard, else $CPCRED_SHARD (set once for a whole CI job).
+import {UsageError} from '../core/errors.js'
+import {parseShard, type Shard} from '../core/shard.js'
+
+/**
+ * `selecting`: the command selects profiles with -l or --all, the only selections a shard splits
+ * (profiles named as arguments are always included). --shard without one is a mistake; a job-wide
+ * $CPCRED_SHARD simply does not apply.
+ */
+export function chosenShard(
+  flag: string | undefined,
+  selecting: boolean,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Shard | undefined {
+  if (flag !== undefined) {
+    if (!selecting) {
+      throw new UsageError(
+        '--shard splits what -l or --all select, and there is no such selection',
+        'add -l SELECTOR or --all; profiles named as arguments are always included',
+      )
+    }
+    return parseShard(flag, env, '--shard')
+  }
+  const fromEnv = env.CPCRED_SHARD
+  if (!selecting || fromEnv === undefined || fromEnv.trim() === '') return undefined
+  return parseShard(fromEnv, env, 'CPCRED_SHARD')
+}
+
+export function describeShard(shard: Shard): string {
+  return `shard ${shard.index}/${shard.count}`
+}
