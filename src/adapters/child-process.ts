@@ -1,7 +1,7 @@
 // The command `cpcred exec` runs for the user: with the terminal for one target, or with its
 // output prefixed line by line for many. Signals sent to cpcred reach the command.
-import {createInterface} from 'node:readline'
 import type {Readable} from 'node:stream'
+import {LineSplitter} from '../core/line-splitter.js'
 import {exitStatus, startProcess} from './process-group.js'
 
 export interface ChildRequest {
@@ -26,14 +26,20 @@ export interface RunningChild {
   stop(): void
 }
 
+export type OnLine = (stream: 'stdout' | 'stderr', line: string) => void
+
 export interface ChildRunner {
-  /** stdio inherited: the command owns the terminal (and stays in its foreground process group). */
-  inherited(request: ChildRequest): RunningChild
   /**
-   * stdin closed; each line of stdout and stderr handed to `onLine`. The command gets a process
-   * group of its own, so stopping it stops what it started too.
+   * stdio inherited: the command owns the terminal and stays in its foreground process group,
+   * unless `ownGroup` (--timeout), so that stopping it stops what it started too, as timeout(1) does.
    */
-  prefixed(request: ChildRequest, onLine: (stream: 'stdout' | 'stderr', line: string) => void): RunningChild
+  inherited(request: ChildRequest, options?: {ownGroup?: boolean}): RunningChild
+  /**
+   * stdin closed; each line of stdout and stderr handed to `onLine`, or both sent to /dev/null
+   * without one (nobody reads them). The command gets a process group of its own, so stopping it
+   * stops what it started too.
+   */
+  prefixed(request: ChildRequest, onLine?: OnLine): RunningChild
 }
 
 const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']
@@ -41,19 +47,24 @@ const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIG
 // node:child_process rather than execa here: execa takes about 80 ms to load, paid on every
 // `cpcred exec` right before the user's command starts, and this needs none of its features.
 export const nodeChildRunner: ChildRunner = {
-  inherited: (request) => start(request, false),
-  prefixed: (request, onLine) => start(request, true, onLine),
+  inherited: (request, options) => start(request, 'inherit', options?.ownGroup ?? false),
+  prefixed: (request, onLine) => start(request, onLine ? ['ignore', 'pipe', 'pipe'] : 'ignore', true, onLine),
 }
+
+// Copied once: a fan-out over a thousand targets would otherwise copy the environment a thousand times.
+let baseEnv: NodeJS.ProcessEnv | undefined
 
 function start(
   request: ChildRequest,
-  piped: boolean,
-  onLine?: (stream: 'stdout' | 'stderr', line: string) => void,
+  stdio: 'inherit' | 'ignore' | ['ignore', 'pipe', 'pipe'],
+  ownGroup: boolean,
+  onLine?: OnLine,
 ): RunningChild {
+  baseEnv ??= {...process.env}
   const group = startProcess(request.command, request.args, {
-    env: {...process.env, ...request.env},
-    stdio: piped ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-    ownGroup: piped,
+    env: {...baseEnv, ...request.env},
+    stdio,
+    ownGroup,
   })
   const lines: Promise<void>[] = []
   if (onLine) {
@@ -75,11 +86,14 @@ function start(
 
 function eachLine(stream: Readable, onLine: (line: string) => void): Promise<void> {
   return new Promise((resolve) => {
-    const reader = createInterface({input: stream, crlfDelay: Infinity})
-    reader.on('line', onLine)
-    reader.on('close', resolve)
+    const splitter = new LineSplitter(onLine)
+    stream.setEncoding('utf8')
+    stream.on('data', (chunk: string) => splitter.push(chunk))
     // A stream given up on (held open by something the command left behind) ends without 'end'.
-    stream.on('close', () => reader.close())
+    stream.once('close', () => {
+      splitter.end()
+      resolve()
+    })
   })
 }
 
