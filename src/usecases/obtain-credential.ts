@@ -1,6 +1,6 @@
 // A credential for a resolved profile: from the cache when a usable one is there for exactly this
 // identity and target, else from the plugin (once, even with many concurrent callers).
-import {cacheKey, cacheKeyInput} from '../core/credential-cache.js'
+import {cacheKey, cacheKeyInput, DEFAULT_EXPIRY_MARGIN_SECONDS} from '../core/credential-cache.js'
 import type {Credential} from '../core/exec-credential.js'
 import type {ExecConfig} from '../core/exec-config.js'
 import {pinnedEnv, type HubPin} from '../core/hub-pin.js'
@@ -79,4 +79,45 @@ export function pluginRun(
     ),
   )
   return {exec, key}
+}
+
+/**
+ * One run's credentials by cache key, kept in memory as client-go keeps an exec credential for its
+ * process: the targets of a fan-out that need the same credential share one plugin run (or one
+ * cache read). Targets that come while the plugin runs wait for it; a failure is shared too, so a
+ * broken identity provider is not asked (or waited out) once per target. A credential is reused
+ * until it is within the cache's expiry margin. Also with --no-cache: that flag is about the disk
+ * cache, and a credential this run has just obtained is fresh.
+ */
+export class RunCredentials implements CredentialCache {
+  private readonly held = new Map<string, Promise<{credential: Credential; fromCache: boolean}>>()
+
+  constructor(
+    private readonly cache: CredentialCache | undefined,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async obtain(
+    key: string,
+    fetch: () => Promise<Credential>,
+    ttlSeconds?: number,
+  ): Promise<{credential: Credential; fromCache: boolean}> {
+    for (;;) {
+      const held = this.held.get(key)
+      if (held === undefined) break
+      const {credential} = await held
+      if (this.usable(credential)) return {credential, fromCache: true}
+      if (this.held.get(key) === held) this.held.delete(key)
+    }
+    const obtaining = this.cache
+      ? this.cache.obtain(key, fetch, ttlSeconds)
+      : fetch().then((credential) => ({credential, fromCache: false}))
+    this.held.set(key, obtaining)
+    return obtaining
+  }
+
+  private usable(credential: Credential): boolean {
+    const expiresAt = credential.expiresAt?.getTime()
+    return expiresAt === undefined || this.now().getTime() + DEFAULT_EXPIRY_MARGIN_SECONDS * 1000 < expiresAt
+  }
 }
