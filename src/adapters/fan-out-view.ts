@@ -1,14 +1,21 @@
 // What a person (or a CI log) sees while `cpcred exec` runs on many targets: each line prefixed
-// with its profile, a progress line on a terminal only, and a summary at the end.
+// with its profile (none with --quiet), a progress line with an ETA on a terminal only, and a
+// summary at the end.
 import type {ChalkInstance} from 'chalk'
+import {formatDuration} from '../core/duration.js'
+import {outcomeOf, type TargetResult} from '../core/fan-out-report.js'
 import {kubectlTable} from '../core/format.js'
-import type {TargetResult} from '../usecases/exec-command.js'
 import type {Printer} from './printer.js'
 
 const COLOURS = ['cyan', 'magenta', 'yellow', 'blue', 'green', 'red'] as const
+/** The progress line is redrawn at most this often as targets end, and once a second anyway. */
+const REDRAW_MS = 100
+const TICK_MS = 1000
 
 export interface FanOutView {
-  line(profile: string, stream: 'stdout' | 'stderr', text: string): void
+  /** A line of a target's output; undefined with --quiet (the output is not shown). */
+  line: ((profile: string, stream: 'stdout' | 'stderr', text: string) => void) | undefined
+  started(profile: string): void
   done(result: TargetResult, done: number, total: number): void
   finish(results: TargetResult[]): void
 }
@@ -19,49 +26,47 @@ export interface FanOutViewOptions {
   chalk: ChalkInstance
   /** stdout carries the JSON summary: the commands' stdout lines go to stderr. */
   json: boolean
+  /** --quiet: only the summary. */
+  quiet: boolean
+  now?: () => number
 }
 
 export function fanOutView(options: FanOutViewOptions): FanOutView {
   const {printer, chalk} = options
-  const width = Math.max(...options.profiles.map((profile) => profile.length))
+  const now = options.now ?? (() => performance.now())
+  const width = Math.max(0, ...options.profiles.map((profile) => profile.length))
   const colourOf = new Map(
     options.profiles.map((profile, index) => [profile, COLOURS[index % COLOURS.length]!]),
   )
   const paintPrefix = (profile: string) => (prefix: string) => chalk[colourOf.get(profile) ?? 'cyan'](prefix)
   const prefix = (profile: string) => `${profile.padEnd(width)} |`
+  const progress = printer.statusShown ? new Progress(options.profiles.length, printer, now) : undefined
 
   return {
-    line(profile, stream, text) {
-      const to = stream === 'stdout' && !options.json ? 'stdout' : 'stderr'
-      printer.prefixed(to, prefix(profile), text, {paintPrefix: paintPrefix(profile)})
-    },
-    done(result, done, total) {
-      if (result.error && !result.cancelled) {
+    line: options.quiet
+      ? undefined
+      : (profile, stream, text) => {
+          const to = stream === 'stdout' && !options.json ? 'stdout' : 'stderr'
+          printer.prefixed(to, prefix(profile), text, {paintPrefix: paintPrefix(profile)})
+        },
+    started: () => progress?.started(),
+    done(result) {
+      if (result.error && !result.cancelled && !options.quiet) {
         printer.prefixed('stderr', prefix(result.profile), `error: ${result.error}`, {
           printable: true,
           paintPrefix: paintPrefix(result.profile),
           paintLine: (line) => chalk.red(line),
         })
       }
-      printer.status(done < total ? `${done}/${total} done` : '')
+      progress?.done(result)
     },
     finish(results) {
-      printer.status('')
+      progress?.stop()
       if (options.json) {
-        printer.data(
-          `${JSON.stringify(
-            results.map((result) => ({
-              profile: result.profile,
-              exitCode: result.exitCode,
-              durationMs: Math.round(result.durationMs),
-              ...(result.error ? {error: result.error} : {}),
-            })),
-            null,
-            2,
-          )}\n`,
-        )
+        printer.data(`${JSON.stringify(results.map(summaryOf), null, 2)}\n`)
         return
       }
+      if (results.length === 0) return
       const failed = results.filter((result) => result.exitCode !== 0).length
       const rows = results.map((result) => [
         result.profile,
@@ -70,7 +75,7 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         // The first line; the whole message was shown when the target ended.
         result.error?.split('\n')[0] ?? '',
       ])
-      printer.note('')
+      if (!options.quiet) printer.note('')
       printer.cells(kubectlTable(['PROFILE', 'EXIT', 'DURATION', 'NOTE'], rows), {
         stream: 'stderr',
         style: (cell, column, row) =>
@@ -78,5 +83,68 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
       })
       printer.note(failed ? `${failed} of ${results.length} failed` : `all ${results.length} succeeded`)
     },
+  }
+}
+
+/** One entry of `exec -o json`. */
+function summaryOf(result: TargetResult) {
+  return {
+    profile: result.profile,
+    outcome: outcomeOf(result),
+    exitCode: result.exitCode,
+    durationMs: Math.round(result.durationMs),
+    ...(result.signal ? {signal: result.signal} : {}),
+    ...(result.timedOut ? {timedOut: true} : {}),
+    ...(result.error ? {error: result.error} : {}),
+  }
+}
+
+/** `412/1000 done, 16 running, 3 failed, ETA 1m5s`, on a terminal only. */
+class Progress {
+  private readonly startedAt: number
+  private running = 0
+  private finished = 0
+  private failed = 0
+  private drawnAt = -Infinity
+  private readonly tick: NodeJS.Timeout
+
+  constructor(
+    private readonly total: number,
+    private readonly printer: Printer,
+    private readonly now: () => number,
+  ) {
+    this.startedAt = now()
+    this.tick = setInterval(() => this.draw(), TICK_MS)
+    this.tick.unref()
+  }
+
+  started(): void {
+    this.running++
+  }
+
+  done(result: TargetResult): void {
+    if (!result.cancelled) this.running = Math.max(0, this.running - 1)
+    this.finished++
+    if (result.exitCode !== 0) this.failed++
+    if (this.now() - this.drawnAt >= REDRAW_MS || this.finished === this.total) this.draw()
+  }
+
+  stop(): void {
+    clearInterval(this.tick)
+    this.printer.status('')
+  }
+
+  private draw(): void {
+    this.drawnAt = this.now()
+    if (this.finished >= this.total) {
+      this.printer.status('')
+      return
+    }
+    const elapsed = this.drawnAt - this.startedAt
+    const remainingMs = (elapsed / Math.max(1, this.finished)) * (this.total - this.finished)
+    const eta = this.finished === 0 ? '' : `, ETA ${formatDuration(Math.ceil(remainingMs / 1000) * 1000)}`
+    this.printer.status(
+      `${this.finished}/${this.total} done, ${this.running} running, ${this.failed} failed${eta}`,
+    )
   }
 }

@@ -4,7 +4,15 @@
 
 import {randomBytes} from 'node:crypto'
 import {chmod, mkdir, open, readFile, readlink, rename, rm, stat, type FileHandle} from 'node:fs/promises'
-import type {Stats} from 'node:fs'
+import {
+  closeSync,
+  constants as fsConstants,
+  fchmodSync,
+  fstatSync,
+  openSync,
+  writeSync,
+  type Stats,
+} from 'node:fs'
 import path from 'node:path'
 import {CpcredError} from '../core/errors.js'
 
@@ -174,3 +182,83 @@ async function syncDirectory(dir: string): Promise<void> {
     await handle?.close().catch(() => undefined)
   }
 }
+
+/**
+ * Creates `dir` and whatever parents are missing, 0700 (what goes in may be a cluster's output). An
+ * existing directory is left as it is: it is the user's (a CI artifact directory), not cpcred's.
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, {recursive: true, mode: PRIVATE_DIR_MODE})
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST' && errorCode(error) !== 'ENOTDIR') throw error
+  }
+  const info = await stat(dir).catch(() => undefined)
+  if (!info?.isDirectory()) {
+    throw new CpcredError(`${dir} is not a directory`, {hint: 'choose a directory, or remove what is there'})
+  }
+}
+
+/**
+ * A target's log for `exec --output-dir`, written as the output comes. Not atomic on purpose: a CI
+ * job that is cancelled keeps what its targets printed so far. The file is 0600 (an earlier run's
+ * file is truncated and narrowed); a link or anything but a regular file at its path is refused, so
+ * a planted link cannot make cpcred write elsewhere. Writes are synchronous and batched: a slow disk
+ * slows the output down rather than filling memory.
+ */
+export class LogFile {
+  private pending: string[] = []
+  private pendingLength = 0
+
+  private constructor(
+    private readonly fd: number,
+    readonly file: string,
+  ) {}
+
+  static open(file: string): LogFile {
+    let fd: number
+    try {
+      fd = openSync(
+        file,
+        fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW,
+        PRIVATE_FILE_MODE,
+      )
+    } catch (error) {
+      const code = errorCode(error)
+      throw new CpcredError(
+        code === 'ELOOP'
+          ? `${file} is a symbolic link; cpcred writes logs only to files of its own`
+          : `cannot write ${file} (${code ?? String(error)})`,
+        {hint: 'choose another --output-dir, or remove what is there'},
+      )
+    }
+    const info = fstatSync(fd)
+    if (!info.isFile()) {
+      closeSync(fd)
+      throw new CpcredError(`${file} is not a regular file`, {hint: 'choose another --output-dir'})
+    }
+    if ((info.mode & 0o777) !== PRIVATE_FILE_MODE) fchmodSync(fd, PRIVATE_FILE_MODE)
+    return new LogFile(fd, file)
+  }
+
+  write(text: string): void {
+    this.pending.push(text)
+    this.pendingLength += text.length
+    if (this.pendingLength >= LOG_BATCH_CHARS) this.flush()
+  }
+
+  close(): void {
+    this.flush()
+    closeSync(this.fd)
+  }
+
+  private flush(): void {
+    if (this.pendingLength === 0) return
+    const data = Buffer.from(this.pending.join(''))
+    for (let offset = 0; offset < data.length;) offset += writeSync(this.fd, data, offset)
+    this.pending = []
+    this.pendingLength = 0
+  }
+}
+
+const LOG_BATCH_CHARS = 16 * 1024

@@ -36,6 +36,8 @@ export interface Printer {
   prefixed(stream: Stream, prefix: string, line: string, options?: PrefixedOptions): void
   /** A progress line on a stderr terminal, redrawn below whatever else is written; '' removes it. */
   status(text: string): void
+  /** stderr is a terminal, so status() shows something (no progress in a CI log). */
+  readonly statusShown: boolean
   /** A chalk whose level follows the colour decision, not chalk's own detection. */
   paint(): Promise<ChalkInstance>
 }
@@ -84,6 +86,7 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
   }
   const printer: Printer = {
     stdoutIsTTY,
+    statusShown,
     interactive: stdoutIsTTY && Boolean(streams.stdin?.isTTY),
     colour,
     data: (text) => write('stdout', text),

@@ -4,9 +4,12 @@
 import type {Hub} from '../adapters/hub.js'
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/cluster-profile.js'
-import {profileKey} from '../core/cluster-profile.js'
 import {readRecentProfile, summarizedHub} from './recent-profile.js'
 import {runToExit} from './run-to-exit.js'
+import {chosenShard, describeShard} from './shard.js'
+import type {Shard} from '../core/shard.js'
+import type {ReportRequest} from './exec-fan-out.js'
+import path from 'node:path'
 import {foldTargets} from './targets.js'
 import {ExitCode, UsageError} from '../core/errors.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
@@ -39,6 +42,28 @@ export const EXEC_FLAGS = {
     options: ['text', 'json'],
     default: 'text',
   },
+  timeout: {
+    kind: 'duration',
+    summary:
+      "Stop a target's command (and what it started) after this long; alone, cpcred then exits 124 as timeout(1) does.",
+  },
+  report: {
+    kind: 'string',
+    summary: 'Write a report when all targets have ended: junit=FILE or json=FILE (repeatable).',
+    multiple: true,
+    helpGroup: 'CI',
+  },
+  'output-dir': {
+    kind: 'string',
+    summary: "Write each target's output to DIR/NAMESPACE/NAME.log (created 0700; files 0600).",
+    helpGroup: 'CI',
+  },
+  quiet: {
+    kind: 'boolean',
+    char: 'q',
+    summary: "Do not show the targets' output; only the summary (with --output-dir, the logs have it).",
+    helpGroup: 'CI',
+  },
   ...IMPERSONATION_FLAGS,
   ...CREDENTIAL_RUN_FLAGS,
   ...VERBOSE_FLAG,
@@ -50,6 +75,8 @@ export interface ExecOptions {
   names: string[]
   command: string[]
   flags: ExecFlags
+  shard?: Shard
+  reports: ReportRequest[]
 }
 
 export function parseExecArgs(argv: string[]): ExecOptions {
@@ -62,7 +89,29 @@ export function parseExecArgs(argv: string[]): ExecOptions {
   )
   if (command.length === 0)
     throw new UsageError('no command to run', 'put it after --, e.g. cpcred exec NAME -- kubectl get pods')
-  return {names: positionals, command, flags}
+  if (flags.timeout === 0)
+    throw new UsageError('--timeout 0s would stop every command at once', 'give a duration such as 90s or 5m')
+  const selecting = flags.selector !== undefined || flags.all
+  return {
+    names: positionals,
+    command,
+    flags,
+    shard: chosenShard(flags.shard, selecting),
+    reports: flags.report.map(parseReportRequest),
+  }
+}
+
+/** `junit=FILE` or `json=FILE`; the file's directory is created when the reports are written. */
+export function parseReportRequest(text: string): ReportRequest {
+  const match = /^(\w+)=(.+)$/.exec(text)
+  const kind = match?.[1]
+  if (!match || (kind !== 'junit' && kind !== 'json')) {
+    throw new UsageError(
+      `--report "${text}" is not junit=FILE or json=FILE`,
+      'e.g. --report junit=reports/fleet.xml',
+    )
+  }
+  return {kind, file: path.resolve(match[2]!)}
 }
 
 /** bin/run.js's entry: false for --help (before any --), which is oclif's; else runs exec and exits. */
@@ -83,11 +132,12 @@ export async function runExec(argv: string[]): Promise<number> {
     {Hub},
     {loadProviders, requireProviders},
     {parseProfileRef},
-    {execMany, execOne},
+    {execOne},
     {nodeChildRunner, forwardingSignals},
     {CredentialStore, defaultCredentialCacheDir},
     {pluginRunner},
     {tempKubeconfigs},
+    {RunCredentials},
   ] = await Promise.all([
     import('../adapters/printer.js'),
     import('../adapters/hub.js'),
@@ -98,6 +148,7 @@ export async function runExec(argv: string[]): Promise<number> {
     import('../adapters/credential-store.js'),
     import('../adapters/process.js'),
     import('../adapters/temp-kubeconfigs.js'),
+    import('../usecases/obtain-credential.js'),
   ])
   const printer = processPrinter()
   const [summarized, loaded] = await Promise.all([
@@ -106,8 +157,11 @@ export async function runExec(argv: string[]): Promise<number> {
   ])
   for (const warning of loaded.warnings) printer.warn(warning)
   const {identity} = summarized.summary
-  const oneNamed =
-    options.names.length === 1 && flags.selector === undefined && !flags.all && !flags['all-namespaces']
+  const selecting = flags.selector !== undefined || flags.all
+  const oneNamed = options.names.length === 1 && !selecting && !flags['all-namespaces']
+  // CI options make even one target a fan-out, so a shard of one reports like any other.
+  const ciOutput =
+    options.reports.length > 0 || flags['output-dir'] !== undefined || flags.quiet || flags.output === 'json'
   let profiles: ClusterProfile[]
   if (oneNamed) {
     // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age).
@@ -127,17 +181,20 @@ export async function runExec(argv: string[]): Promise<number> {
     } finally {
       await hub.client.close()
     }
-    if (profiles.length === 0) return ExitCode.Success
+    if (profiles.length === 0 && !ciOutput) return ExitCode.Success
   }
 
   const warned = new Set<string>()
   const deps = {
     plugins: pluginRunner,
-    cache: flags['no-cache']
-      ? undefined
-      : new CredentialStore(defaultCredentialCacheDir(), {
-          onProblem: (message: string) => flags.verbose && printer.note(`cache: ${message}`),
-        }),
+    // Targets that need one credential share one plugin run (or one cache read).
+    cache: new RunCredentials(
+      flags['no-cache']
+        ? undefined
+        : new CredentialStore(defaultCredentialCacheDir(), {
+            onProblem: (message: string) => flags.verbose && printer.note(`cache: ${message}`),
+          }),
+    ),
     children: nodeChildRunner,
     temp: tempKubeconfigs(),
     now: () => performance.now(),
@@ -159,26 +216,27 @@ export async function runExec(argv: string[]): Promise<number> {
     },
     onPluginStderr: (text: string) => printer.text(text, 'stderr'),
     onVerbose: flags.verbose ? (message: string) => printer.note(`cpcred: ${message}`) : undefined,
+    timeoutMs: flags.timeout,
   }
   // One target named by itself: the command owns the terminal and its exit code is ours.
-  if (profiles.length === 1 && options.names.length <= 1 && flags.selector === undefined && !flags.all) {
+  if (profiles.length === 1 && options.names.length <= 1 && !selecting && !ciOutput) {
     return execOne(deps, input, profiles[0]!)
   }
-  const {fanOutView} = await import('../adapters/fan-out-view.js')
-  const view = fanOutView({
-    profiles: profiles.map(profileKey),
+  const {runFanOut} = await import('./exec-fan-out.js')
+  return runFanOut(
+    deps,
+    input,
+    profiles,
+    {
+      parallel: flags.parallel,
+      failFast: flags['fail-fast'],
+      json: flags.output === 'json',
+      quiet: flags.quiet,
+      outputDir: flags['output-dir'] === undefined ? undefined : path.resolve(flags['output-dir']),
+      reports: options.reports,
+    },
     printer,
-    chalk: await printer.paint(),
-    json: flags.output === 'json',
-  })
-  const results = await execMany(deps, input, profiles, {
-    parallel: flags.parallel,
-    failFast: flags['fail-fast'],
-    onLine: view.line,
-    onDone: view.done,
-  })
-  view.finish(results)
-  return results.some((result) => result.exitCode !== 0) ? ExitCode.Failure : ExitCode.Success
+  )
 }
 
 /** Targets by names, -l or --all; on a terminal with none of those, the user picks. */
@@ -192,11 +250,15 @@ async function chooseTargets(hub: Hub, options: ExecOptions, printer: Printer): 
     refs: options.names.map(parseProfileRef),
     selector: flags.selector,
     all: flags.all,
+    shard: options.shard,
   })
   if (profiles.length > 0) return profiles
   if (selecting) {
+    const inShard = options.shard ? ` in ${describeShard(options.shard)}` : ''
     printer.note(
-      flags.selector ? `No ClusterProfiles match -l ${flags.selector}.` : 'No ClusterProfiles found.',
+      flags.selector
+        ? `No ClusterProfiles match -l ${flags.selector}${inShard}.`
+        : `No ClusterProfiles found${inShard}.`,
     )
     return []
   }

@@ -2,11 +2,13 @@
 // and the user's command run against it; the file is removed however the command ends.
 import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
 import {CpcredError, ExitCode, isCpcredError} from '../core/errors.js'
+import {formatDuration} from '../core/duration.js'
+import type {TargetResult} from '../core/fan-out-report.js'
 import type {HubPin} from '../core/hub-pin.js'
 import type {Provider} from '../core/provider-file.js'
 import {resolveAccess} from '../core/resolve-access.js'
 import {renderTargetKubeconfig} from '../core/target-kubeconfig.js'
-import type {ChildResult, ChildRunner, RunningChild} from '../adapters/child-process.js'
+import type {ChildResult, ChildRunner, OnLine, RunningChild} from '../adapters/child-process.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {obtainCredential, type CredentialCache} from './obtain-credential.js'
 
@@ -43,43 +45,58 @@ export interface ExecInput {
   onPluginStderr: (text: string) => void
   /** --verbose: what cpcred does, never a secret. */
   onVerbose?: (message: string) => void
+  /** --timeout: each target's command is stopped (its whole process group) after this long. */
+  timeoutMs?: number
 }
 
-export interface TargetResult {
-  profile: string
-  exitCode: number
-  durationMs: number
-  /** Why the command did not run (credential or resolution failure), or how it ended. */
-  error?: string
-  cancelled?: boolean
-}
+export type {TargetResult} from '../core/fan-out-report.js'
+
+/** timeout(1)'s status for a command it stopped: scripts already know it. */
+export const TIMED_OUT_EXIT_CODE = 124
 
 /** One target: the command gets the terminal; cpcred returns its exit code. */
 export async function execOne(deps: ExecDeps, input: ExecInput, profile: ClusterProfile): Promise<number> {
   const prepared = await prepare(deps, input, profile)
   try {
-    const child = deps.children.inherited({
-      command: input.command[0]!,
-      args: input.command.slice(1),
-      env: prepared.env,
-    })
+    const child = deps.children.inherited(
+      {command: input.command[0]!, args: input.command.slice(1), env: prepared.env},
+      {ownGroup: input.timeoutMs !== undefined},
+    )
+    const timer = stopAfter(child, input.timeoutMs)
     // Housekeeping while the command runs, off the path to its start.
     const sweeping = deps.temp.sweepStale()
     const result = await deps.forwardingSignals(
       (signal) => child.kill(signal),
       () => child.result,
     )
+    timer.cancel()
     await sweeping
+    if (timer.fired) {
+      throw new CpcredError(`${input.command[0]} timed out after ${formatDuration(input.timeoutMs!)}`, {
+        exitCode: TIMED_OUT_EXIT_CODE,
+        hint: 'raise --timeout, or look at why the command hangs',
+      })
+    }
     return commandOutcome(result, input.command[0]!)
   } finally {
     await deps.temp.remove(prepared.kubeconfig)
   }
 }
 
+/** Where one target's output goes, from its start to its end. */
+export interface TargetOutput {
+  /** Each line of the command's stdout and stderr; without it the output goes to /dev/null. */
+  line?: OnLine
+  /** The target has ended (its result is known); called once, before onDone. */
+  close(result: TargetResult): void
+}
+
 export interface FanOutOptions {
   parallel: number
   failFast: boolean
-  onLine: (profile: string, stream: 'stdout' | 'stderr', line: string) => void
+  /** Opened when a target's turn comes, so open files stay bounded by `parallel`. */
+  openOutput: (profile: string) => TargetOutput
+  onStart?: (profile: string) => void
   onDone: (result: TargetResult, done: number, total: number) => void
 }
 
@@ -106,41 +123,68 @@ export async function execMany(
         profile: key,
         exitCode: ExitCode.Failure,
         durationMs: 0,
+        started: false,
         cancelled: true,
         error: 'not started (--fail-fast)',
       }
     } else {
+      options.onStart?.(key)
+      let output: TargetOutput | undefined
       try {
-        const prepared = await prepare(deps, input, profile)
-        try {
-          const child = deps.children.prefixed(
-            {command: input.command[0]!, args: input.command.slice(1), env: prepared.env},
-            (stream, line) => options.onLine(key, stream, line),
-          )
-          running.add(child)
-          const outcome = await child.result
-          running.delete(child)
-          result = {profile: key, exitCode: outcome.exitCode, durationMs: deps.now() - started}
-          if (outcome.notFound) result.error = `command not found: ${input.command[0]}`
-          else if (outcome.signal) result.error = `killed by ${outcome.signal}`
-        } finally {
-          await deps.temp.remove(prepared.kubeconfig)
-        }
+        output = options.openOutput(key)
+        result = await runCommand(key, profile, output, started)
       } catch (error) {
         if (!isCpcredError(error)) throw error
         result = {
           profile: key,
           exitCode: error.exitCode,
           durationMs: deps.now() - started,
+          started: false,
           error: error.message,
         }
       }
+      output?.close(result)
     }
     results[index] = result
     options.onDone(result, ++done, profiles.length)
     if (result.exitCode !== 0 && options.failFast && !stopping) {
       stopping = true
       for (const child of running) child.stop()
+    }
+  }
+
+  const runCommand = async (
+    key: string,
+    profile: ClusterProfile,
+    output: TargetOutput,
+    started: number,
+  ): Promise<TargetResult> => {
+    const prepared = await prepare(deps, input, profile)
+    try {
+      const child = deps.children.prefixed(
+        {command: input.command[0]!, args: input.command.slice(1), env: prepared.env},
+        output.line,
+      )
+      running.add(child)
+      const timer = stopAfter(child, input.timeoutMs)
+      const outcome = await child.result
+      timer.cancel()
+      running.delete(child)
+      const result: TargetResult = {
+        profile: key,
+        exitCode: outcome.exitCode,
+        durationMs: deps.now() - started,
+        started: !outcome.notFound,
+      }
+      if (outcome.signal) result.signal = outcome.signal
+      if (timer.fired) {
+        result.timedOut = true
+        result.error = `timed out after ${formatDuration(input.timeoutMs!)}`
+      } else if (outcome.notFound) result.error = `command not found: ${input.command[0]}`
+      else if (outcome.signal) result.error = `killed by ${outcome.signal}`
+      return result
+    } finally {
+      await deps.temp.remove(prepared.kubeconfig)
     }
   }
 
@@ -194,6 +238,18 @@ async function prepare(deps: ExecDeps, input: ExecInput, profile: ClusterProfile
       CPCRED_NAMESPACE: profile.metadata.namespace ?? '',
     },
   }
+}
+
+/** --timeout: stops the child (TERM to its group, KILL after a grace) when the time is up. */
+function stopAfter(child: RunningChild, timeoutMs: number | undefined): {fired: boolean; cancel(): void} {
+  const timer = {fired: false, cancel: () => {}}
+  if (timeoutMs === undefined) return timer
+  const handle = setTimeout(() => {
+    timer.fired = true
+    child.stop()
+  }, timeoutMs)
+  timer.cancel = () => clearTimeout(handle)
+  return timer
 }
 
 function commandOutcome(result: ChildResult, command: string): number {

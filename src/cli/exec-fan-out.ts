@@ -1,0 +1,140 @@
+// `cpcred exec` on many targets (or on one, with --report, --output-dir or --quiet): each target's
+// output goes to the prefixed stream, its log file and its report tail, as asked; the reports are
+// written once every target has ended. Loaded only for a fan-out.
+import path from 'node:path'
+import type {ClusterProfile} from '../core/cluster-profile.js'
+import {profileKey} from '../core/cluster-profile.js'
+import {CpcredError, ExitCode, isCpcredError} from '../core/errors.js'
+import {OutputTail, renderJsonReport, type FanOutReport, type TargetResult} from '../core/fan-out-report.js'
+import {renderJUnit} from '../core/junit.js'
+import {fanOutView} from '../adapters/fan-out-view.js'
+import {LogFile, makeDirectory, writeFileAtomic} from '../adapters/files.js'
+import type {Printer} from '../adapters/printer.js'
+import {execMany, type ExecDeps, type ExecInput, type TargetOutput} from '../usecases/exec-command.js'
+
+export type ReportKind = 'junit' | 'json'
+
+export interface ReportRequest {
+  kind: ReportKind
+  file: string
+}
+
+export interface FanOutRequest {
+  parallel: number
+  failFast: boolean
+  json: boolean
+  quiet: boolean
+  outputDir?: string
+  reports: ReportRequest[]
+}
+
+// Kubernetes names are DNS labels and subdomains; anything else from the hub must not become a path.
+const SAFE_PATH_PART = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/
+
+export async function runFanOut(
+  deps: ExecDeps,
+  input: ExecInput,
+  profiles: ClusterProfile[],
+  request: FanOutRequest,
+  printer: Printer,
+): Promise<number> {
+  const startedAt = new Date()
+  const startedMs = performance.now()
+  // Directories first: a CI job learns of a wrong path before any target runs.
+  if (request.outputDir !== undefined) {
+    await makeDirectory(request.outputDir)
+    const namespaces = new Set(profiles.map((profile) => profile.metadata.namespace ?? ''))
+    for (const namespace of namespaces) {
+      if (SAFE_PATH_PART.test(namespace)) await makeDirectory(path.join(request.outputDir, namespace))
+    }
+  }
+  for (const report of request.reports) await makeDirectory(path.dirname(report.file))
+
+  const view = fanOutView({
+    profiles: profiles.map(profileKey),
+    printer,
+    chalk: await printer.paint(),
+    json: request.json,
+    quiet: request.quiet,
+  })
+  const tails = new Map<string, OutputTail>()
+  const byKey = new Map(profiles.map((profile) => [profileKey(profile), profile]))
+  const openOutput = (key: string): TargetOutput => {
+    const log = request.outputDir === undefined ? undefined : openLog(request.outputDir, byKey.get(key)!)
+    const tail = request.reports.length ? new OutputTail() : undefined
+    if (tail) tails.set(key, tail)
+    const show = view.line
+    const line =
+      show || log || tail
+        ? (stream: 'stdout' | 'stderr', text: string) => {
+            show?.(key, stream, text)
+            log?.write(`${text}\n`)
+            tail?.push(text)
+          }
+        : undefined
+    return {
+      line,
+      close(result) {
+        if (!log) return
+        if (result.error) log.write(`cpcred: error: ${result.error}\n`)
+        else if (result.exitCode !== 0) log.write(`cpcred: exit code ${result.exitCode}\n`)
+        log.close()
+      },
+    }
+  }
+
+  const results = await execMany(deps, input, profiles, {
+    parallel: request.parallel,
+    failFast: request.failFast,
+    openOutput,
+    onStart: view.started,
+    onDone: view.done,
+  })
+  view.finish(results)
+  const failed = results.some((result) => result.exitCode !== 0)
+  const written = await writeReports(
+    request.reports,
+    {
+      program: path.basename(input.command[0]!),
+      startedAt,
+      durationMs: performance.now() - startedMs,
+      targets: results.map((result: TargetResult) => ({result, output: tails.get(result.profile)})),
+    },
+    printer,
+  )
+  return failed || !written ? ExitCode.Failure : ExitCode.Success
+}
+
+function openLog(dir: string, profile: ClusterProfile): LogFile {
+  const namespace = profile.metadata.namespace ?? ''
+  const {name} = profile.metadata
+  if (!SAFE_PATH_PART.test(namespace) || !SAFE_PATH_PART.test(name)) {
+    throw new CpcredError(`${profileKey(profile)} is not a name that can be a file name, so it has no log`, {
+      hint: 'Kubernetes names are DNS labels; check what the hub serves',
+    })
+  }
+  return LogFile.open(path.join(dir, namespace, `${name}.log`))
+}
+
+/** Every report is attempted; false when one could not be written (the CI job must fail then). */
+async function writeReports(
+  reports: ReportRequest[],
+  report: FanOutReport,
+  printer: Printer,
+): Promise<boolean> {
+  let allWritten = true
+  for (const {kind, file} of reports) {
+    try {
+      const content = kind === 'junit' ? renderJUnit(report) : renderJsonReport(report)
+      await writeFileAtomic(file, content, {mode: 'keep'})
+    } catch (error) {
+      if (!isCpcredError(error) && !(error instanceof Error && 'code' in error)) throw error
+      printer.error(
+        `could not write the ${kind} report ${file}: ${error.message}`,
+        'check the path given to --report',
+      )
+      allWritten = false
+    }
+  }
+  return allWritten
+}
