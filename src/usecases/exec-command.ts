@@ -15,8 +15,10 @@ import {obtainCredential, type CredentialCache} from './obtain-credential.js'
 export interface TempKubeconfigs {
   /** Writes the content to a new private file (0600 in a 0700 directory); returns its path. */
   create(content: string): Promise<string>
-  /** Removes the file and its directory. */
+  /** Removes the file. */
   remove(file: string): Promise<void>
+  /** Removes the run's private directory (and anything left in it); called once, at the end. */
+  dispose(): Promise<void>
   /** Removes what runs killed before they could clean up left behind (housekeeping, never fails). */
   sweepStale(): Promise<unknown>
 }
@@ -56,6 +58,14 @@ export const TIMED_OUT_EXIT_CODE = 124
 
 /** One target: the command gets the terminal; cpcred returns its exit code. */
 export async function execOne(deps: ExecDeps, input: ExecInput, profile: ClusterProfile): Promise<number> {
+  try {
+    return await runOne(deps, input, profile)
+  } finally {
+    await deps.temp.dispose()
+  }
+}
+
+async function runOne(deps: ExecDeps, input: ExecInput, profile: ClusterProfile): Promise<number> {
   const prepared = await prepare(deps, input, profile)
   try {
     const child = deps.children.inherited(
@@ -192,14 +202,18 @@ export async function execMany(
     while (next < profiles.length) await runTarget(next++)
   }
   const sweeping = deps.temp.sweepStale()
-  await deps.forwardingSignals(
-    (signal) => {
-      stopping = true
-      for (const child of running) child.kill(signal)
-    },
-    () => Promise.all(Array.from({length: Math.min(options.parallel, profiles.length)}, worker)),
-  )
-  await sweeping
+  try {
+    await deps.forwardingSignals(
+      (signal) => {
+        stopping = true
+        for (const child of running) child.kill(signal)
+      },
+      () => Promise.all(Array.from({length: Math.min(options.parallel, profiles.length)}, worker)),
+    )
+  } finally {
+    await sweeping
+    await deps.temp.dispose()
+  }
   return results
 }
 
