@@ -2,7 +2,9 @@
 // kubeconfig for the same spoke and the same token.
 // fanout-50: `cpcred exec -A -l <label> --parallel 8 -- kubectl version` over 50 profiles against the
 // same 50 run one after another, plus cpcred's own CPU per target.
-import {alternate, median, sampleOnce, type Contender} from './measure.js'
+// fanout-1000: a thousand targets in one step, against the cost of starting their commands.
+import {spawnSync} from 'node:child_process'
+import {alternate, median, sampleOnce, type Contender, type Sample} from './measure.js'
 import {
   benchLine,
   grantNamespaceReader,
@@ -129,4 +131,67 @@ async function fanout(context: BenchContext, targets: BenchTargets): Promise<voi
 
 function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`
+}
+
+const FLEET_TARGETS = 1000
+const FLEET_PARALLEL = 16
+const FLEET_RUNS = 3
+const FLEET_RATIO_GOAL = 3
+const FLEET_RSS_BUDGET_MB = 250
+const TRUE_SPAWNS = 41
+
+/**
+ * fanout-1000: `cpcred exec -A -l <sel> --parallel 16 --quiet -- true` over 1,000 profiles with a
+ * warm cache, against the ideal: 1,000 starts of `true` (measured here, from node) spread over 16
+ * slots. The ratio's goal is 3; peak memory has a budget of 250 MB.
+ */
+export function fanout1000Bench(context: BenchContext): Promise<void> {
+  return withTargets(context, 'fleet', FLEET_TARGETS, async (targets) => {
+    const contender: Contender = {
+      name: 'cpcred',
+      command: [
+        ...context.cpcred,
+        'exec',
+        '-A',
+        '-l',
+        targets.selector,
+        '--parallel',
+        String(FLEET_PARALLEL),
+        '--quiet',
+        ...targets.flags,
+        '--',
+        'true',
+      ],
+      env: targets.env,
+    }
+    // Fills the 1,000 cache entries (each profile has its own exec config, so its own credential).
+    await sampleOnce(contender)
+    const samples: Sample[] = []
+    for (let run = 0; run < FLEET_RUNS; run++) samples.push(await sampleOnce(contender))
+    const trueMs = spawnTime('true', TRUE_SPAWNS)
+    const idealMs = (FLEET_TARGETS * trueMs) / FLEET_PARALLEL
+    const cpcredMs = median(samples.map((sample) => sample.wallMs))
+    const peakMb = Math.max(...samples.map((sample) => sample.peakRssMiB))
+    benchLine('fanout-1000', cpcredMs / idealMs, FLEET_RATIO_GOAL, {
+      cpcred_ms: cpcredMs.toFixed(0),
+      ideal_ms: idealMs.toFixed(0),
+      true_spawn_ms: trueMs.toFixed(2),
+      cpcred_cpu_ms_per_target: (median(samples.map((sample) => sample.cpuMs)) / FLEET_TARGETS).toFixed(2),
+      cpcred_peak_rss_mb: peakMb.toFixed(0),
+      rss_budget_mb: `${FLEET_RSS_BUDGET_MB}${peakMb > FLEET_RSS_BUDGET_MB ? '(over)' : ''}`,
+      runs: String(FLEET_RUNS),
+    })
+  })
+}
+
+/** The median wall time of starting `command` and waiting for it, from this node process. */
+function spawnTime(command: string, runs: number): number {
+  const times: number[] = []
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now()
+    const result = spawnSync(command, [], {stdio: 'ignore'})
+    if (result.status !== 0) throw new Error(`${command} failed: ${result.error ?? result.status}`)
+    times.push(performance.now() - started)
+  }
+  return median(times)
 }

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {adminConnection, down, readEnv, up, type TestEnv} from '../test/testenv/testenv.js'
 import {credentialWarmBench} from './credential.js'
-import {execOverheadBench, fanout50Bench} from './exec.js'
+import {execOverheadBench, fanout1000Bench, fanout50Bench} from './exec.js'
 import {cacheValueBench, execFloorBench} from './hot-path.js'
 import {listBench} from './list.js'
 
@@ -22,6 +22,7 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'exec-floor': execFloorBench,
   'cache-value': cacheValueBench,
   'fanout-50': fanout50Bench,
+  'fanout-1000': fanout1000Bench,
 }
 
 async function main(): Promise<void> {
