@@ -3,10 +3,12 @@
 // screen, and it makes untrusted text printable (src/core/printable.ts) in exactly one place:
 // renderers hand it plain strings and cells and never escape on their own. Exact data (-o json|yaml,
 // kubeconfigs, ExecCredentials) bypasses the escaping through `data`.
-import {isatty} from 'node:tty'
+import {fstatSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import type {ChalkInstance} from 'chalk'
 import {formatCells, type Cells, type CellStyle} from '../core/format.js'
 import {printable, printableLines} from '../core/printable.js'
+import {descriptorWriter} from './descriptor-writer.js'
 
 export type Stream = 'stdout' | 'stderr'
 
@@ -57,25 +59,39 @@ export interface PrinterStreams {
 const same = (text: string) => text
 
 /**
- * The printer of this process. Node creates process.stdout and process.stderr (a stream each, and for
- * a pipe the net module) on first touch, which costs a warm `cpcred credential` several
- * milliseconds; so they are touched only when something is written to them, and whether they are
- * terminals is asked of the file descriptors.
+ * The printer of this process. Text goes to the file descriptors (descriptor-writer.ts), never
+ * through process.stdout/stderr; and whether one is a terminal is asked only when it matters, and of
+ * node:tty (which loads net) only when fstat says it is a character device at all.
  */
 export function processPrinter(env = process.env): Printer {
   const stream = (fd: 0 | 1 | 2) => ({
     get isTTY() {
-      return isatty(fd)
+      return isTerminal(fd)
     },
-    write: (text: string) => (fd === 1 ? process.stdout : process.stderr).write(text),
+    write: fd === 0 ? () => undefined : descriptorWriter(fd),
   })
   return printerFor({stdout: stream(1), stderr: stream(2), stdin: stream(0)}, env)
 }
 
+/** Whether fd 0, 1 or 2 is a terminal, without creating process.stdin/stdout/stderr. */
+export function isTerminal(fd: 0 | 1 | 2): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false
+  } catch {
+    return false
+  }
+  // /dev/null is a character device too; only the tty module can tell a terminal.
+  const {isatty} = createRequire(import.meta.url)('node:tty') as {isatty(fd: number): boolean}
+  return isatty(fd)
+}
+
 export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {}): Printer {
-  const stdoutIsTTY = Boolean(streams.stdout.isTTY)
-  const colour = stdoutIsTTY && !('NO_COLOR' in env && env.NO_COLOR !== '') && env.TERM !== 'dumb'
-  const statusShown = Boolean(streams.stderr.isTTY)
+  // Asked once each, and only when needed: `cpcred credential` never needs to know.
+  let stdoutTTY: boolean | undefined
+  let stderrTTY: boolean | undefined
+  const stdoutIsTTY = () => (stdoutTTY ??= Boolean(streams.stdout.isTTY))
+  const statusShown = () => (stderrTTY ??= Boolean(streams.stderr.isTTY))
+  const colour = () => stdoutIsTTY() && !('NO_COLOR' in env && env.NO_COLOR !== '') && env.TERM !== 'dumb'
   let status = ''
   let chalk: Promise<ChalkInstance> | undefined
 
@@ -85,10 +101,18 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
     if (status) streams.stderr.write(status)
   }
   const printer: Printer = {
-    stdoutIsTTY,
-    statusShown,
-    interactive: stdoutIsTTY && Boolean(streams.stdin?.isTTY),
-    colour,
+    get stdoutIsTTY() {
+      return stdoutIsTTY()
+    },
+    get statusShown() {
+      return statusShown()
+    },
+    get interactive() {
+      return stdoutIsTTY() && Boolean(streams.stdin?.isTTY)
+    },
+    get colour() {
+      return colour()
+    },
     data: (text) => write('stdout', text),
     text: (text, stream = 'stdout') => write(stream, printableLines(text)),
     cells: (cells, options = {}) => write(options.stream ?? 'stdout', formatCells(cells, options.style)),
@@ -103,13 +127,13 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
       write(stream, lines.map((text) => `${shownPrefix} ${paintLine(text)}\n`).join(''))
     },
     status(text) {
-      if (!statusShown) return
+      if (!statusShown()) return
       const next = printable(text)
       streams.stderr.write(`${status ? '\r\x1b[2K' : ''}${next}`)
       status = next
     },
     paint: () =>
-      (chalk ??= import('chalk').then(({Chalk}) => new Chalk({level: colour ? 1 : 0}) as ChalkInstance)),
+      (chalk ??= import('chalk').then(({Chalk}) => new Chalk({level: colour() ? 1 : 0}) as ChalkInstance)),
   }
   return printer
 }

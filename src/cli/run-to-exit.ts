@@ -1,11 +1,9 @@
 // How every cpcred process ends: the command's exit code, or its failure shown once on stderr with
 // the exit code of its kind (reportError, the one place that maps errors to codes).
 
+// The printer writes to the file descriptors and takes a closed pipe (`cpcred exec … | head`) as the
+// end of the output, not an error; process.stdout is never created on the way (src/adapters/printer.ts).
 export async function runToExit(command: () => Promise<number | void>): Promise<never> {
-  // `cpcred list | head` closes the pipe early; that is not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0)
-  })
   let code: number
   try {
     code = (await command()) ?? 0
