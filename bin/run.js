@@ -11,5 +11,7 @@ const bundle = new Map([
   ['__complete', 'fast-path'],
   ['exec', 'exec'],
 ]).get(argv[0])
-const fast = bundle && require(`../dist/fast/${bundle}.cjs`)
-if (!fast || !fast.main(argv)) import('../dist/cli/main.js').then((cli) => cli.run(argv))
+// The last answer of the same `credential` question, when nothing it depends on has changed.
+const answered = argv[0] === 'credential' && require('../dist/fast/answer.cjs').main(argv.slice(1))
+const fast = !answered && bundle && require(`../dist/fast/${bundle}.cjs`)
+if (!answered && (!fast || !fast.main(argv))) import('../dist/cli/main.js').then((cli) => cli.run(argv))

@@ -5,10 +5,17 @@
 
 import {createHash} from 'node:crypto'
 import {readdir, rm, stat} from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
-import {createEntry, isUsable, parseEntry, serializeEntry, type CacheEntry} from '../core/credential-cache.js'
+import {
+  createEntry,
+  isUsable,
+  parseEntry,
+  serializeEntry,
+  servedUntil,
+  type CacheEntry,
+} from '../core/credential-cache.js'
 import type {Credential} from '../core/exec-credential.js'
+import {answersDir} from './credential-answers.js'
 import {ensurePrivateDir, errorCode, readIfExists, writeFileAtomic} from './files.js'
 
 /**
@@ -45,6 +52,8 @@ export interface CredentialStoreOptions {
 export interface ObtainResult {
   credential: Credential
   fromCache: boolean
+  /** Until when the cache serves it, when it is in the cache. */
+  cachedUntil?: Date
 }
 
 type LockOutcome = {release: () => Promise<void>} | {entry: CacheEntry}
@@ -85,7 +94,7 @@ export class CredentialStore {
       throw new RangeError(`cache TTL must be a non-negative number of seconds, got ${ttlSeconds}`)
     }
     const cached = await this.lookup(key)
-    if (cached) return {credential: cached.credential, fromCache: true}
+    if (cached) return {credential: cached.credential, fromCache: true, cachedUntil: servedUntil(cached)}
     // Nothing will be written, so there is nothing for concurrent callers to wait for.
     if (ttlSeconds === 0) return {credential: await fetch(), fromCache: false}
 
@@ -97,15 +106,17 @@ export class CredentialStore {
       this.report(`credential cache not used (${describe(error)}); running the plugin without it`)
       return {credential: await fetch(), fromCache: false}
     }
-    if ('entry' in outcome) return {credential: outcome.entry.credential, fromCache: true}
+    if ('entry' in outcome) {
+      return {credential: outcome.entry.credential, fromCache: true, cachedUntil: servedUntil(outcome.entry)}
+    }
 
     try {
       // Another caller may have filled the entry between our lookup and our taking the lock.
       const filled = await this.read(key, true)
-      if (filled) return {credential: filled.credential, fromCache: true}
+      if (filled) return {credential: filled.credential, fromCache: true, cachedUntil: servedUntil(filled)}
       const credential = await fetch()
-      await this.save(key, credential, ttlSeconds)
-      return {credential, fromCache: false}
+      const saved = await this.save(key, credential, ttlSeconds)
+      return {credential, fromCache: false, cachedUntil: saved && servedUntil(saved)}
     } finally {
       await outcome.release().catch((error: unknown) => {
         this.report(`could not release the credential cache lock ${this.lockPath(key)} (${describe(error)})`)
@@ -120,6 +131,8 @@ export class CredentialStore {
    * run the plugin beside it. What that holder writes afterwards is a credential obtained after the clear.
    */
   async clear(keys?: string[]): Promise<number> {
+    // The answers of `cpcred credential` hold credentials too; they are only memos, so all go.
+    await rm(answersDir(this.dir), {recursive: true, force: true})
     let names: string[]
     try {
       names = await readdir(this.dir)
@@ -218,14 +231,20 @@ export class CredentialStore {
     }
   }
 
-  private async save(key: string, credential: Credential, ttlSeconds: number | undefined): Promise<void> {
+  private async save(
+    key: string,
+    credential: Credential,
+    ttlSeconds: number | undefined,
+  ): Promise<CacheEntry | undefined> {
     const file = this.entryPath(key)
     try {
       const entry = createEntry(key, credential, this.clock(), ttlSeconds)
-      if (entry === undefined) return
+      if (entry === undefined) return undefined
       await writeFileAtomic(file, serializeEntry(entry), {mode: 'private'})
+      return entry
     } catch (error) {
       this.report(`could not write credential cache entry ${file} (${describe(error)}); not cached`)
+      return undefined
     }
   }
 
@@ -247,12 +266,7 @@ export class CredentialStore {
   }
 }
 
-/** `${XDG_CACHE_HOME:-~/.cache}/cpcred/credentials`; a relative XDG_CACHE_HOME is ignored, as the spec says. */
-export function defaultCredentialCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.cache')
-  return path.join(base, 'cpcred', 'credentials')
-}
+export {defaultCredentialCacheDir} from './cache-dir.js'
 
 function fileStem(key: string): string {
   return /^[0-9a-f]{64}$/.test(key) ? key : createHash('sha256').update(key).digest('hex')

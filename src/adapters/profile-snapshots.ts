@@ -15,6 +15,13 @@ function isProfileVersion(version: unknown): version is ProfileVersion {
   return (PROFILE_VERSIONS as readonly unknown[]).includes(version)
 }
 
+/** A profile as read from the hub, and where and when that was. */
+export interface Snapshot {
+  profile: ClusterProfile
+  file: string
+  fetchedAt: number
+}
+
 export class ProfileSnapshots {
   constructor(
     readonly dir: string,
@@ -32,14 +39,17 @@ export class ProfileSnapshots {
     namespace: string,
     name: string,
     maxAgeMs: number,
-  ): Promise<ClusterProfile | undefined> {
+  ): Promise<Snapshot | undefined> {
     if (maxAgeMs <= 0) return undefined
+    const file = this.file(hubIdentity, namespace, name)
     try {
-      const text = await readIfExists(this.file(hubIdentity, namespace, name))
+      const text = await readIfExists(file)
       if (!text) return undefined
       const entry = JSON.parse(text) as {version: number; fetchedAt: number; profile: ClusterProfile}
       const age = this.now() - entry.fetchedAt
-      return entry.version === VERSION && age >= 0 && age <= maxAgeMs ? entry.profile : undefined
+      return entry.version === VERSION && age >= 0 && age <= maxAgeMs
+        ? {profile: entry.profile, file, fetchedAt: entry.fetchedAt}
+        : undefined
     } catch {
       return undefined
     }
@@ -79,15 +89,18 @@ export class ProfileSnapshots {
   }
 
   /** Remembers a profile just read; a failure only means the next call reads the hub again. */
-  async remember(hubIdentity: string, profile: ClusterProfile): Promise<void> {
+  async remember(hubIdentity: string, profile: ClusterProfile): Promise<Snapshot | undefined> {
     try {
       await ensurePrivateDir(this.dir)
       const file = this.file(hubIdentity, profile.metadata.namespace ?? '', profile.metadata.name)
-      await writeFileAtomic(file, JSON.stringify({version: VERSION, fetchedAt: this.now(), profile}), {
+      const fetchedAt = this.now()
+      await writeFileAtomic(file, JSON.stringify({version: VERSION, fetchedAt, profile}), {
         mode: 'private',
       })
+      return {profile, file, fetchedAt}
     } catch {
       // The snapshot is an optimisation; reading the hub next time is always correct.
+      return undefined
     }
   }
 }

@@ -30,12 +30,17 @@ export function defaultProviderFile(env = process.env): string {
   return path.join(configHome, 'cpcred', 'providers.json')
 }
 
+/** The provider file a selection reads: --provider-file, else $CPCRED_PROVIDER_FILE, else the default. */
+export function providerFilePath(selection: ProviderSelection, env = process.env): string {
+  return path.resolve(selection.providerFile || env.CPCRED_PROVIDER_FILE || defaultProviderFile(env))
+}
+
 export async function loadProviders(
   selection: ProviderSelection,
   env = process.env,
 ): Promise<LoadedProviders> {
   const explicit = selection.providerFile || env.CPCRED_PROVIDER_FILE
-  const file = path.resolve(explicit || defaultProviderFile(env))
+  const file = providerFilePath(selection, env)
   let text: string | undefined
   try {
     text = await readFile(file, 'utf8')

@@ -1,14 +1,18 @@
 // `cpcred credential <profile>`: cpcred as an exec credential plugin. kubectl runs it on every
 // command through a `--mode cpcred` kubeconfig, so it starts without oclif (node:util parseArgs)
 // and loads only what the warm path needs. stdout carries the ExecCredential and nothing else.
-import {processPrinter, type Printer} from '../adapters/printer.js'
+import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
+import type {CredentialStore} from '../adapters/credential-store.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
 import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, VERBOSE_FLAG} from './flags.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {readRecentProfile, summarizedHub} from './recent-profile.js'
+import {answerKey, fileSignature, keepAnswer} from '../adapters/credential-answers.js'
+import {kubeconfigPaths} from '../core/kubeconfig-merge.js'
+import os from 'node:os'
 
 export const CREDENTIAL_USAGE = usageLine('credential', 'NAMESPACE/NAME')
 
@@ -60,27 +64,39 @@ export async function runCredential(argv: string[], printer: Printer = processPr
   const {profile: profileArg, flags} = parseCredentialArgs(argv)
   const apiVersion = requestedApiVersion(process.env[EXEC_INFO_ENV])
 
-  const [{loadProviders, requireProviders}, {parseProfileRef}, {resolveAccess}] = await Promise.all([
-    import('../adapters/providers.js'),
-    import('../usecases/profile-ref.js'),
-    import('../core/resolve-access.js'),
-  ])
+  const [{loadProviders, providerFilePath, requireProviders}, {parseProfileRef}, {resolveAccess}] =
+    await Promise.all([
+      import('../adapters/providers.js'),
+      import('../usecases/profile-ref.js'),
+      import('../core/resolve-access.js'),
+    ])
+  const providerSelection = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
+  // An answer is kept for the next identical question (credential-answers.ts); its inputs are
+  // signed before they are read, so one that changes meanwhile makes the answer a miss.
+  const answerInputs =
+    flags['no-cache'] || flags.verbose
+      ? undefined
+      : signatures([
+          ...kubeconfigPaths(flags.kubeconfig, process.env.KUBECONFIG, os.homedir()).paths,
+          providerFilePath(providerSelection),
+        ])
   const ref = parseProfileRef(profileArg)
   const [hub, loaded] = await Promise.all([
     summarizedHub(hubSelection(flags)),
-    loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
+    loadProviders(providerSelection),
   ])
   const {identity} = hub.summary
-  const profile = await readRecentProfile(
+  const {profile, snapshot} = await readRecentProfile(
     hub,
     ref,
     flags['no-cache'] ? 0 : flags['profile-max-age'],
     flags['api-version'],
   )
   const resolution = resolveAccess(profile, requireProviders(loaded))
-  for (const warning of [...loaded.warnings, ...resolution.warnings]) printer.warn(warning)
+  const warnings = [...loaded.warnings, ...resolution.warnings]
+  for (const warning of warnings) printer.warn(warning)
 
-  let cache
+  let cache: CredentialStore | undefined
   if (!flags['no-cache']) {
     const {CredentialStore, defaultCredentialCacheDir} = await import('../adapters/credential-store.js')
     cache = new CredentialStore(defaultCredentialCacheDir(), {
@@ -94,7 +110,10 @@ export async function runCredential(argv: string[], printer: Printer = processPr
       resolution,
       hubIdentity: identity,
       hubPin: hub.summary.pin,
-      stdinIsTTY: Boolean(process.stdin.isTTY),
+      // Asked only if the plugin runs: creating process.stdin costs a warm run milliseconds.
+      get stdinIsTTY() {
+        return isTerminal(0)
+      },
       timeoutMs: flags['plugin-timeout'],
       ttlSeconds: flags['cache-ttl'] === undefined ? undefined : flags['cache-ttl'] / 1000,
       onPluginStderr: (text) => printer.text(text, 'stderr'),
@@ -106,5 +125,25 @@ export async function runCredential(argv: string[], printer: Printer = processPr
         `${describeCredential(obtained.credential)}, ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
     )
   }
-  printer.data(`${renderExecCredential(obtained.credential, apiVersion)}\n`)
+  const output = `${renderExecCredential(obtained.credential, apiVersion)}\n`
+  printer.data(output)
+  // Warnings are not replayed, so an answer that came with some is not kept.
+  if (answerInputs && cache && snapshot && obtained.cachedUntil && warnings.length === 0) {
+    const entry = cache.entryPath(obtained.cacheKey)
+    answerInputs.set(snapshot.file, fileSignature(snapshot.file))
+    answerInputs.set(entry, fileSignature(entry))
+    await keepAnswer(
+      cache.dir,
+      {
+        key: answerKey(argv, process.env, process.cwd()),
+        notAfter: Math.min(snapshot.fetchedAt + flags['profile-max-age'], obtained.cachedUntil.getTime()),
+        stdout: output,
+      },
+      answerInputs,
+    )
+  }
+}
+
+function signatures(files: string[]): Map<string, string | undefined> {
+  return new Map(files.map((file) => [file, fileSignature(file)]))
 }

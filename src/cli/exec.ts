@@ -167,7 +167,8 @@ export async function runExec(argv: string[]): Promise<number> {
     // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age).
     const maxAge = flags['no-cache'] ? 0 : flags['profile-max-age']
     profiles = [
-      await readRecentProfile(summarized, parseProfileRef(options.names[0]!), maxAge, flags['api-version']),
+      (await readRecentProfile(summarized, parseProfileRef(options.names[0]!), maxAge, flags['api-version']))
+        .profile,
     ]
   } else {
     const hub = await Hub.fromConfig(await summarized.config(), {apiVersion: flags['api-version']})

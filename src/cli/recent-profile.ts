@@ -5,7 +5,7 @@ import path from 'node:path'
 import {Hub, type HubSelection} from '../adapters/hub.js'
 import {summarizeHub, type SummarizedHub} from '../adapters/hub-summary.js'
 import {defaultCredentialCacheDir} from '../adapters/credential-store.js'
-import {ProfileSnapshots} from '../adapters/profile-snapshots.js'
+import {ProfileSnapshots, type Snapshot} from '../adapters/profile-snapshots.js'
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import {findProfile} from '../usecases/find-profiles.js'
 import type {ProfileRef} from '../usecases/profile-ref.js'
@@ -15,24 +15,24 @@ export function summarizedHub(selection: HubSelection): Promise<SummarizedHub> {
   return summarizeHub(selection, path.join(cacheRoot(), 'hubs'))
 }
 
+/** The profile, and its snapshot when it was (or now is) kept for --profile-max-age. */
 export async function readRecentProfile(
   hub: SummarizedHub,
   ref: ProfileRef,
   maxAgeMs: number,
   apiVersion?: string,
-): Promise<ClusterProfile> {
+): Promise<{profile: ClusterProfile; snapshot?: Snapshot}> {
   const {identity, namespace} = hub.summary
   const snapshots = new ProfileSnapshots(path.join(cacheRoot(), 'profiles'))
   const recent = await snapshots.recent(identity, ref.namespace ?? namespace, ref.name, maxAgeMs)
-  if (recent) return recent
+  if (recent) return {profile: recent.profile, snapshot: recent}
   const client = await Hub.fromConfig(await hub.config(), {
     apiVersion,
     versionCache: maxAgeMs > 0 ? snapshots.servedVersion(identity) : undefined,
   })
   try {
     const profile = await findProfile(client, ref, {namespace, allNamespaces: false})
-    if (maxAgeMs > 0) await snapshots.remember(identity, profile)
-    return profile
+    return {profile, snapshot: maxAgeMs > 0 ? await snapshots.remember(identity, profile) : undefined}
   } finally {
     await client.client.close()
   }

@@ -172,12 +172,16 @@ export function isUsable(
   now: Date,
   marginSeconds = DEFAULT_EXPIRY_MARGIN_SECONDS,
 ): boolean {
-  const margin = marginSeconds * 1000
-  if (entry.obtainedAt.getTime() > now.getTime() + margin) return false
+  if (entry.obtainedAt.getTime() > now.getTime() + marginSeconds * 1000) return false
+  return now.getTime() < servedUntil(entry, marginSeconds).getTime()
+}
+
+/** The instant from which isUsable no longer serves the entry: its expiry less the margin. */
+export function servedUntil(entry: CacheEntry, marginSeconds = DEFAULT_EXPIRY_MARGIN_SECONDS): Date {
   const own = credentialExpiry(entry.credential)
   const expiresAt =
     own === undefined ? entry.expiresAt.getTime() : Math.min(own.getTime(), entry.expiresAt.getTime())
-  return now.getTime() + margin < expiresAt
+  return new Date(expiresAt - marginSeconds * 1000)
 }
 
 /** Versioned JSON; the credential is stored as the plugin gave it (expirationTimestamp, not the parsed Date). */

@@ -13,7 +13,7 @@ export interface CredentialCache {
     key: string,
     fetch: () => Promise<Credential>,
     ttlSeconds?: number,
-  ): Promise<{credential: Credential; fromCache: boolean}>
+  ): Promise<{credential: Credential; fromCache: boolean; cachedUntil?: Date}>
 }
 
 export interface ObtainCredentialInput {
@@ -36,6 +36,8 @@ export interface ObtainedCredential {
   credential: Credential
   fromCache: boolean
   cacheKey: string
+  /** Until when the credential cache serves it, when it is in the cache. */
+  cachedUntil?: Date
 }
 
 export async function obtainCredential(
@@ -55,8 +57,8 @@ export async function obtainCredential(
       onStderr: input.onPluginStderr,
     })
   if (!deps.cache) return {credential: await fetch(), fromCache: false, cacheKey: key}
-  const {credential, fromCache} = await deps.cache.obtain(key, fetch, input.ttlSeconds)
-  return {credential, fromCache, cacheKey: key}
+  const {credential, fromCache, cachedUntil} = await deps.cache.obtain(key, fetch, input.ttlSeconds)
+  return {credential, fromCache, cacheKey: key, cachedUntil}
 }
 
 /**

@@ -646,8 +646,9 @@ describe('bad input, as it comes in the field', () => {
       )
       assert.equal(first.code, 0, first.stderr)
       const dir = path.join(home, 'cpcred', 'credentials')
+      // The entries, not the lock files nor the answers directory (which the changed entry invalidates).
       for (const name of await readdir(dir))
-        if (!name.endsWith('.lock')) await writeFile(path.join(dir, name), '{"version": 1, "credential": ')
+        if (name.endsWith('.json')) await writeFile(path.join(dir, name), '{"version": 1, "credential": ')
       const before = (await pluginRecords(fixture)).length
       const again = await run(
         ['credential', `${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '-v'],
@@ -673,7 +674,11 @@ describe('bad input, as it comes in the field', () => {
       const dir = path.join(home, 'cpcred', 'credentials')
       assert.equal((await stat(dir)).mode & 0o777, 0o700)
       for (const name of await readdir(dir)) {
-        if (!name.endsWith('.lock'))
+        if (name === 'answers') {
+          assert.equal((await stat(path.join(dir, name))).mode & 0o777, 0o700, name)
+          for (const answer of await readdir(path.join(dir, name)))
+            assert.equal((await stat(path.join(dir, name, answer))).mode & 0o777, 0o600, answer)
+        } else if (!name.endsWith('.lock'))
           assert.equal((await stat(path.join(dir, name))).mode & 0o777, 0o600, name)
       }
     })

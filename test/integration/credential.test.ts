@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import {stat} from 'node:fs/promises'
+import {existsSync} from 'node:fs'
+import {readdir, readFile, stat, utimes, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {cpcred, isolatedEnv, tempDir, testEnv, writeProviderFile} from '../helpers/env.js'
@@ -182,6 +183,91 @@ describe('cpcred credential', () => {
     const gone = await call('--profile-max-age', '0s')
     assert.equal(gone.code, 1)
     assert.match(gone.stderr, /^error: ClusterProfile "short-lived" not found in namespace/)
+  })
+
+  it('gives the last answer again without loading cpcred, until something it depends on changes', async () => {
+    const dir = await tempDir('cpcred-answers-')
+    // Says, as the process exits, whether cpcred's fast path was loaded (a miss) or not (an answer).
+    const probe = path.join(dir, 'probe.cjs')
+    const loaded = path.join(dir, 'loaded')
+    await writeFile(
+      probe,
+      `process.on('exit', () => require('fs').appendFileSync(${JSON.stringify(loaded)}, ` +
+        `Object.keys(require.cache).some((f) => f.endsWith('fast-path.cjs')) ? 'full\\n' : 'answer\\n'))`,
+    )
+    const recordFile = path.join(dir, 'record.jsonl')
+    const providerFile = await fakeProviderFile(
+      {},
+      {PLUGIN_TOKEN_FILE: fixture.tokenFile, PLUGIN_RECORD: recordFile, PLUGIN_TTL_SECONDS: '3600'},
+    )
+    const answersCache = await tempDir('cpcred-cache-')
+    const call = async (env: NodeJS.ProcessEnv = {}, cacheHome = answersCache) => {
+      const result = await cpcred(
+        ['credential', `${fixture.namespace}/target`, '--provider-file', providerFile],
+        {
+          KUBECONFIG: fixture.hubKubeconfig,
+          XDG_CACHE_HOME: cacheHome,
+          NODE_OPTIONS: `--require ${probe}`,
+          ...env,
+        },
+      )
+      assert.equal(result.code, 0, result.stderr)
+      const how = (await readFile(loaded, 'utf8')).trim().split('\n').at(-1)
+      return {token: JSON.parse(result.stdout).status.token as string, how}
+    }
+    const runs = async () => (await readFile(recordFile, 'utf8')).trim().split('\n').length
+
+    const first = await call()
+    assert.equal(first.how, 'full')
+    assert.equal(await runs(), 1)
+    const answers = path.join(answersCache, 'cpcred', 'credentials', 'answers')
+    assert.equal((await stat(answers)).mode & 0o777, 0o700)
+    const [file] = await readdir(answers)
+    assert.equal((await stat(path.join(answers, file!))).mode & 0o777, 0o600)
+
+    assert.deepEqual(await call(), {token: first.token, how: 'answer'})
+    // Another question (other environment) is not answered by it.
+    assert.equal(
+      (
+        await call({
+          KUBERNETES_EXEC_INFO: JSON.stringify({
+            apiVersion: 'client.authentication.k8s.io/v1',
+            kind: 'ExecCredential',
+            spec: {interactive: false},
+          }),
+        })
+      ).how,
+      'full',
+    )
+
+    // A provider file written since: the full path, from the credential cache, and a new answer.
+    await writeFile(providerFile, await readFile(providerFile, 'utf8'))
+    assert.equal((await call()).how, 'full')
+    assert.equal((await call()).how, 'answer')
+    // The hub kubeconfig touched: the same.
+    const now = new Date()
+    await utimes(fixture.hubKubeconfig, now, now)
+    assert.equal((await call()).how, 'full')
+    assert.equal((await call()).how, 'answer')
+    assert.equal(await runs(), 1)
+
+    // cache clear forgets the answers with the credentials: the plugin runs again.
+    const cleared = await cpcred(['cache', 'clear'], {XDG_CACHE_HOME: answersCache})
+    assert.equal(cleared.code, 0, cleared.stderr)
+    assert.equal(existsSync(answers), false)
+    assert.equal((await call()).how, 'full')
+    assert.equal(await runs(), 2)
+
+    // A credential 62 s from expiry is served 2 s more (the cache's margin is 60 s), and so is its answer.
+    const shortLived = await tempDir('cpcred-cache-')
+    await call({}, shortLived)
+    await writeFile(providerFile, (await readFile(providerFile, 'utf8')).replace('"3600"', '"62"'))
+    await call({}, shortLived)
+    assert.equal((await call({}, shortLived)).how, 'answer')
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    const before = await runs()
+    assert.equal((await call({}, shortLived)).how, 'full')
+    assert.equal(await runs(), before + 1)
   })
 
   for (const [mode, expected] of [

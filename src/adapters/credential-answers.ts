@@ -1,0 +1,141 @@
+// The last answer of `cpcred credential`, given again for exactly the same question. kubectl runs
+// `cpcred credential` before each of its commands; when nothing the answer depends on has changed
+// and the cache still serves the credential, the answer is the same, and giving it again takes a
+// file read and a few stats instead of loading cpcred (see docs/performance.md).
+//
+// What an answer depends on, and how each is checked:
+// - the arguments, the working directory, the user and the environment variables cpcred reads:
+//   they make up the key, compared in full;
+// - the hub kubeconfig files, the provider file, the profile snapshot and the credential cache
+//   entry: their identity, size and times (stat), taken when the answer was made;
+// - how long the snapshot (--profile-max-age) and the credential (expiry less the cache margin)
+//   are served: the answer expires at the earlier of the two.
+// Answers hold credentials: 0600 files in a 0700 directory under the credential cache, written
+// through writeFileAtomic; one that is not a private file of this user is ignored. `cpcred cache
+// clear` removes them with the credentials.
+import {closeSync, constants, fstatSync, openSync, readFileSync, statSync} from 'node:fs'
+import path from 'node:path'
+
+const VERSION = 1
+/** Every environment variable the credential path reads. */
+const KEY_ENV = [
+  'KUBECONFIG',
+  'HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'CPCRED_PROVIDER_FILE',
+  'KUBERNETES_EXEC_INFO',
+] as const
+
+export interface Answer {
+  key: string
+  /** Epoch milliseconds from which the answer is no longer given. */
+  notAfter: number
+  /** Each input file and its signature when the answer was made. */
+  files: [string, string][]
+  /** What `cpcred credential` printed: an ExecCredential. */
+  stdout: string
+}
+
+export function answerKey(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): string {
+  return JSON.stringify({
+    version: VERSION,
+    argv,
+    cwd,
+    uid: process.getuid?.() ?? null,
+    env: KEY_ENV.map((name) => env[name] ?? null),
+  })
+}
+
+export function answersDir(credentialsDir: string): string {
+  return path.join(credentialsDir, 'answers')
+}
+
+function answerFile(credentialsDir: string, key: string): string {
+  return path.join(answersDir(credentialsDir), `${nameOf(key)}.json`)
+}
+
+/**
+ * A file's identity, size and times, or that it is missing: a write, a rename over it or its
+ * removal changes it. undefined when it cannot be told (permission denied).
+ */
+export function fileSignature(file: string): string | undefined {
+  try {
+    const info = statSync(file, {bigint: true})
+    return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : undefined
+  }
+}
+
+/** The answer for `key` if it may be given at `now`; never throws. */
+export function findAnswer(credentialsDir: string, key: string, now: number): Answer | undefined {
+  let fd: number
+  try {
+    fd = openSync(answerFile(credentialsDir, key), constants.O_RDONLY | constants.O_NOFOLLOW)
+  } catch {
+    return undefined
+  }
+  try {
+    const info = fstatSync(fd)
+    if (!info.isFile() || info.uid !== process.getuid?.() || (info.mode & 0o077) !== 0) return undefined
+    const answer = JSON.parse(readFileSync(fd, 'utf8')) as Answer
+    if (answer.key !== key || !(now < answer.notAfter) || typeof answer.stdout !== 'string') return undefined
+    for (const [file, signature] of answer.files) {
+      if (fileSignature(file) !== signature) return undefined
+    }
+    return answer
+  } catch {
+    return undefined
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * Keeps an answer. `signatures` were taken before the inputs were read, so an input changed
+ * meanwhile makes the answer a miss rather than a stale hit. A failure only costs the next run
+ * the full path.
+ */
+export async function keepAnswer(
+  credentialsDir: string,
+  answer: Omit<Answer, 'files'>,
+  signatures: ReadonlyMap<string, string | undefined>,
+): Promise<void> {
+  const files: [string, string][] = []
+  for (const [file, signature] of signatures) {
+    if (signature === undefined) return
+    files.push([file, signature])
+  }
+  try {
+    const {ensurePrivateDir, writeFileAtomic} = await import('./files.js')
+    await ensurePrivateDir(answersDir(credentialsDir))
+    await writeFileAtomic(
+      answerFile(credentialsDir, answer.key),
+      JSON.stringify({...answer, files} satisfies Answer),
+      {mode: 'private'},
+    )
+  } catch {
+    // Only an optimisation.
+  }
+}
+
+/**
+ * A short file name for a key (two 32-bit FNV-1a lanes). Not a security boundary: the whole key is
+ * stored and compared, so two keys sharing a name only miss.
+ */
+function nameOf(key: string): string {
+  let first = 0x811c9dc5
+  let second = 0x050c5d1f
+  for (let index = 0; index < key.length; index++) {
+    const code = key.charCodeAt(index)
+    first = Math.imul(first ^ code, 0x01000193)
+    second = Math.imul(second ^ code, 0x01000193)
+  }
+  return `${(first >>> 0).toString(16).padStart(8, '0')}${(second >>> 0).toString(16).padStart(8, '0')}`
+}
