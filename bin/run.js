@@ -11,7 +11,8 @@ const bundle = new Map([
   ['__complete', 'fast-path'],
   ['exec', 'exec'],
 ]).get(argv[0])
-// The last answer of the same `credential` question, when nothing it depends on has changed.
-const answered = argv[0] === 'credential' && require('../dist/fast/answer.cjs').main(argv.slice(1))
+// The last answer to the same `credential` or `exec` question, when nothing it depends on has changed.
+const answered =
+  (argv[0] === 'credential' || argv[0] === 'exec') && require('../dist/fast/answer.cjs').main(argv)
 const fast = !answered && bundle && require(`../dist/fast/${bundle}.cjs`)
 if (!answered && (!fast || !fast.main(argv))) import('../dist/cli/main.js').then((cli) => cli.run(argv))

@@ -1,11 +1,12 @@
-// The last answer of `cpcred credential`, given again for exactly the same question. kubectl runs
-// `cpcred credential` before each of its commands; when nothing the answer depends on has changed
-// and the cache still serves the credential, the answer is the same, and giving it again takes a
-// file read and a few stats instead of loading cpcred (see docs/performance.md).
+// The last answer to exactly the same question, given again: the ExecCredential of `cpcred
+// credential` (kubectl asks before each of its commands) and the prepared target of `cpcred exec`
+// on one profile (CI loops ask it over and over). When nothing the answer depends on has changed and
+// the cache still serves the credential, the answer is the same, and giving it again takes a file
+// read and a few stats instead of loading cpcred (see docs/performance.md).
 //
 // What an answer depends on, and how each is checked:
-// - the arguments, the working directory, the user and the environment variables cpcred reads:
-//   they make up the key, compared in full;
+// - the command, its arguments (for exec those before --), the working directory, the user and the
+//   environment variables cpcred reads: they make up the key, compared in full;
 // - the hub kubeconfig files, the provider file, the profile snapshot and the credential cache
 //   entry: their identity, size and times (stat), taken when the answer was made;
 // - how long the snapshot (--profile-max-age) and the credential (expiry less the cache margin)
@@ -33,17 +34,19 @@ export interface Answer {
   notAfter: number
   /** Each input file and its signature when the answer was made. */
   files: [string, string][]
-  /** What `cpcred credential` printed: an ExecCredential. */
-  stdout: string
+  /** credential: the ExecCredential printed; exec: the PreparedTarget, as JSON. */
+  payload: string
 }
 
 export function answerKey(
+  command: 'credential' | 'exec',
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): string {
   return JSON.stringify({
     version: VERSION,
+    command,
     argv,
     cwd,
     uid: process.getuid?.() ?? null,
@@ -85,7 +88,7 @@ export function findAnswer(credentialsDir: string, key: string, now: number): An
     const info = fstatSync(fd)
     if (!info.isFile() || info.uid !== process.getuid?.() || (info.mode & 0o077) !== 0) return undefined
     const answer = JSON.parse(readFileSync(fd, 'utf8')) as Answer
-    if (answer.key !== key || !(now < answer.notAfter) || typeof answer.stdout !== 'string') return undefined
+    if (answer.key !== key || !(now < answer.notAfter) || typeof answer.payload !== 'string') return undefined
     for (const [file, signature] of answer.files) {
       if (fileSignature(file) !== signature) return undefined
     }

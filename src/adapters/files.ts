@@ -2,7 +2,6 @@
 // kubeconfigs, all through one atomic, symlink-following write (DESIGN.md §5). Errors carry paths and
 // system error codes, never file content.
 
-import {randomBytes} from 'node:crypto'
 import {chmod, mkdir, open, readFile, readlink, rename, rm, stat, type FileHandle} from 'node:fs/promises'
 import {
   closeSync,
@@ -85,7 +84,7 @@ export async function writeFileAtomic(
   }
   const mode = options.mode === 'keep' && existing ? existing.mode & 0o777 : PRIVATE_FILE_MODE
   const dir = path.dirname(target)
-  const temp = path.join(dir, `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`)
+  const temp = path.join(dir, `.${path.basename(target)}.${randomHex(8)}.tmp`)
   let handle: FileHandle | undefined
   let created = false
   try {
@@ -262,3 +261,9 @@ export class LogFile {
 }
 
 const LOG_BATCH_CHARS = 16 * 1024
+
+// Web Crypto's getRandomValues, loaded when a file is written: node:crypto at the top would load on
+// every run that reads a file, such as a warm `cpcred exec` (5 ms).
+function randomHex(bytes: number): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex')
+}

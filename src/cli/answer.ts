@@ -1,19 +1,55 @@
-// bin/run.js's first stop for `cpcred credential`: the last answer for exactly this question, when it
-// may be given again (src/adapters/credential-answers.ts). A bundle of its own, a few kilobytes, so
-// a hit loads nothing else; a miss goes on to the fast path.
+// bin/run.js's first stop for `cpcred credential` and `cpcred exec`: the last answer to exactly this
+// question, when it may be given again (src/adapters/credential-answers.ts). A bundle of its own,
+// small, so a hit loads little else; a miss goes on to the fast path.
 import {defaultCredentialCacheDir} from '../adapters/cache-dir.js'
 import {answerKey, findAnswer} from '../adapters/credential-answers.js'
 import {descriptorWriter} from '../adapters/descriptor-writer.js'
+import type {PreparedTarget} from '../usecases/exec-one.js'
 
 /** Flags after which the full path must run: it explains itself, skips the cache, or shows help. */
 const FULL_PATH_FLAGS = /^(?:-v|--verbose|--no-cache|-h|--help)(?:=|$)/
 
-/** `args` follow `credential`; true when the answer was given. */
-export function main(args: string[]): boolean {
-  if (args.some((arg) => FULL_PATH_FLAGS.test(arg))) return false
+/** true when the answer is given (for exec: the command runs, and cpcred exits with its code). */
+export function main(argv: string[]): boolean {
+  const [command, ...args] = argv
+  if (command === 'credential') {
+    const answer = find('credential', args)
+    if (!answer) return false
+    descriptorWriter(1)(answer)
+    return true
+  }
+  if (command === 'exec') {
+    const separator = args.indexOf('--')
+    if (separator < 1 || separator === args.length - 1) return false
+    const answer = find('exec', args.slice(0, separator))
+    if (!answer) return false
+    void runPrepared(args.slice(separator + 1), JSON.parse(answer) as PreparedTarget)
+    return true
+  }
+  return false
+}
+
+function find(command: 'credential' | 'exec', args: string[]): string | undefined {
+  if (args.some((arg) => FULL_PATH_FLAGS.test(arg))) return undefined
   const env = process.env
-  const answer = findAnswer(defaultCredentialCacheDir(env), answerKey(args, env, process.cwd()), Date.now())
-  if (!answer) return false
-  descriptorWriter(1)(answer.stdout)
-  return true
+  const key = answerKey(command, args, env, process.cwd())
+  return findAnswer(defaultCredentialCacheDir(env), key, Date.now())?.payload
+}
+
+async function runPrepared(command: string[], target: PreparedTarget): Promise<void> {
+  const [{runToExit}, {runWithTerminal}, {nodeChildRunner, forwardingSignals}, {tempKubeconfigs}] =
+    await Promise.all([
+      import('./run-to-exit.js'),
+      import('../usecases/exec-one.js'),
+      import('../adapters/child-process.js'),
+      import('../adapters/temp-kubeconfigs.js'),
+    ])
+  const deps = {children: nodeChildRunner, temp: tempKubeconfigs(), forwardingSignals}
+  await runToExit(async () => {
+    try {
+      return await runWithTerminal(deps, command, target)
+    } finally {
+      await deps.temp.dispose()
+    }
+  })
 }

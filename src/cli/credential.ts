@@ -10,9 +10,8 @@ import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/e
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, VERBOSE_FLAG} from './flags.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {readRecentProfile, summarizedHub} from './recent-profile.js'
-import {answerKey, fileSignature, keepAnswer} from '../adapters/credential-answers.js'
-import {kubeconfigPaths} from '../core/kubeconfig-merge.js'
-import os from 'node:os'
+import {answerKey} from '../adapters/credential-answers.js'
+import {keepWith, signInputs} from './answer-inputs.js'
 
 export const CREDENTIAL_USAGE = usageLine('credential', 'NAMESPACE/NAME')
 
@@ -64,22 +63,16 @@ export async function runCredential(argv: string[], printer: Printer = processPr
   const {profile: profileArg, flags} = parseCredentialArgs(argv)
   const apiVersion = requestedApiVersion(process.env[EXEC_INFO_ENV])
 
-  const [{loadProviders, providerFilePath, requireProviders}, {parseProfileRef}, {resolveAccess}] =
-    await Promise.all([
-      import('../adapters/providers.js'),
-      import('../usecases/profile-ref.js'),
-      import('../core/resolve-access.js'),
-    ])
+  const [{loadProviders, requireProviders}, {parseProfileRef}, {resolveAccess}] = await Promise.all([
+    import('../adapters/providers.js'),
+    import('../usecases/profile-ref.js'),
+    import('../core/resolve-access.js'),
+  ])
   const providerSelection = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
   // An answer is kept for the next identical question (credential-answers.ts); its inputs are
   // signed before they are read, so one that changes meanwhile makes the answer a miss.
   const answerInputs =
-    flags['no-cache'] || flags.verbose
-      ? undefined
-      : signatures([
-          ...kubeconfigPaths(flags.kubeconfig, process.env.KUBECONFIG, os.homedir()).paths,
-          providerFilePath(providerSelection),
-        ])
+    flags['no-cache'] || flags.verbose ? undefined : signInputs(flags.kubeconfig, providerSelection)
   const ref = parseProfileRef(profileArg)
   const [hub, loaded] = await Promise.all([
     summarizedHub(hubSelection(flags)),
@@ -129,21 +122,16 @@ export async function runCredential(argv: string[], printer: Printer = processPr
   printer.data(output)
   // Warnings are not replayed, so an answer that came with some is not kept.
   if (answerInputs && cache && snapshot && obtained.cachedUntil && warnings.length === 0) {
-    const entry = cache.entryPath(obtained.cacheKey)
-    answerInputs.set(snapshot.file, fileSignature(snapshot.file))
-    answerInputs.set(entry, fileSignature(entry))
-    await keepAnswer(
-      cache.dir,
-      {
-        key: answerKey(argv, process.env, process.cwd()),
-        notAfter: Math.min(snapshot.fetchedAt + flags['profile-max-age'], obtained.cachedUntil.getTime()),
-        stdout: output,
-      },
+    await keepWith(
       answerInputs,
+      {key: answerKey('credential', argv, process.env, process.cwd()), payload: output},
+      {
+        credentialsDir: cache.dir,
+        entryFile: cache.entryPath(obtained.cacheKey),
+        cachedUntil: obtained.cachedUntil,
+        snapshot,
+        profileMaxAgeMs: flags['profile-max-age'],
+      },
     )
   }
-}
-
-function signatures(files: string[]): Map<string, string | undefined> {
-  return new Map(files.map((file) => [file, fileSignature(file)]))
 }

@@ -6,6 +6,10 @@ import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import {readRecentProfile, summarizedHub} from './recent-profile.js'
 import {runToExit} from './run-to-exit.js'
+import {answerKey} from '../adapters/credential-answers.js'
+import type {Snapshot} from '../adapters/profile-snapshots.js'
+import type {PreparedTarget} from '../usecases/exec-one.js'
+import {keepWith, signInputs} from './answer-inputs.js'
 import {chosenShard, describeShard} from './shard.js'
 import type {Shard} from '../core/shard.js'
 import type {ReportRequest} from './exec-fan-out.js'
@@ -114,6 +118,12 @@ export function parseReportRequest(text: string): ReportRequest {
   return {kind, file: path.resolve(match[2]!)}
 }
 
+/** The arguments of exec that are cpcred's: those before --. */
+export function ownArgs(argv: string[]): string[] {
+  const separator = argv.indexOf('--')
+  return separator === -1 ? argv : argv.slice(0, separator)
+}
+
 /** bin/run.js's entry: false for --help (before any --), which is oclif's; else runs exec and exits. */
 export function main(argv: string[]): boolean {
   const separator = argv.indexOf('--')
@@ -151,25 +161,37 @@ export async function runExec(argv: string[]): Promise<number> {
     import('../usecases/obtain-credential.js'),
   ])
   const printer = processPrinter()
-  const [summarized, loaded] = await Promise.all([
-    summarizedHub(hubSelection(flags)),
-    loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
-  ])
-  for (const warning of loaded.warnings) printer.warn(warning)
-  const {identity} = summarized.summary
   const selecting = flags.selector !== undefined || flags.all
   const oneNamed = options.names.length === 1 && !selecting && !flags['all-namespaces']
   // CI options make even one target a fan-out, so a shard of one reports like any other.
   const ciOutput =
     options.reports.length > 0 || flags['output-dir'] !== undefined || flags.quiet || flags.output === 'json'
+  const providerSelection = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
+  // One named target, nothing that explains itself or bypasses the cache: the prepared target is
+  // kept as the answer to the next identical exec (credential-answers.ts).
+  const answerInputs =
+    oneNamed && !ciOutput && !flags.verbose && !flags['no-cache'] && flags.timeout === undefined
+      ? signInputs(flags.kubeconfig, providerSelection)
+      : undefined
+  const [summarized, loaded] = await Promise.all([
+    summarizedHub(hubSelection(flags)),
+    loadProviders(providerSelection),
+  ])
+  for (const warning of loaded.warnings) printer.warn(warning)
+  const {identity} = summarized.summary
   let profiles: ClusterProfile[]
+  let snapshot: Snapshot | undefined
   if (oneNamed) {
     // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age).
     const maxAge = flags['no-cache'] ? 0 : flags['profile-max-age']
-    profiles = [
-      (await readRecentProfile(summarized, parseProfileRef(options.names[0]!), maxAge, flags['api-version']))
-        .profile,
-    ]
+    const recent = await readRecentProfile(
+      summarized,
+      parseProfileRef(options.names[0]!),
+      maxAge,
+      flags['api-version'],
+    )
+    profiles = [recent.profile]
+    snapshot = recent.snapshot
   } else {
     const hub = await Hub.fromConfig(await summarized.config(), {apiVersion: flags['api-version']})
     try {
@@ -185,17 +207,16 @@ export async function runExec(argv: string[]): Promise<number> {
     if (profiles.length === 0 && !ciOutput) return ExitCode.Success
   }
 
-  const warned = new Set<string>()
+  const warned = new Set<string>(loaded.warnings)
+  const store = flags['no-cache']
+    ? undefined
+    : new CredentialStore(defaultCredentialCacheDir(), {
+        onProblem: (message: string) => flags.verbose && printer.note(`cache: ${message}`),
+      })
   const deps = {
     plugins: pluginRunner,
     // Targets that need one credential share one plugin run (or one cache read).
-    cache: new RunCredentials(
-      flags['no-cache']
-        ? undefined
-        : new CredentialStore(defaultCredentialCacheDir(), {
-            onProblem: (message: string) => flags.verbose && printer.note(`cache: ${message}`),
-          }),
-    ),
+    cache: new RunCredentials(store),
     children: nodeChildRunner,
     temp: tempKubeconfigs(),
     now: () => performance.now(),
@@ -221,7 +242,28 @@ export async function runExec(argv: string[]): Promise<number> {
   }
   // One target named by itself: the command owns the terminal and its exit code is ours.
   if (profiles.length === 1 && options.names.length <= 1 && !selecting && !ciOutput) {
-    return execOne(deps, input, profiles[0]!)
+    const keep =
+      answerInputs && store && snapshot
+        ? async (target: PreparedTarget, credential: {cacheKey: string; cachedUntil?: Date}) => {
+            // Warnings are not replayed, so an answer that came with some is not kept.
+            if (!credential.cachedUntil || warned.size > 0) return
+            await keepWith(
+              answerInputs,
+              {
+                key: answerKey('exec', ownArgs(argv), process.env, process.cwd()),
+                payload: JSON.stringify(target),
+              },
+              {
+                credentialsDir: store.dir,
+                entryFile: store.entryPath(credential.cacheKey),
+                cachedUntil: credential.cachedUntil,
+                snapshot: snapshot!,
+                profileMaxAgeMs: flags['profile-max-age'],
+              },
+            )
+          }
+        : undefined
+    return execOne(deps, input, profiles[0]!, keep)
   }
   const {runFanOut} = await import('./exec-fan-out.js')
   return runFanOut(

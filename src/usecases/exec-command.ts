@@ -1,27 +1,20 @@
 // `cpcred exec`: for each target, a fresh (or cached) credential, a private temporary kubeconfig,
 // and the user's command run against it; the file is removed however the command ends.
 import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
-import {CpcredError, ExitCode, isCpcredError} from '../core/errors.js'
+import {ExitCode, isCpcredError} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import type {TargetResult} from '../core/fan-out-report.js'
 import type {HubPin} from '../core/hub-pin.js'
 import type {Provider} from '../core/provider-file.js'
 import {resolveAccess} from '../core/resolve-access.js'
 import {renderTargetKubeconfig} from '../core/target-kubeconfig.js'
-import type {ChildResult, ChildRunner, OnLine, RunningChild} from '../adapters/child-process.js'
+import type {ChildRunner, OnLine, RunningChild} from '../adapters/child-process.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {obtainCredential, type CredentialCache} from './obtain-credential.js'
+import {runWithTerminal, stopAfter, type PreparedTarget, type TempKubeconfigs} from './exec-one.js'
 
-export interface TempKubeconfigs {
-  /** Writes the content to a new private file (0600 in a 0700 directory); returns its path. */
-  create(content: string): Promise<string>
-  /** Removes the file. */
-  remove(file: string): Promise<void>
-  /** Removes the run's private directory (and anything left in it); called once, at the end. */
-  dispose(): Promise<void>
-  /** Removes what runs killed before they could clean up left behind (housekeeping, never fails). */
-  sweepStale(): Promise<unknown>
-}
+export type {PreparedTarget, TempKubeconfigs} from './exec-one.js'
+export {TIMED_OUT_EXIT_CODE} from './exec-one.js'
 
 export interface ExecDeps {
   plugins: PluginProcessRunner
@@ -53,43 +46,25 @@ export interface ExecInput {
 
 export type {TargetResult} from '../core/fan-out-report.js'
 
-/** timeout(1)'s status for a command it stopped: scripts already know it. */
-export const TIMED_OUT_EXIT_CODE = 124
-
-/** One target: the command gets the terminal; cpcred returns its exit code. */
-export async function execOne(deps: ExecDeps, input: ExecInput, profile: ClusterProfile): Promise<number> {
+/**
+ * One target: the command gets the terminal; cpcred returns its exit code. `onPrepared` learns the
+ * target before it runs, and until when its credential is served (for the answer of this question).
+ */
+export async function execOne(
+  deps: ExecDeps,
+  input: ExecInput,
+  profile: ClusterProfile,
+  onPrepared?: (target: PreparedTarget, credential: {cacheKey: string; cachedUntil?: Date}) => Promise<void>,
+): Promise<number> {
   try {
-    return await runOne(deps, input, profile)
+    const {target, credential} = await prepare(deps, input, profile)
+    await onPrepared?.(target, credential)
+    return await runWithTerminal(deps, input.command, target, {
+      timeoutMs: input.timeoutMs,
+      onVerbose: input.onVerbose && ((message) => input.onVerbose!(`${profileKey(profile)}: ${message}`)),
+    })
   } finally {
     await deps.temp.dispose()
-  }
-}
-
-async function runOne(deps: ExecDeps, input: ExecInput, profile: ClusterProfile): Promise<number> {
-  const prepared = await prepare(deps, input, profile)
-  try {
-    const child = deps.children.inherited(
-      {command: input.command[0]!, args: input.command.slice(1), env: prepared.env},
-      {ownGroup: input.timeoutMs !== undefined},
-    )
-    const timer = stopAfter(child, input.timeoutMs)
-    // Housekeeping while the command runs, off the path to its start.
-    const sweeping = deps.temp.sweepStale()
-    const result = await deps.forwardingSignals(
-      (signal) => child.kill(signal),
-      () => child.result,
-    )
-    timer.cancel()
-    await sweeping
-    if (timer.fired) {
-      throw new CpcredError(`${input.command[0]} timed out after ${formatDuration(input.timeoutMs!)}`, {
-        exitCode: TIMED_OUT_EXIT_CODE,
-        hint: 'raise --timeout, or look at why the command hangs',
-      })
-    }
-    return commandOutcome(result, input.command[0]!)
-  } finally {
-    await deps.temp.remove(prepared.kubeconfig)
   }
 }
 
@@ -169,10 +144,15 @@ export async function execMany(
     output: TargetOutput,
     started: number,
   ): Promise<TargetResult> => {
-    const prepared = await prepare(deps, input, profile)
+    const {target} = await prepare(deps, input, profile)
+    const kubeconfig = await deps.temp.create(target.kubeconfig)
     try {
       const child = deps.children.prefixed(
-        {command: input.command[0]!, args: input.command.slice(1), env: prepared.env},
+        {
+          command: input.command[0]!,
+          args: input.command.slice(1),
+          env: {...target.env, KUBECONFIG: kubeconfig},
+        },
         output.line,
       )
       running.add(child)
@@ -194,7 +174,7 @@ export async function execMany(
       else if (outcome.signal) result.error = `killed by ${outcome.signal}`
       return result
     } finally {
-      await deps.temp.remove(prepared.kubeconfig)
+      await deps.temp.remove(kubeconfig)
     }
   }
 
@@ -217,12 +197,11 @@ export async function execMany(
   return results
 }
 
-interface Prepared {
-  kubeconfig: string
-  env: Record<string, string>
-}
-
-async function prepare(deps: ExecDeps, input: ExecInput, profile: ClusterProfile): Promise<Prepared> {
+async function prepare(
+  deps: ExecDeps,
+  input: ExecInput,
+  profile: ClusterProfile,
+): Promise<{target: PreparedTarget; credential: {cacheKey: string; cachedUntil?: Date}}> {
   const resolution = resolveAccess(profile, input.providers)
   for (const warning of resolution.warnings) input.onWarning(warning)
   const obtained = await obtainCredential(
@@ -240,35 +219,14 @@ async function prepare(deps: ExecDeps, input: ExecInput, profile: ClusterProfile
   input.onVerbose?.(
     `${resolution.profile}: provider "${resolution.provider.name}", credential ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
   )
-  const kubeconfig = await deps.temp.create(
-    renderTargetKubeconfig(resolution, obtained.credential, {as: input.as, asGroups: input.asGroups}),
-  )
-  input.onVerbose?.(`${resolution.profile}: temporary kubeconfig ${kubeconfig}`)
   return {
-    kubeconfig,
-    env: {
-      KUBECONFIG: kubeconfig,
-      CPCRED_PROFILE: profile.metadata.name,
-      CPCRED_NAMESPACE: profile.metadata.namespace ?? '',
+    target: {
+      kubeconfig: renderTargetKubeconfig(resolution, obtained.credential, {
+        as: input.as,
+        asGroups: input.asGroups,
+      }),
+      env: {CPCRED_PROFILE: profile.metadata.name, CPCRED_NAMESPACE: profile.metadata.namespace ?? ''},
     },
+    credential: {cacheKey: obtained.cacheKey, cachedUntil: obtained.cachedUntil},
   }
-}
-
-/** --timeout: stops the child (TERM to its group, KILL after a grace) when the time is up. */
-function stopAfter(child: RunningChild, timeoutMs: number | undefined): {fired: boolean; cancel(): void} {
-  const timer = {fired: false, cancel: () => {}}
-  if (timeoutMs === undefined) return timer
-  const handle = setTimeout(() => {
-    timer.fired = true
-    child.stop()
-  }, timeoutMs)
-  timer.cancel = () => clearTimeout(handle)
-  return timer
-}
-
-function commandOutcome(result: ChildResult, command: string): number {
-  if (result.notFound) {
-    throw new CpcredError(`command not found: ${command}`, {hint: 'check the command after --, or your PATH'})
-  }
-  return result.exitCode
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {readFile, stat} from 'node:fs/promises'
+import {readFile, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv} from '../helpers/env.js'
@@ -99,6 +99,50 @@ describe('cpcred exec against the real spoke', () => {
     assert.equal((await readFile(trapped, 'utf8')).trim(), 'term')
     assert.ok(!existsSync(kubeconfig), 'the temporary kubeconfig is gone')
     assert.ok(!existsSync(path.dirname(kubeconfig)), 'its private directory is gone too')
+  })
+
+  it('runs the same exec again from its answer: the same kubeconfig and environment, no cpcred loaded', async () => {
+    const dir = await tempDir('cpcred-exec-answers-')
+    const probe = path.join(dir, 'probe.cjs')
+    const loaded = path.join(dir, 'loaded')
+    await writeFile(
+      probe,
+      `process.on('exit', () => require('fs').appendFileSync(${JSON.stringify(loaded)}, ` +
+        `Object.keys(require.cache).some((f) => f.endsWith('/exec.cjs')) ? 'full\\n' : 'answer\\n'))`,
+    )
+    const seen = path.join(dir, 'seen')
+    const answersCache = await tempDir('cpcred-cache-')
+    const run = async (command: string[]) => {
+      const result = await cpcred(
+        ['exec', target(), '--provider-file', fixture.providerFile, '--', ...command],
+        {
+          KUBECONFIG: fixture.hubKubeconfig,
+          XDG_CACHE_HOME: answersCache,
+          NODE_OPTIONS: `--require ${probe}`,
+        },
+      )
+      return {...result, how: (await readFile(loaded, 'utf8')).trim().split('\n').at(-1)}
+    }
+    const script = `echo "$KUBECONFIG" > ${seen}; echo "$CPCRED_NAMESPACE/$CPCRED_PROFILE"; exit 7`
+    const first = await run(['sh', '-c', script])
+    assert.deepEqual([first.code, first.stdout, first.how], [7, `${target()}\n`, 'full'])
+    const again = await run(['sh', '-c', script])
+    assert.deepEqual([again.code, again.stdout, again.how], [7, `${target()}\n`, 'answer'])
+    const kubeconfig = (await readFile(seen, 'utf8')).trim()
+    assert.ok(
+      !existsSync(kubeconfig) && !existsSync(path.dirname(kubeconfig)),
+      'the temporary kubeconfig is gone',
+    )
+
+    // The answer is the target, not the command: real kubectl reaches the spoke as the plugin's identity.
+    const whoami = await run(['kubectl', 'auth', 'whoami', '-o', 'json'])
+    assert.equal(whoami.how, 'answer')
+    assert.equal(whoami.code, 0, whoami.stderr)
+    assert.equal(JSON.parse(whoami.stdout).status.userInfo.username, fixture.username)
+    const missing = await run(['no-such-command-anywhere'])
+    assert.equal(missing.how, 'answer')
+    assert.equal(missing.code, 1)
+    assert.match(missing.stderr, /^error: command not found: no-such-command-anywhere/)
   })
 
   it('never puts the token on any command line, nor in --verbose output', async () => {

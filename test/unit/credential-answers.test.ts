@@ -17,11 +17,11 @@ async function setUp() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'cpcred-answers-'))
   const input = path.join(dir, 'providers.json')
   await writeFile(input, '{"providers":[]}')
-  const key = answerKey(['ns/c', '--cache-ttl', '5m'], env, '/work')
+  const key = answerKey('credential', ['ns/c', '--cache-ttl', '5m'], env, '/work')
   const keep = (notAfter = Date.now() + 60_000) =>
     keepAnswer(
       dir,
-      {key, notAfter, stdout: '{"kind":"ExecCredential"}\n'},
+      {key, notAfter, payload: '{"kind":"ExecCredential"}\n'},
       new Map([[input, fileSignature(input)]]),
     )
   return {dir, input, key, keep}
@@ -29,11 +29,11 @@ async function setUp() {
 
 describe('credential answers', () => {
   it('are keyed by the arguments, the directory and every environment variable the credential path reads', () => {
-    const base = answerKey(['ns/c'], env, '/work')
-    assert.equal(answerKey(['ns/c'], {...env}, '/work'), base)
-    assert.notEqual(answerKey(['ns/d'], env, '/work'), base)
-    assert.notEqual(answerKey(['ns/c', '-n', 'x'], env, '/work'), base)
-    assert.notEqual(answerKey(['ns/c'], env, '/elsewhere'), base)
+    const base = answerKey('credential', ['ns/c'], env, '/work')
+    assert.equal(answerKey('credential', ['ns/c'], {...env}, '/work'), base)
+    assert.notEqual(answerKey('credential', ['ns/d'], env, '/work'), base)
+    assert.notEqual(answerKey('credential', ['ns/c', '-n', 'x'], env, '/work'), base)
+    assert.notEqual(answerKey('credential', ['ns/c'], env, '/elsewhere'), base)
     for (const name of [
       'KUBECONFIG',
       'HOME',
@@ -42,19 +42,20 @@ describe('credential answers', () => {
       'CPCRED_PROVIDER_FILE',
       'KUBERNETES_EXEC_INFO',
     ]) {
-      assert.notEqual(answerKey(['ns/c'], {...env, [name]: 'other'}, '/work'), base, name)
+      assert.notEqual(answerKey('credential', ['ns/c'], {...env, [name]: 'other'}, '/work'), base, name)
     }
-    assert.equal(answerKey(['ns/c'], {...env, UNRELATED: 'x'}, '/work'), base)
+    assert.equal(answerKey('credential', ['ns/c'], {...env, UNRELATED: 'x'}, '/work'), base)
+    assert.notEqual(answerKey('exec', ['ns/c'], env, '/work'), base)
   })
 
   it('are given again while the key, the time and every input file still match', async () => {
     const {dir, key, keep} = await setUp()
     await keep()
-    assert.equal(findAnswer(dir, key, Date.now())?.stdout, '{"kind":"ExecCredential"}\n')
+    assert.equal(findAnswer(dir, key, Date.now())?.payload, '{"kind":"ExecCredential"}\n')
     const [file] = await readdir(answersDir(dir))
     assert.equal((await stat(path.join(answersDir(dir), file!))).mode & 0o777, 0o600)
     assert.equal((await stat(answersDir(dir))).mode & 0o777, 0o700)
-    assert.equal(findAnswer(dir, answerKey(['ns/other'], env, '/work'), Date.now()), undefined)
+    assert.equal(findAnswer(dir, answerKey('credential', ['ns/other'], env, '/work'), Date.now()), undefined)
   })
 
   it('are not given once they expire', async () => {
@@ -100,7 +101,7 @@ describe('credential answers', () => {
 
   it('are not kept when an input cannot be signed', async () => {
     const {dir, key} = await setUp()
-    await keepAnswer(dir, {key, notAfter: Date.now() + 60_000, stdout: 'x'}, new Map([['/x', undefined]]))
+    await keepAnswer(dir, {key, notAfter: Date.now() + 60_000, payload: 'x'}, new Map([['/x', undefined]]))
     assert.equal(findAnswer(dir, key, Date.now()), undefined)
   })
 })
