@@ -1,12 +1,15 @@
 // list-5000: `cpcred list -A` against `kubectl get clusterprofiles -A` on a hub with 5,000 profiles
 // (10 namespaces, 2 providers and a condition each).
 import {kubeCall, type Connection} from '../test/testenv/http.js'
+import {benchLine} from './credential.js'
 import {alternate, median} from './measure.js'
 import type {BenchContext} from './run.js'
 
 const NAMESPACES = 10
 const PER_NAMESPACE = 500
 const RUNS = 7
+const BUDGET = 0.85
+const RSS_BUDGET_MB = 150
 
 export async function listBench({env, hub, cpcred}: BenchContext): Promise<void> {
   const label = `bench-${Date.now()}`
@@ -31,10 +34,13 @@ export async function listBench({env, hub, cpcred}: BenchContext): Promise<void>
   const cpcredMs = median(samples.get('cpcred')!.map((s) => s.wallMs))
   const kubectlMs = median(samples.get('kubectl')!.map((s) => s.wallMs))
   const peak = Math.max(...samples.get('cpcred')!.map((s) => s.peakRssMiB))
-  console.log(
-    `BENCH list-5000 ratio=${(cpcredMs / kubectlMs).toFixed(2)} cpcred_ms=${cpcredMs.toFixed(0)} ` +
-      `kubectl_ms=${kubectlMs.toFixed(0)} cpcred_peak_rss_mb=${peak.toFixed(0)}`,
-  )
+  benchLine('list-5000', cpcredMs / kubectlMs, BUDGET, {
+    cpcred_ms: cpcredMs.toFixed(0),
+    kubectl_ms: kubectlMs.toFixed(0),
+    cpcred_peak_rss_mb: peak.toFixed(0),
+    rss_budget_mb: `${RSS_BUDGET_MB}${peak > RSS_BUDGET_MB ? '(over)' : ''}`,
+    runs: String(RUNS),
+  })
 }
 
 async function seed(hub: Connection, server: string, label: string): Promise<void> {

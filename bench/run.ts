@@ -8,6 +8,7 @@ import {credentialWarmBench} from './credential.js'
 import {execOverheadBench, fanout1000Bench, fanout50Bench} from './exec.js'
 import {cacheValueBench, execFloorBench} from './hot-path.js'
 import {listBench} from './list.js'
+import {alternate, median} from './measure.js'
 
 export interface BenchContext {
   env: TestEnv
@@ -25,12 +26,43 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'fanout-1000': fanout1000Bench,
 }
 
+/**
+ * Variables that change what every Node start costs, whoever's program it is. NODE_EXTRA_CA_CERTS
+ * makes Node read and parse a CA bundle before any JavaScript runs (about 85 ms on the reference
+ * machine, where it is set for everything): it would inflate the node baseline of credential-warm and
+ * exec-floor, and swamp cpcred in cache-value, hiding cpcred's own cost either way. The cases run
+ * without them; the tax is measured and printed first.
+ */
+const NODE_STARTUP_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'] as const
+
+async function nodeStartupTax(): Promise<void> {
+  const set = NODE_STARTUP_VARIABLES.filter((name) => process.env[name])
+  if (set.length === 0) return
+  const clean = Object.fromEntries(NODE_STARTUP_VARIABLES.map((name) => [name, undefined]))
+  const samples = await alternate(
+    [
+      {name: 'as set', command: [process.execPath, '-e', '0']},
+      {name: 'without', command: [process.execPath, '-e', '0'], env: clean},
+    ],
+    11,
+  )
+  const asSet = median(samples.get('as set')!.map((sample) => sample.wallMs))
+  const without = median(samples.get('without')!.map((sample) => sample.wallMs))
+  console.log(
+    `# node startup: ${set.join(', ')} set in this environment; node -e 0 takes ${asSet.toFixed(0)} ms with ` +
+      `and ${without.toFixed(0)} ms without (+${(asSet - without).toFixed(0)} ms on every Node start, ` +
+      `cpcred's included). The cases below run without ${set.join(' and ')}.`,
+  )
+  for (const name of set) delete process.env[name]
+}
+
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2)
   const unknown = wanted.filter((name) => !cases[name])
   if (unknown.length)
     throw new Error(`unknown bench case ${unknown.join(', ')}; known: ${Object.keys(cases).join(', ')}`)
 
+  await nodeStartupTax()
   // An empty value means unset: never treat the working directory as an environment.
   const existing = process.env.CPCRED_TESTENV || undefined
   const dir = existing ?? (await mkdtemp(path.join(os.tmpdir(), 'cpcred-bench-')))
