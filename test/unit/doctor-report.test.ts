@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import {readFileSync, writeFileSync} from 'node:fs'
 import {describe, it} from 'node:test'
-import {fileURLToPath} from 'node:url'
 import type {CheckResult} from '../../src/core/doctor.js'
 import {
   ASCII_SYMBOLS,
@@ -12,31 +11,10 @@ import {
   type DoctorReport,
 } from '../../src/core/doctor-report.js'
 import {formatCells} from '../../src/core/format.js'
+import {goldenFiles, updateGolden} from '../helpers/golden.js'
 
 const fixtures = new URL('../fixtures/doctor/', import.meta.url)
-const updateGolden = process.env.UPDATE_GOLDEN === '1'
-
-/** Exact comparison with test/fixtures/doctor/<name>; UPDATE_GOLDEN=1 rewrites the file instead. */
-function assertGolden(name: string, actual: string): void {
-  const file = new URL(name, fixtures)
-  if (updateGolden) {
-    writeFileSync(file, actual)
-    return
-  }
-  let expected: string
-  try {
-    expected = readFileSync(file, 'utf8')
-  } catch {
-    assert.fail(
-      `golden file ${fileURLToPath(file)} is missing; run the test with UPDATE_GOLDEN=1 to create it`,
-    )
-  }
-  assert.equal(
-    actual,
-    expected,
-    `differs from ${name}; if intended, rerun with UPDATE_GOLDEN=1 and review the diff`,
-  )
-}
+const assertGolden = goldenFiles(fixtures)
 
 const hubChecks: CheckResult[] = [
   {id: 'hub-kubeconfig', status: 'ok', detail: 'context "hub" of /home/me/.kube/config'},

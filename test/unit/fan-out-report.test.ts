@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict'
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {describe, it} from 'node:test'
-import {fileURLToPath} from 'node:url'
 import {
   OutputTail,
   countOutcomes,
@@ -11,38 +9,11 @@ import {
   type Outcome,
   type TargetResult,
 } from '../../src/core/fan-out-report.js'
+import {goldenFiles} from '../helpers/golden.js'
+import {representativeReport, tailOf} from '../helpers/reports.js'
 
 const fixtures = new URL('../fixtures/reports/', import.meta.url)
-const updateGolden = process.env.UPDATE_GOLDEN === '1'
-
-/** Exact comparison with test/fixtures/reports/<name>; UPDATE_GOLDEN=1 rewrites the file instead. */
-function assertGolden(name: string, actual: string): void {
-  const file = new URL(name, fixtures)
-  if (updateGolden) {
-    mkdirSync(fixtures, {recursive: true})
-    writeFileSync(file, actual)
-    return
-  }
-  let expected: string
-  try {
-    expected = readFileSync(file, 'utf8')
-  } catch {
-    assert.fail(
-      `golden file ${fileURLToPath(file)} is missing; run the test with UPDATE_GOLDEN=1 to create it`,
-    )
-  }
-  assert.equal(
-    actual,
-    expected,
-    `differs from ${name}; if intended, rerun with UPDATE_GOLDEN=1 and review the diff`,
-  )
-}
-
-function tailOf(lines: string[], maxBytes?: number): OutputTail {
-  const tail = new OutputTail(maxBytes)
-  for (const line of lines) tail.push(line)
-  return tail
-}
+const assertGolden = goldenFiles(fixtures)
 
 describe('outcomeOf', () => {
   const cases: [string, TargetResult, Outcome][] = [
@@ -171,36 +142,6 @@ describe('OutputTail', () => {
     assert.throws(() => new OutputTail(1.5), RangeError)
   })
 })
-
-/** A representative fan-out: one target of each outcome, the failed one with output. */
-function representativeReport(): FanOutReport {
-  const output = new OutputTail(256)
-  for (let index = 1; index <= 8; index++) output.push(`deployment.apps/web-${index} configured`)
-  output.push('\x1b[31mError from server (Forbidden):\x1b[0m deployments.apps "api" is forbidden')
-  output.push('User "system:serviceaccount:fleet:deployer" cannot patch resource "deployments"')
-  return {
-    program: 'kubectl',
-    startedAt: new Date('2026-03-14T09:26:53.589Z'),
-    durationMs: 4180.4,
-    targets: [
-      {
-        result: {profile: 'fleet-eu/prod-1', exitCode: 0, durationMs: 1234.5, started: true},
-        output: tailOf(['deployment.apps/web unchanged']),
-      },
-      {result: {profile: 'fleet-eu/prod-2', exitCode: 1, durationMs: 2950.25, started: true}, output},
-      {
-        result: {
-          profile: 'fleet-us/prod-3',
-          exitCode: 5,
-          durationMs: 12,
-          started: false,
-          error: 'credential plugin "gke-gcloud-auth-plugin" exited with status 1',
-        },
-      },
-      {result: {profile: 'fleet-us/prod-4', exitCode: 1, durationMs: 0, started: false, cancelled: true}},
-    ],
-  }
-}
 
 describe('renderJsonReport', () => {
   it('matches the golden report for one target of each outcome', () => {

@@ -19,34 +19,13 @@ import {
   type UnresolvedDescription,
 } from '../../src/core/profile-describe.js'
 import type {Provider} from '../../src/core/provider-file.js'
+import {goldenFiles, updateGolden} from '../helpers/golden.js'
 
 /** describe's text as the printer shows it. */
 const describeText = (...args: Parameters<typeof describeProfile>) => formatCells(describeProfile(...args))
 
 const fixtures = new URL('../fixtures/describe/', import.meta.url)
-const updateGolden = process.env.UPDATE_GOLDEN === '1'
-
-/** Exact comparison with test/fixtures/describe/<name>; UPDATE_GOLDEN=1 rewrites the file instead. */
-function assertGolden(name: string, actual: string): void {
-  const file = new URL(name, fixtures)
-  if (updateGolden) {
-    writeFileSync(file, actual)
-    return
-  }
-  let expected: string
-  try {
-    expected = readFileSync(file, 'utf8')
-  } catch {
-    assert.fail(
-      `golden file ${fileURLToPath(file)} is missing; run the test with UPDATE_GOLDEN=1 to create it`,
-    )
-  }
-  assert.equal(
-    actual,
-    expected,
-    `differs from ${name}; if intended, rerun with UPDATE_GOLDEN=1 and review the diff`,
-  )
-}
+const assertGolden = goldenFiles(fixtures)
 
 /**
  * JSON goldens are compared as values: the repository's prettier owns their layout. On update they
