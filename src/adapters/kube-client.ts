@@ -93,6 +93,12 @@ export class KubeClient {
   ) {}
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const text = await this.requestText(method, path, options)
+    return (text.length ? JSON.parse(text) : {}) as T
+  }
+
+  /** The response body as text, for a caller that reads part of it before parsing the rest. */
+  async requestText(method: string, path: string, options: RequestOptions = {}): Promise<string> {
     let credentials = await this.auth.credentials(false)
     let response = await this.send(method, path, options, credentials)
     if (response.status === 401 && this.auth.refreshable) {
@@ -102,7 +108,7 @@ export class KubeClient {
     if (response.status < 200 || response.status >= 300) {
       throw new KubeApiError(response.status, parseStatus(response.body), method, path)
     }
-    return (response.body.length ? JSON.parse(response.body.toString('utf8')) : {}) as T
+    return response.body.toString('utf8')
   }
 
   /**

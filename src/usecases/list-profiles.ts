@@ -12,7 +12,7 @@ export interface ProfilePageSource {
   listProfilePage(
     options: {namespace?: string; labelSelector?: string; limit: number},
     continueToken?: string,
-  ): Promise<{items: ClusterProfile[]; next?: string; resourceVersion?: string}>
+  ): Promise<{items: ClusterProfile[] | Promise<ClusterProfile[]>; next?: string; resourceVersion?: string}>
   listNamespaceLabels(): Promise<Map<string, Record<string, string>>>
 }
 
@@ -99,14 +99,20 @@ export async function listProfiles(
   for (let attempt = 1; ; attempt++) {
     try {
       const profiles: ClusterProfile[] = []
-      let next: string | undefined
       let resourceVersion: string | undefined
-      do {
-        const page = await source.listProfilePage(options, next)
-        for (const profile of page.items) if (keep(profile)) profiles.push(profile)
+      let pending = source.listProfilePage(options)
+      for (;;) {
+        const page = await pending
         resourceVersion ??= page.resourceVersion
-        next = page.next
-      } while (next)
+        // The next page is asked for before this one's items are parsed: the hub works meanwhile.
+        if (page.next) {
+          pending = source.listProfilePage(options, page.next)
+          // Awaited on the next turn; until then a failure must not count as unhandled.
+          pending.catch(() => undefined)
+        }
+        for (const profile of await page.items) if (keep(profile)) profiles.push(profile)
+        if (!page.next) break
+      }
       return {profiles, clustersets, chosen, resourceVersion, matches: keep}
     } catch (error) {
       // A continue token expires when the hub compacts past it (410 Gone); a fresh listing is
