@@ -7,6 +7,8 @@
 const argv = process.argv.slice(2)
 const bundle = new Map([
   ['credential', 'fast-path'],
+  ['list', 'fast-path'],
+  ['ls', 'fast-path'],
   ['plugin', 'fast-path'],
   ['__complete', 'fast-path'],
   ['exec', 'exec'],

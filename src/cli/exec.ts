@@ -9,7 +9,8 @@ import {runToExit} from './run-to-exit.js'
 import {answerKey} from '../adapters/credential-answers.js'
 import type {Snapshot} from '../adapters/profile-snapshots.js'
 import type {PreparedTarget} from '../usecases/exec-one.js'
-import {keepWith, signInputs} from './answer-inputs.js'
+import {keepWith, signInputs, type Signatures} from './answer-inputs.js'
+import type {CredentialStore} from '../adapters/credential-store.js'
 import {chosenShard, describeShard} from './shard.js'
 import type {Shard} from '../core/shard.js'
 import type {ReportRequest} from './exec-fan-out.js'
@@ -244,24 +245,7 @@ export async function runExec(argv: string[]): Promise<number> {
   if (profiles.length === 1 && options.names.length <= 1 && !selecting && !ciOutput) {
     const keep =
       answerInputs && store && snapshot
-        ? async (target: PreparedTarget, credential: {cacheKey: string; cachedUntil?: Date}) => {
-            // Warnings are not replayed, so an answer that came with some is not kept.
-            if (!credential.cachedUntil || warned.size > 0) return
-            await keepWith(
-              answerInputs,
-              {
-                key: answerKey('exec', ownArgs(argv), process.env, process.cwd()),
-                payload: JSON.stringify(target),
-              },
-              {
-                credentialsDir: store.dir,
-                entryFile: store.entryPath(credential.cacheKey),
-                cachedUntil: credential.cachedUntil,
-                snapshot: snapshot!,
-                profileMaxAgeMs: flags['profile-max-age'],
-              },
-            )
-          }
+        ? answerKeeper(argv, answerInputs, {store, snapshot, maxAgeMs: flags['profile-max-age'], warned})
         : undefined
     return execOne(deps, input, profiles[0]!, keep)
   }
@@ -280,6 +264,29 @@ export async function runExec(argv: string[]): Promise<number> {
     },
     printer,
   )
+}
+
+/** Keeps the prepared target as the answer to the same exec (credential-answers.ts). */
+function answerKeeper(
+  argv: string[],
+  inputs: Signatures,
+  from: {store: CredentialStore; snapshot: Snapshot; maxAgeMs: number; warned: ReadonlySet<string>},
+) {
+  return async (target: PreparedTarget, credential: {cacheKey: string; cachedUntil?: Date}) => {
+    // Warnings are not replayed, so an answer that came with some is not kept.
+    if (!credential.cachedUntil || from.warned.size > 0) return
+    await keepWith(
+      inputs,
+      {key: answerKey('exec', ownArgs(argv), process.env, process.cwd()), payload: JSON.stringify(target)},
+      {
+        credentialsDir: from.store.dir,
+        entryFile: from.store.entryPath(credential.cacheKey),
+        cachedUntil: credential.cachedUntil,
+        snapshot: from.snapshot,
+        profileMaxAgeMs: from.maxAgeMs,
+      },
+    )
+  }
 }
 
 /** Targets by names, -l or --all; on a terminal with none of those, the user picks. */

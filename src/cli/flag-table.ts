@@ -142,5 +142,5 @@ export function readInteger(flag: string, text: string, min?: number): number {
 
 /** The usage line the fast path shows with a mistake; the flags are in `cpcred COMMAND --help`. */
 export function usageLine(command: string, operands: string): string {
-  return `usage: cpcred ${command} ${operands} [flags]\nSee 'cpcred ${command} --help' for the flags.`
+  return `usage: cpcred ${command}${operands ? ` ${operands}` : ''} [flags]\nSee 'cpcred ${command} --help' for the flags.`
 }

@@ -1,0 +1,86 @@
+// `cpcred list`: run from the fast-path bundle with node:util parseArgs, like `credential` and
+// `exec`; oclif alone took about 100 ms of a listing. src/commands/list.ts gives it help text.
+import {UsageError} from '../core/errors.js'
+import {PAGE_SIZE} from '../usecases/list-profiles.js'
+import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {
+  ALL_NAMESPACES_FLAG,
+  HUB_FLAGS,
+  OUTPUT_FLAG,
+  PROVIDER_FLAGS,
+  SELECTOR_FLAG,
+  SHARD_FLAG,
+} from './flags.js'
+
+export const LIST_USAGE = usageLine('list', '')
+
+/** The flags of `cpcred list`, read by this fast path and by the oclif class for help. */
+export const LIST_FLAGS = {
+  ...HUB_FLAGS,
+  ...ALL_NAMESPACES_FLAG,
+  ...SELECTOR_FLAG,
+  ...SHARD_FLAG,
+  'cluster-manager': {
+    kind: 'string',
+    summary: 'Only profiles managed by this cluster manager (spec.clusterManager.name).',
+  },
+  clusterset: {kind: 'string', summary: 'Only profiles in namespaces of this clusterset.'},
+  usable: {kind: 'boolean', summary: 'Only profiles that a provider of your provider file can reach.'},
+  'chunk-size': {
+    kind: 'integer',
+    summary: 'Return large lists in chunks of this many profiles.',
+    default: PAGE_SIZE,
+    min: 1,
+  },
+  ...OUTPUT_FLAG,
+  watch: {
+    kind: 'boolean',
+    char: 'w',
+    summary:
+      'After the listing, print a row (or with -o json an object per line) for each change, until interrupted.',
+  },
+  ...PROVIDER_FLAGS,
+} as const satisfies FlagTable
+
+export async function runList(argv: string[]): Promise<void> {
+  const {flags, positionals} = parseFlags(LIST_FLAGS, argv, LIST_USAGE)
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `list takes no arguments, got ${positionals.map((arg) => JSON.stringify(arg)).join(' ')}`,
+      'select with -n, -A and -l; to see one profile: cpcred describe NAME',
+    )
+  }
+  const [{processPrinter}, {openSession}, {chosenShard}, {listPrinter}, {listProfiles}] = await Promise.all([
+    import('../adapters/printer.js'),
+    import('./session.js'),
+    import('./shard.js'),
+    import('./list-output.js'),
+    import('../usecases/list-profiles.js'),
+  ])
+  const shard = chosenShard(flags.shard, true)
+  const printer = processPrinter()
+  const {hub, providers} = await openSession(flags, printer)
+  const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
+  const input = {
+    namespace,
+    labelSelector: flags.selector,
+    clusterManager: flags['cluster-manager'],
+    clusterset: flags.clusterset,
+    readClustersets: flags.output === 'wide',
+    providers: providers.providers,
+    usableOnly: flags.usable,
+    pageSize: flags['chunk-size'],
+    shard,
+  }
+  const view = await listPrinter(printer, {output: flags.output, namespace, watch: flags.watch})
+  if (flags.watch) {
+    const {followUntilInterrupted} = await import('./list-watch.js')
+    await followUntilInterrupted(hub, input, view, printer)
+    return
+  }
+  try {
+    view.all(await listProfiles(hub, {...input, onRestart: (reason) => printer.warn(reason)}))
+  } finally {
+    await hub.client.close()
+  }
+}
