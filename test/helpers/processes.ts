@@ -46,3 +46,24 @@ export async function waitGone(pids: number[], timeoutMs = 5000): Promise<boolea
   }
   return true
 }
+
+/**
+ * Tells, for each cpcred run given `nodeOptions`, whether it loaded its full bundle (`full`) or was
+ * answered before (`answer`): a preload records it as the process exits.
+ */
+export async function bundleProbe(
+  dir: string,
+  bundle: 'fast-path.cjs' | 'exec.cjs',
+): Promise<{nodeOptions: string; last(): Promise<string | undefined>}> {
+  const probe = path.join(dir, 'probe.cjs')
+  const loaded = path.join(dir, 'loaded')
+  await writeFile(
+    probe,
+    `process.on('exit', () => require('fs').appendFileSync(${JSON.stringify(loaded)}, ` +
+      `Object.keys(require.cache).some((f) => f.endsWith('/${bundle}')) ? 'full\\n' : 'answer\\n'))`,
+  )
+  return {
+    nodeOptions: `--require ${probe}`,
+    last: async () => (await readFile(loaded, 'utf8')).trim().split('\n').at(-1),
+  }
+}

@@ -5,6 +5,7 @@ import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {cpcred, isolatedEnv, tempDir, testEnv, writeProviderFile} from '../helpers/env.js'
 import {fakePlugin, pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {bundleProbe} from '../helpers/processes.js'
 
 /** A provider file whose only provider, "fake", runs the fake plugin with this extra execConfig. */
 async function fakeProviderFile(
@@ -187,14 +188,7 @@ describe('cpcred credential', () => {
 
   it('gives the last answer again without loading cpcred, until something it depends on changes', async () => {
     const dir = await tempDir('cpcred-answers-')
-    // Says, as the process exits, whether cpcred's fast path was loaded (a miss) or not (an answer).
-    const probe = path.join(dir, 'probe.cjs')
-    const loaded = path.join(dir, 'loaded')
-    await writeFile(
-      probe,
-      `process.on('exit', () => require('fs').appendFileSync(${JSON.stringify(loaded)}, ` +
-        `Object.keys(require.cache).some((f) => f.endsWith('fast-path.cjs')) ? 'full\\n' : 'answer\\n'))`,
-    )
+    const probe = await bundleProbe(dir, 'fast-path.cjs')
     const recordFile = path.join(dir, 'record.jsonl')
     const providerFile = await fakeProviderFile(
       {},
@@ -207,12 +201,12 @@ describe('cpcred credential', () => {
         {
           KUBECONFIG: fixture.hubKubeconfig,
           XDG_CACHE_HOME: cacheHome,
-          NODE_OPTIONS: `--require ${probe}`,
+          NODE_OPTIONS: probe.nodeOptions,
           ...env,
         },
       )
       assert.equal(result.code, 0, result.stderr)
-      const how = (await readFile(loaded, 'utf8')).trim().split('\n').at(-1)
+      const how = await probe.last()
       return {token: JSON.parse(result.stdout).status.token as string, how}
     }
     const runs = async () => (await readFile(recordFile, 'utf8')).trim().split('\n').length

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {readFile, stat, writeFile} from 'node:fs/promises'
+import {readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv} from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {bundleProbe} from '../helpers/processes.js'
 
 describe('cpcred exec against the real spoke', () => {
   let fixture: SpokeFixture
@@ -103,13 +104,7 @@ describe('cpcred exec against the real spoke', () => {
 
   it('runs the same exec again from its answer: the same kubeconfig and environment, no cpcred loaded', async () => {
     const dir = await tempDir('cpcred-exec-answers-')
-    const probe = path.join(dir, 'probe.cjs')
-    const loaded = path.join(dir, 'loaded')
-    await writeFile(
-      probe,
-      `process.on('exit', () => require('fs').appendFileSync(${JSON.stringify(loaded)}, ` +
-        `Object.keys(require.cache).some((f) => f.endsWith('/exec.cjs')) ? 'full\\n' : 'answer\\n'))`,
-    )
+    const probe = await bundleProbe(dir, 'exec.cjs')
     const seen = path.join(dir, 'seen')
     const answersCache = await tempDir('cpcred-cache-')
     const run = async (command: string[]) => {
@@ -118,10 +113,10 @@ describe('cpcred exec against the real spoke', () => {
         {
           KUBECONFIG: fixture.hubKubeconfig,
           XDG_CACHE_HOME: answersCache,
-          NODE_OPTIONS: `--require ${probe}`,
+          NODE_OPTIONS: probe.nodeOptions,
         },
       )
-      return {...result, how: (await readFile(loaded, 'utf8')).trim().split('\n').at(-1)}
+      return {...result, how: await probe.last()}
     }
     const script = `echo "$KUBECONFIG" > ${seen}; echo "$CPCRED_NAMESPACE/$CPCRED_PROFILE"; exit 7`
     const first = await run(['sh', '-c', script])
