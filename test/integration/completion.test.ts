@@ -1,11 +1,12 @@
-// Shell completion and the kubectl plugin name, as a user installs them: the bash script that
-// @oclif/plugin-autocomplete writes (with cpcred's profile names added) sourced in a real bash, and
-// kubectl finding `kubectl-cpcred` on PATH.
+// Shell completion and the kubectl plugin name, as a user installs them: the bash and zsh scripts
+// that @oclif/plugin-autocomplete writes (with cpcred's profile names added) in a real bash and zsh,
+// and kubectl finding `kubectl-cpcred` on PATH.
 import assert from 'node:assert/strict'
+import {existsSync} from 'node:fs'
 import {readFile, symlink} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
-import {cpcred, cpcredBin, isolatedEnv, runProgram, tempDir} from '../helpers/env.js'
+import {cpcred, cpcredBin, isolatedEnv, repoRoot, runProgram, tempDir} from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 
 describe('shell completion of commands, flags and profile names', () => {
@@ -79,6 +80,67 @@ describe('shell completion of commands, flags and profile names', () => {
     const text = await readFile(script, 'utf8')
     assert.match(text, /^_cpcred_autocomplete\(\)/m)
     assert.match(text, /^complete -F _cpcred_complete_profiles cpcred$/m)
+  })
+})
+
+// zsh is not on every machine; where it is, the zsh script gets the same checks through a real zsh.
+const zsh = ['/usr/bin/zsh', '/bin/zsh'].find((file) => existsSync(file))
+
+describe('zsh completion of profile names', {skip: zsh ? false : 'zsh is not installed'}, () => {
+  let fixture: SpokeFixture
+  let env: NodeJS.ProcessEnv
+  let functions: string
+
+  before(async () => {
+    fixture = await spokeFixture({prefix: 'zsh-completion'})
+    const bin = await tempDir('cpcred-bin-')
+    await symlink(cpcredBin, path.join(bin, 'cpcred'))
+    const cache = await tempDir('cpcred-completion-cache-')
+    env = {
+      ...isolatedEnv,
+      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+      XDG_CACHE_HOME: cache,
+      KUBECONFIG: fixture.hubKubeconfig,
+    }
+    const setup = await cpcred(['autocomplete', 'zsh'], env)
+    assert.equal(setup.code, 0, setup.stderr)
+    functions = path.join(cache, 'cpcred', 'autocomplete', 'functions', 'zsh')
+  })
+
+  /** What zsh offers for `cpcred WORDS…`, from the script `autocomplete zsh` wrote. */
+  async function complete(...words: string[]): Promise<string[]> {
+    const result = await runProgram(
+      // A completion that never answers must fail the test, not hang it.
+      'timeout',
+      [
+        '30',
+        zsh!,
+        '-f',
+        path.join(repoRoot, 'test', 'helpers', 'zsh-complete.zsh'),
+        functions,
+        'cpcred',
+        ...words,
+      ],
+      {env},
+    )
+    assert.equal(result.code, 0, result.stderr)
+    return result.stdout.split('\n').filter(Boolean)
+  }
+
+  it('offers profile names for the commands that take them, and commands, flags and files as before', async () => {
+    // The first ask starts the background refresh of the local list.
+    const deadline = Date.now() + 15_000
+    let offered: string[] = []
+    while (offered.length === 0 && Date.now() < deadline)
+      offered = await complete('describe', `${fixture.namespace}/`)
+    assert.deepEqual(offered, [`${fixture.namespace}/target`])
+    assert.deepEqual(await complete('cache', 'clear', `${fixture.namespace}/t`), [
+      `${fixture.namespace}/target`,
+    ])
+    assert.deepEqual(await complete('whoami', '-n', fixture.namespace, 'tar'), ['target'])
+    assert.deepEqual(await complete('descr'), ['describe'])
+    assert.ok((await complete('describe', '--kubec')).includes('--kubeconfig'))
+    assert.ok(!(await complete('list', `${fixture.namespace}/`)).some((word) => word.includes('target')))
   })
 })
 
