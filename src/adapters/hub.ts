@@ -4,7 +4,6 @@ import {createHash} from 'node:crypto'
 import {readFile} from 'node:fs/promises'
 import os from 'node:os'
 import {
-  chooseProfileVersion,
   clustersetOf,
   PROFILE_VERSIONS,
   GROUP,
@@ -232,11 +231,25 @@ export class Hub {
           throw this.translate(error, `discover ${GROUP}`)
       }
       const served = (group?.versions ?? []).map((entry) => entry.version)
-      const version = chooseProfileVersion(served, this.options.apiVersion)
+      // Other APIs share the group (PlacementDecision, the Multi-Cluster Services API): a version
+      // the group serves is ClusterProfile's only if its resource list names clusterprofiles.
+      const servesProfiles = async (version: string) =>
+        served.includes(version) && (await this.resourceServed(version))
+      const forced = this.options.apiVersion
+      let version: ProfileVersion | undefined
+      for (const candidate of forced === undefined ? PROFILE_VERSIONS : [forced]) {
+        if (await servesProfiles(candidate)) {
+          version = candidate as ProfileVersion
+          break
+        }
+      }
       if (!version) {
-        const wanted = this.options.apiVersion ?? PROFILE_VERSIONS.join(' or ')
+        const wanted = forced ?? PROFILE_VERSIONS.join(' or ')
+        const others: string[] = []
+        for (const other of PROFILE_VERSIONS)
+          if (other !== forced && (await servesProfiles(other))) others.push(other)
         throw new CpcredError(
-          `${this.where()} does not serve ${GROUP} ${wanted} ${PLURAL}${served.length ? ` (it serves ${served.join(', ')})` : ''}`,
+          `${this.where()} does not serve ${GROUP} ${wanted} ${PLURAL}${others.length ? ` (it serves ${PLURAL} in ${others.join(', ')})` : ''}`,
           {
             exitCode: ExitCode.Unreachable,
             hint: this.options.apiVersion
@@ -249,6 +262,20 @@ export class Hub {
       return version
     })()
     return this.served
+  }
+
+  /** Whether API discovery lists clusterprofiles in this version of the group. */
+  private async resourceServed(version: string): Promise<boolean> {
+    try {
+      const list = await this.client.request<{resources?: {name?: string}[]}>(
+        'GET',
+        `/apis/${GROUP}/${version}`,
+      )
+      return (list.resources ?? []).some((resource) => resource.name === PLURAL)
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 404) return false
+      throw this.translate(error, `discover ${GROUP}/${version}`)
+    }
   }
 
   /** The path of the profiles in a namespace (all namespaces when undefined), in the version read. */

@@ -127,12 +127,6 @@ export function profileKey(profile: ClusterProfile): string {
   return `${profile.metadata.namespace ?? ''}/${profile.metadata.name}`
 }
 
-/** The version to read: the one forced, else the first of PROFILE_VERSIONS the hub serves. */
-export function chooseProfileVersion(served: readonly string[], forced?: string): ProfileVersion | undefined {
-  if (forced !== undefined) return served.includes(forced) ? (forced as ProfileVersion) : undefined
-  return PROFILE_VERSIONS.find((version) => served.includes(version))
-}
-
 /** The clusterset a namespace's labels name, and which spelling of the label named it. */
 export function clustersetOf(
   labels: Record<string, string> | undefined,

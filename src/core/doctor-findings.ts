@@ -383,8 +383,9 @@ const CRD_HINT =
   'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster'
 
 /**
- * `version` is the one cpcred reads (chooseProfileVersion: --api-version, else v1alpha2, else
- * v1alpha1), undefined when the hub serves none of them; `resources` is that version's document.
+ * `version` is the one cpcred reads (--api-version, else the first of v1alpha2 and v1alpha1 whose
+ * resources name clusterprofiles, else the first served), undefined when the hub serves neither;
+ * `resources` is that version's document.
  */
 export function judgeApi(
   group: ApiGroupDocument | undefined,

@@ -2,13 +2,7 @@
 // order and with the prerequisites of src/core/doctor.ts, and records what each link showed. It
 // changes nothing on the way: the plugin runs without the cache, and nothing is written.
 import {stat} from 'node:fs/promises'
-import {
-  chooseProfileVersion,
-  GROUP,
-  PLURAL,
-  profileKey,
-  type ClusterProfile,
-} from '../core/cluster-profile.js'
+import {PROFILE_VERSIONS, GROUP, PLURAL, profileKey, type ClusterProfile} from '../core/cluster-profile.js'
 import {
   HUB_PLAN,
   PROFILE_PLAN,
@@ -259,11 +253,21 @@ function hubChecks(
     'hub-api': async () => {
       const group = await discover<ApiGroupDocument>(`/apis/${GROUP}`)
       const served = (group?.versions ?? []).flatMap((entry) => (entry.version ? [entry.version] : []))
-      const version = chooseProfileVersion(served, input.hub.apiVersion)
-      const resources = version
-        ? await discover<ApiResourcesDocument>(`/apis/${GROUP}/${version}`)
-        : undefined
-      return judgeApi(group, resources, version, input.hub.apiVersion)
+      const forced = input.hub.apiVersion
+      // As the hub adapter chooses: the first version whose resources name clusterprofiles (other
+      // APIs share the group), else the first served, to say what is missing there.
+      let chosen: {version: string; resources?: ApiResourcesDocument} | undefined
+      for (const version of (forced === undefined ? PROFILE_VERSIONS : [forced]).filter((v) =>
+        served.includes(v),
+      )) {
+        const resources = await discover<ApiResourcesDocument>(`/apis/${GROUP}/${version}`)
+        if (resources?.resources?.some((resource) => resource.name === PLURAL)) {
+          chosen = {version, resources}
+          break
+        }
+        chosen ??= {version, resources}
+      }
+      return judgeApi(group, chosen?.resources, chosen?.version, forced)
     },
     'hub-clock': async () => judgeClock(state.probe?.http, 'the hub', whyNoAnswer(state.probe)),
     'provider-file': async () => {

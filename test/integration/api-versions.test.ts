@@ -230,6 +230,32 @@ describe('a hub serving only v1alpha1', () => {
       if (Date.now() > deadline) throw new Error('v1alpha2 still served')
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
+    // Another API of the group served in v1alpha2, as PlacementDecision is: the group then lists
+    // v1alpha2, but ClusterProfiles are still only in v1alpha1.
+    await kubeCall(hub, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: {name: 'placementdecisions.multicluster.x-k8s.io'},
+      spec: {
+        group: 'multicluster.x-k8s.io',
+        scope: 'Namespaced',
+        names: {plural: 'placementdecisions', singular: 'placementdecision', kind: 'PlacementDecision'},
+        versions: [
+          {
+            name: 'v1alpha2',
+            served: true,
+            storage: true,
+            schema: {openAPIV3Schema: {type: 'object', 'x-kubernetes-preserve-unknown-fields': true}},
+          },
+        ],
+      },
+    })
+    for (;;) {
+      const group = await kubeCall<{versions: {version: string}[]}>(hub, 'GET', '/apis/multicluster.x-k8s.io')
+      if (group.versions.some((entry) => entry.version === 'v1alpha2')) break
+      if (Date.now() > deadline) throw new Error('PlacementDecision v1alpha2 not served')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
     await kubeCall(hub, 'POST', '/apis/multicluster.x-k8s.io/v1alpha1/namespaces/default/clusterprofiles', {
       apiVersion: 'multicluster.x-k8s.io/v1alpha1',
       kind: 'ClusterProfile',
@@ -240,7 +266,7 @@ describe('a hub serving only v1alpha1', () => {
   })
   after(() => down(path.join(dir, 'env')))
 
-  it('falls back to v1alpha1 for everything, and refuses --api-version v1alpha2 clearly (exit 3)', async () => {
+  it('falls back to v1alpha1 for everything, though another API of the group is in v1alpha2, and refuses --api-version v1alpha2 clearly (exit 3)', async () => {
     const listed = await cpcred(['list', '-o', 'json'], kubeconfigEnv)
     assert.equal(listed.code, 0, listed.stderr)
     assert.equal(JSON.parse(listed.stdout).items[0].apiVersion, 'multicluster.x-k8s.io/v1alpha1')
@@ -251,7 +277,7 @@ describe('a hub serving only v1alpha1', () => {
     assert.equal(forced.code, 3)
     assert.match(
       forced.stderr,
-      /^error: the hub \(context "hub", .*\) does not serve multicluster\.x-k8s\.io v1alpha2 clusterprofiles \(it serves v1alpha1\)\nleave out --api-version/,
+      /^error: the hub \(context "hub", .*\) does not serve multicluster\.x-k8s\.io v1alpha2 clusterprofiles \(it serves clusterprofiles in v1alpha1\)\nleave out --api-version/,
     )
     const doctor = await cpcred(['doctor'], kubeconfigEnv)
     assert.match(doctor.stdout, /hub-api\s+multicluster\.x-k8s\.io\/v1alpha1 clusterprofiles served and read/)
