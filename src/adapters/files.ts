@@ -30,12 +30,7 @@ export const PRIVATE_FILE_MODE = 0o600
  * break that user's own cpcred. The user decides instead.
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, {recursive: true, mode: PRIVATE_DIR_MODE})
-  } catch (error) {
-    // mkdir -p fails with EEXIST when the path is a file; the stat below gives the clearer message.
-    if (errorCode(error) !== 'EEXIST') throw error
-  }
+  await makeMissingDirectories(dir, PRIVATE_DIR_MODE)
   const info = await stat(dir)
   if (!info.isDirectory()) {
     throw new CpcredError(`${dir} exists but is not a directory`, {
@@ -188,9 +183,13 @@ async function syncDirectory(dir: string): Promise<void> {
  */
 export async function makeDirectory(dir: string): Promise<void> {
   try {
-    await mkdir(dir, {recursive: true, mode: PRIVATE_DIR_MODE})
+    await makeMissingDirectories(dir, PRIVATE_DIR_MODE)
   } catch (error) {
-    if (errorCode(error) !== 'EEXIST' && errorCode(error) !== 'ENOTDIR') throw error
+    if (errorCode(error) !== 'ENOTDIR') {
+      throw new CpcredError(`cannot create the directory ${dir} (${errorCode(error) ?? String(error)})`, {
+        hint: 'choose a directory you can write to',
+      })
+    }
   }
   const info = await stat(dir).catch(() => undefined)
   if (!info?.isDirectory()) {
@@ -266,4 +265,34 @@ const LOG_BATCH_CHARS = 16 * 1024
 // every run that reads a file, such as a warm `cpcred exec` (5 ms).
 function randomHex(bytes: number): string {
   return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex')
+}
+
+/**
+ * mkdir -p, one directory at a time. Node's recursive mkdir never returns when creating fails with
+ * ENOENT under an existing parent (any path under /proc), and a CI job given such a path must fail,
+ * not hang. An existing path is left as it is (the callers judge what they find); a file in the
+ * way fails with ENOTDIR from mkdir.
+ */
+export async function makeMissingDirectories(dir: string, mode: number): Promise<void> {
+  const missing: string[] = []
+  for (let current = path.resolve(dir); ;) {
+    try {
+      await stat(current)
+      break
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error
+      missing.unshift(current)
+      const parent = path.dirname(current)
+      if (parent === current) break
+      current = parent
+    }
+  }
+  for (const directory of missing) {
+    try {
+      await mkdir(directory, {mode})
+    } catch (error) {
+      // Another process made it meanwhile.
+      if (errorCode(error) !== 'EEXIST') throw error
+    }
+  }
 }

@@ -1,11 +1,10 @@
 // Kubeconfig files that cpcred writes for the user: atomic, through symlinks to the real file, keeping
 // its mode and owner (new files 0600), and locked while merging, so two cpcred runs cannot lose each
 // other's entries.
-import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {CpcredError, UsageError} from '../core/errors.js'
 import type {KubeconfigFiles} from '../usecases/write-kubeconfig.js'
-import {followSymlinks, readIfExists, writeFileAtomic} from './files.js'
+import {followSymlinks, makeMissingDirectories, readIfExists, writeFileAtomic} from './files.js'
 
 export const kubeconfigFiles: KubeconfigFiles = {
   async read(file) {
@@ -19,13 +18,13 @@ export const kubeconfigFiles: KubeconfigFiles = {
   },
   async write(file, content) {
     // A new ~/.kube gets 0700, like kubectl creates it; an existing directory is left as it is.
-    await mkdir(path.dirname(await followSymlinks(file)), {recursive: true, mode: 0o700})
+    await makeMissingDirectories(path.dirname(await followSymlinks(file)), 0o700)
     await writeFileAtomic(file, content, {mode: 'keep'})
   },
   async withLock(file, action) {
     // The lock belongs to the real file: two runs that reach it through different links share it.
     const target = await followSymlinks(file)
-    await mkdir(path.dirname(target), {recursive: true, mode: 0o700})
+    await makeMissingDirectories(path.dirname(target), 0o700)
     const {default: lockfile} = await import('proper-lockfile')
     let release: () => Promise<void>
     try {

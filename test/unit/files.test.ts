@@ -16,7 +16,15 @@ import {
 import os from 'node:os'
 import path from 'node:path'
 import {after, describe, it} from 'node:test'
-import {ensurePrivateDir, followSymlinks, readIfExists, writeFileAtomic} from '../../src/adapters/files.js'
+import {
+  ensurePrivateDir,
+  followSymlinks,
+  makeDirectory,
+  makeMissingDirectories,
+  readIfExists,
+  writeFileAtomic,
+} from '../../src/adapters/files.js'
+import {isCpcredError} from '../../src/core/errors.js'
 
 const SECRET = 'secret-token-0123456789'
 const PRIVATE = {mode: 'private'} as const
@@ -76,6 +84,40 @@ describe('ensurePrivateDir', () => {
     await assert.rejects(ensurePrivateDir(dir), /belongs to another user \(uid 65534\)/)
     // Refused, not changed.
     assert.equal(await modeOf(dir), 0o755)
+  })
+})
+
+describe('makeDirectory and makeMissingDirectories', () => {
+  it('creates what is missing 0700 and leaves an existing directory as it is', async () => {
+    const root = await tempDir()
+    await chmod(root, 0o755)
+    const leaf = path.join(root, 'reports', 'fleet')
+    await makeDirectory(leaf)
+    assert.equal(await modeOf(leaf), 0o700)
+    assert.equal(await modeOf(path.join(root, 'reports')), 0o700)
+    assert.equal(await modeOf(root), 0o755)
+  })
+
+  it(
+    'fails with a clear error where mkdir -p would never return (under /proc)',
+    {timeout: 10_000},
+    async () => {
+      await assert.rejects(makeMissingDirectories('/proc/cpcred-nonexistent/x', 0o700), {code: 'ENOENT'})
+      await assert.rejects(
+        makeDirectory('/proc/cpcred-nonexistent'),
+        (error) =>
+          isCpcredError(error) &&
+          /cannot create the directory \/proc\/cpcred-nonexistent \(ENOENT\)/.test(error.message),
+      )
+    },
+  )
+
+  it('says when a file is in the way', async () => {
+    const root = await tempDir()
+    const file = path.join(root, 'file')
+    await writeFile(file, 'x')
+    await assert.rejects(makeDirectory(file), /is not a directory/)
+    await assert.rejects(makeMissingDirectories(path.join(file, 'below'), 0o700), {code: 'ENOTDIR'})
   })
 })
 
