@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
-import {kubeCall} from '../testenv/http.js'
+import {kubeCall, waitFor} from '../testenv/http.js'
 import {adminConnection, down, up, type TestEnv} from '../testenv/testenv.js'
 import {
   applyProfile,
@@ -222,14 +222,14 @@ describe('a hub serving only v1alpha1', () => {
     const crd = await kubeCall<{spec: {versions: {name: string; served: boolean}[]}}>(hub, 'GET', crdPath)
     for (const version of crd.spec.versions) if (version.name === 'v1alpha2') version.served = false
     await kubeCall(hub, 'PUT', crdPath, crd)
-    // Discovery drops v1alpha2 a moment after the CRD changes.
-    const deadline = Date.now() + 20_000
-    for (;;) {
-      const group = await kubeCall<{versions: {version: string}[]}>(hub, 'GET', '/apis/multicluster.x-k8s.io')
-      if (!group.versions.some((entry) => entry.version === 'v1alpha2')) break
-      if (Date.now() > deadline) throw new Error('v1alpha2 still served')
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
+    // Discovery follows a CRD change a moment later.
+    const groupServes = async (version: string) =>
+      (
+        await kubeCall<{versions: {version: string}[]}>(hub, 'GET', '/apis/multicluster.x-k8s.io')
+      ).versions.some((entry) => entry.version === version)
+    await waitFor('v1alpha2 to leave discovery', 20_000, async () =>
+      (await groupServes('v1alpha2')) ? undefined : true,
+    )
     // Another API of the group served in v1alpha2, as PlacementDecision is: the group then lists
     // v1alpha2, but ClusterProfiles are still only in v1alpha1.
     await kubeCall(hub, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
@@ -250,12 +250,9 @@ describe('a hub serving only v1alpha1', () => {
         ],
       },
     })
-    for (;;) {
-      const group = await kubeCall<{versions: {version: string}[]}>(hub, 'GET', '/apis/multicluster.x-k8s.io')
-      if (group.versions.some((entry) => entry.version === 'v1alpha2')) break
-      if (Date.now() > deadline) throw new Error('PlacementDecision v1alpha2 not served')
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
+    await waitFor('PlacementDecision v1alpha2 in discovery', 20_000, async () =>
+      (await groupServes('v1alpha2')) ? true : undefined,
+    )
     await kubeCall(hub, 'POST', '/apis/multicluster.x-k8s.io/v1alpha1/namespaces/default/clusterprofiles', {
       apiVersion: 'multicluster.x-k8s.io/v1alpha1',
       kind: 'ClusterProfile',

@@ -9,27 +9,36 @@ import {before, describe, it} from 'node:test'
 import {cpcred, cpcredBin, isolatedEnv, repoRoot, runProgram, tempDir} from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 
+/**
+ * A profile on the hub, `cpcred` on PATH as an installed one would be, and the shell's completion
+ * set up by `cpcred autocomplete SHELL`; returns the directory holding the shell's functions.
+ */
+async function installCompletion(shell: 'bash' | 'zsh', prefix: string) {
+  const fixture = await spokeFixture({prefix})
+  const bin = await tempDir('cpcred-bin-')
+  await symlink(cpcredBin, path.join(bin, 'cpcred'))
+  const cache = await tempDir('cpcred-completion-cache-')
+  const env: NodeJS.ProcessEnv = {
+    ...isolatedEnv,
+    PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+    XDG_CACHE_HOME: cache,
+    KUBECONFIG: fixture.hubKubeconfig,
+  }
+  const setup = await cpcred(['autocomplete', shell], env)
+  assert.equal(setup.code, 0, setup.stderr)
+  assert.match(setup.stdout, new RegExp(`cpcred autocomplete script ${shell}`))
+  return {fixture, env, functions: path.join(cache, 'cpcred', 'autocomplete', 'functions', shell)}
+}
+
 describe('shell completion of commands, flags and profile names', () => {
   let fixture: SpokeFixture
   let env: NodeJS.ProcessEnv
   let script: string
 
   before(async () => {
-    fixture = await spokeFixture({prefix: 'completion'})
-    // `cpcred` on PATH, as an installed one would be.
-    const bin = await tempDir('cpcred-bin-')
-    await symlink(cpcredBin, path.join(bin, 'cpcred'))
-    const cache = await tempDir('cpcred-completion-cache-')
-    env = {
-      ...isolatedEnv,
-      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
-      XDG_CACHE_HOME: cache,
-      KUBECONFIG: fixture.hubKubeconfig,
-    }
-    const setup = await cpcred(['autocomplete', 'bash'], env)
-    assert.equal(setup.code, 0, setup.stderr)
-    assert.match(setup.stdout, /cpcred autocomplete script bash/)
-    script = path.join(cache, 'cpcred', 'autocomplete', 'functions', 'bash', 'cpcred.bash')
+    let functions: string
+    ;({fixture, env, functions} = await installCompletion('bash', 'completion'))
+    script = path.join(functions, 'cpcred.bash')
   })
 
   /** What bash offers for `cpcred WORDS…` with the cursor at the end of the last word. */
@@ -92,19 +101,7 @@ describe('zsh completion of profile names', {skip: zsh ? false : 'zsh is not ins
   let functions: string
 
   before(async () => {
-    fixture = await spokeFixture({prefix: 'zsh-completion'})
-    const bin = await tempDir('cpcred-bin-')
-    await symlink(cpcredBin, path.join(bin, 'cpcred'))
-    const cache = await tempDir('cpcred-completion-cache-')
-    env = {
-      ...isolatedEnv,
-      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
-      XDG_CACHE_HOME: cache,
-      KUBECONFIG: fixture.hubKubeconfig,
-    }
-    const setup = await cpcred(['autocomplete', 'zsh'], env)
-    assert.equal(setup.code, 0, setup.stderr)
-    functions = path.join(cache, 'cpcred', 'autocomplete', 'functions', 'zsh')
+    ;({fixture, env, functions} = await installCompletion('zsh', 'zsh-completion'))
   })
 
   /** What zsh offers for `cpcred WORDS…`, from the script `autocomplete zsh` wrote. */
