@@ -202,11 +202,19 @@ export async function staticTokenKubeconfig({env}: BenchContext, targets: BenchT
   return file
 }
 
-/** Prints one `BENCH <name> ratio=<x> …` line, marked when the ratio exceeds its budget. */
-export function benchLine(name: string, ratio: number, budget: number, fields: Record<string, string>) {
+/**
+ * Prints one `BENCH <name> ratio=<x> …` line, marked when the ratio exceeds its budget
+ * (`budget=none` for a case that only reports).
+ */
+export function benchLine(
+  name: string,
+  ratio: number,
+  budget: number | undefined,
+  fields: Record<string, string>,
+) {
   const rest = Object.entries(fields).map(([key, value]) => `${key}=${value}`)
-  const over = ratio > budget ? ' (over budget)' : ''
-  console.log(`BENCH ${name} ratio=${ratio.toFixed(2)} budget=${budget} ${rest.join(' ')}${over}`)
+  const over = budget !== undefined && ratio > budget ? ' (over budget)' : ''
+  console.log(`BENCH ${name} ratio=${ratio.toFixed(2)} budget=${budget ?? 'none'} ${rest.join(' ')}${over}`)
 }
 
 export function credentialWarmBench(context: BenchContext): Promise<void> {

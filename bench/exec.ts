@@ -54,20 +54,14 @@ async function execOverhead(context: BenchContext, targets: BenchTargets): Promi
   const kubectlCpu = median(samples.get('kubectl')!.map((s) => s.cpuMs))
   // No budget: the baseline leaves out Node's own start, which no Node program can avoid (42 ms
   // against kubectl's ~110 here, a floor of about 1.4). exec-floor holds the budget for this path.
-  const fields = {
+  benchLine('exec-overhead', cpcredMs / kubectlMs, undefined, {
     cpcred_ms: cpcredMs.toFixed(0),
     kubectl_ms: kubectlMs.toFixed(0),
     added_ms: (cpcredMs - kubectlMs).toFixed(0),
     cpcred_cpu_ms: cpcredCpu.toFixed(0),
     kubectl_cpu_ms: kubectlCpu.toFixed(0),
     runs: String(OVERHEAD_RUNS),
-  }
-  console.log(
-    `BENCH exec-overhead ratio=${(cpcredMs / kubectlMs).toFixed(2)} budget=none ` +
-      `${Object.entries(fields)
-        .map(([key, value]) => `${key}=${value}`)
-        .join(' ')} (see exec-floor)`,
-  )
+  })
 }
 
 export function fanout50Bench(context: BenchContext): Promise<void> {

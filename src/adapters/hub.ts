@@ -245,9 +245,11 @@ export class Hub {
       }
       if (!version) {
         const wanted = forced ?? PROFILE_VERSIONS.join(' or ')
+        // Unforced, every version was asked already and none serves them.
         const others: string[] = []
-        for (const other of PROFILE_VERSIONS)
-          if (other !== forced && (await servesProfiles(other))) others.push(other)
+        if (forced !== undefined)
+          for (const other of PROFILE_VERSIONS)
+            if (other !== forced && (await servesProfiles(other))) others.push(other)
         throw new CpcredError(
           `${this.where()} does not serve ${GROUP} ${wanted} ${PLURAL}${others.length ? ` (it serves ${PLURAL} in ${others.join(', ')})` : ''}`,
           {
