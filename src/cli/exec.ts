@@ -96,6 +96,8 @@ export function parseExecArgs(argv: string[]): ExecOptions {
     throw new UsageError('no command to run', 'put it after --, e.g. cpcred exec NAME -- kubectl get pods')
   if (flags.timeout === 0)
     throw new UsageError('--timeout 0s would stop every command at once', 'give a duration such as 90s or 5m')
+  if (flags['output-dir'] === '')
+    throw new UsageError('--output-dir is empty', 'name the directory for the logs, e.g. --output-dir logs')
   const selecting = flags.selector !== undefined || flags.all
   return {
     names: positionals,
