@@ -8,7 +8,7 @@ import {createRequire} from 'node:module'
 import type {ChalkInstance} from 'chalk'
 import {formatCells, type Cells, type CellStyle} from '../core/format.js'
 import {printable, printableLines} from '../core/printable.js'
-import {descriptorWriter} from './descriptor-writer.js'
+import {outputSink} from './output-sink.js'
 
 export type Stream = 'stdout' | 'stderr'
 
@@ -59,7 +59,7 @@ export interface PrinterStreams {
 const same = (text: string) => text
 
 /**
- * The printer of this process. Text goes to the file descriptors (descriptor-writer.ts), never
+ * The printer of this process. Text goes to the file descriptors (output-sink.ts), never
  * through process.stdout/stderr; and whether one is a terminal is asked only when it matters, and of
  * node:tty (which loads net) only when fstat says it is a character device at all.
  */
@@ -68,7 +68,7 @@ export function processPrinter(env = process.env): Printer {
     get isTTY() {
       return isTerminal(fd)
     },
-    write: fd === 0 ? () => undefined : descriptorWriter(fd),
+    write: fd === 0 ? () => undefined : (text: string) => outputSink(fd).write(text),
   })
   return printerFor({stdout: stream(1), stderr: stream(2), stdin: stream(0)}, env)
 }

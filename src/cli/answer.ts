@@ -3,7 +3,7 @@
 // small, so a hit loads little else; a miss goes on to the fast path.
 import {defaultCredentialCacheDir} from '../adapters/cache-dir.js'
 import {answerKey, findAnswer} from '../adapters/credential-answers.js'
-import {descriptorWriter} from '../adapters/descriptor-writer.js'
+import {outputSink} from '../adapters/output-sink.js'
 import type {PreparedTarget} from '../usecases/exec-one.js'
 
 /** Flags after which the full path must run: it explains itself, skips the cache, or shows help. */
@@ -15,7 +15,7 @@ export function main(argv: string[]): boolean {
   if (command === 'credential') {
     const answer = find('credential', args)
     if (!answer) return false
-    descriptorWriter(1)(answer)
+    outputSink(1).write(answer)
     return true
   }
   if (command === 'exec') {

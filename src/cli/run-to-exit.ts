@@ -1,8 +1,8 @@
 // How every cpcred process ends: the command's exit code, or its failure shown once on stderr with
 // the exit code of its kind (reportError, the one place that maps errors to codes).
 
-// The printer writes to the file descriptors and takes a closed pipe (`cpcred exec … | head`) as the
-// end of the output, not an error; process.stdout is never created on the way (src/adapters/printer.ts).
+// Output goes through src/adapters/output-sink.ts, whose writes are finished when they return, so
+// process.exit here loses nothing, however slow the reader.
 export async function runToExit(command: () => Promise<number | void>): Promise<never> {
   let code: number
   try {
