@@ -17,7 +17,8 @@ export interface FanOutView {
   line: ((profile: string, stream: 'stdout' | 'stderr', text: string) => void) | undefined
   started(profile: string): void
   done(result: TargetResult, done: number, total: number): void
-  finish(results: TargetResult[]): void
+  /** The summary; `interrupted` names the signal that stopped the run before its end. */
+  finish(results: TargetResult[], interrupted?: NodeJS.Signals): void
 }
 
 export interface FanOutViewOptions {
@@ -60,7 +61,7 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
       }
       progress?.done(result)
     },
-    finish(results) {
+    finish(results, interrupted) {
       progress?.stop()
       if (options.json) {
         printer.data(`${JSON.stringify(results.map(summaryOf), null, 2)}\n`)
@@ -81,7 +82,13 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         style: (cell, column, row) =>
           row > 0 && column === 1 ? (cell === '0' ? chalk.green(cell) : chalk.red(cell)) : cell,
       })
-      printer.note(failed ? `${failed} of ${results.length} failed` : `all ${results.length} succeeded`)
+      const notStarted = results.filter((result) => result.cancelled).length
+      if (interrupted) {
+        printer.note(
+          `interrupted by ${interrupted}: ${results.length - notStarted} of ${results.length} started, ${notStarted} not started`,
+        )
+      } else
+        printer.note(failed ? `${failed} of ${results.length} failed` : `all ${results.length} succeeded`)
     },
   }
 }

@@ -42,6 +42,8 @@ export interface Printer {
   readonly statusShown: boolean
   /** A chalk whose level follows the colour decision, not chalk's own detection. */
   paint(): Promise<ChalkInstance>
+  /** Called once if the reader of stdout goes away (`| head`): work that only prints can stop. */
+  onStdoutClosed(listener: () => void): void
 }
 
 export interface PrefixedOptions {
@@ -51,7 +53,7 @@ export interface PrefixedOptions {
 }
 
 export interface PrinterStreams {
-  stdout: {write(text: string): unknown; isTTY?: boolean}
+  stdout: {write(text: string): unknown; isTTY?: boolean; onClosed?(listener: () => void): void}
   stderr: {write(text: string): unknown; isTTY?: boolean}
   stdin?: {isTTY?: boolean}
 }
@@ -64,13 +66,19 @@ const same = (text: string) => text
  * node:tty (which loads net) only when fstat says it is a character device at all.
  */
 export function processPrinter(env = process.env): Printer {
-  const stream = (fd: 0 | 1 | 2) => ({
+  const stream = (fd: 1 | 2) => ({
     get isTTY() {
       return isTerminal(fd)
     },
-    write: fd === 0 ? () => undefined : (text: string) => outputSink(fd).write(text),
+    write: (text: string) => outputSink(fd).write(text),
+    onClosed: (listener: () => void) => outputSink(fd).onClosed(listener),
   })
-  return printerFor({stdout: stream(1), stderr: stream(2), stdin: stream(0)}, env)
+  const stdin = {
+    get isTTY() {
+      return isTerminal(0)
+    },
+  }
+  return printerFor({stdout: stream(1), stderr: stream(2), stdin}, env)
 }
 
 /** Whether fd 0, 1 or 2 is a terminal, without creating process.stdin/stdout/stderr. */
@@ -134,6 +142,7 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
     },
     paint: () =>
       (chalk ??= import('chalk').then(({Chalk}) => new Chalk({level: colour() ? 1 : 0}) as ChalkInstance)),
+    onStdoutClosed: (listener) => streams.stdout.onClosed?.(listener),
   }
   return printer
 }

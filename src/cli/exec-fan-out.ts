@@ -4,7 +4,14 @@
 import path from 'node:path'
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import {profileKey} from '../core/cluster-profile.js'
-import {CpcredError, ExitCode, isCpcredError} from '../core/errors.js'
+import {
+  CpcredError,
+  ExitCode,
+  isCpcredError,
+  OUTPUT_CLOSED_EXIT_CODE,
+  QuietExit,
+  signalExitCode,
+} from '../core/errors.js'
 import {OutputTail, renderJsonReport, type FanOutReport, type TargetResult} from '../core/fan-out-report.js'
 import {renderJUnit} from '../core/junit.js'
 import {fanOutView} from '../adapters/fan-out-view.js'
@@ -83,14 +90,22 @@ export async function runFanOut(
     }
   }
 
-  const results = await execMany(deps, input, profiles, {
+  // `cpcred exec --all -- … | head`: once the reader has gone, the targets stop, as kubectl would.
+  const outputClosed = new AbortController()
+  printer.onStdoutClosed(() => outputClosed.abort())
+  const {
+    results,
+    interrupted,
+    outputClosed: readerGone,
+  } = await execMany(deps, input, profiles, {
     parallel: request.parallel,
     failFast: request.failFast,
     openOutput,
     onStart: view.started,
     onDone: view.done,
+    outputClosed: outputClosed.signal,
   })
-  view.finish(results)
+  if (!readerGone) view.finish(results, interrupted)
   const failed = results.some((result) => result.exitCode !== 0)
   const written = await writeReports(
     request.reports,
@@ -102,6 +117,8 @@ export async function runFanOut(
     },
     printer,
   )
+  if (readerGone) throw new QuietExit(OUTPUT_CLOSED_EXIT_CODE)
+  if (interrupted) return signalExitCode(interrupted)
   return failed || !written ? ExitCode.Failure : ExitCode.Success
 }
 

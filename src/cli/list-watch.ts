@@ -14,7 +14,7 @@ export async function followUntilInterrupted(
   const {followProfiles} = await import('../usecases/follow-profiles.js')
   let listing: ListProfilesResult | undefined
   try {
-    await untilInterrupted((signal) =>
+    await untilInterrupted(printer, (signal) =>
       followProfiles(
         hub,
         {...input, signal},

@@ -15,7 +15,7 @@ export function reportError(
   options: {debug: boolean},
 ): number {
   if (isCpcredError(error)) {
-    printer.error(error.message, error.hint)
+    if (error.message) printer.error(error.message, error.hint)
     if (options.debug && error.cause instanceof Error) printer.note(`${error.cause.stack}`)
     return error.exitCode
   }

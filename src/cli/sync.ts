@@ -90,7 +90,7 @@ export async function watchAndSync(
   // A profile skipped for a name clash is skipped on every pass: say it again only when it changes.
   let skippedBefore = new Set<string>()
   try {
-    await untilInterrupted((signal) =>
+    await untilInterrupted(printer, (signal) =>
       follow(
         hub,
         files,

@@ -56,6 +56,20 @@ export class UsageError extends CpcredError {
   }
 }
 
+/**
+ * Ends cpcred with `exitCode` and nothing more to say: the reader of its output has gone (a closed
+ * pipe: 141, as a shell reports SIGPIPE), and a message would have nowhere useful to go.
+ */
+export class QuietExit extends CpcredError {
+  constructor(exitCode: number) {
+    super('', {exitCode})
+    this.name = 'QuietExit'
+  }
+}
+
+/** 141: what a shell reports for a writer whose reader went away (SIGPIPE), as kubectl exits then. */
+export const OUTPUT_CLOSED_EXIT_CODE = 128 + 13
+
 export function isCpcredError(error: unknown): error is CpcredError {
   return (
     typeof error === 'object' &&

@@ -68,7 +68,7 @@ function testCase({result, output}: TargetReport): string[] {
       )
       break
     case 'skipped':
-      children.push(`      <skipped${attributes({message: 'not started (--fail-fast)'})}/>`)
+      children.push(`      <skipped${attributes({message: result.error ?? 'not started'})}/>`)
       break
   }
   const tail = output?.text() ?? ''

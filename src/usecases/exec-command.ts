@@ -83,6 +83,17 @@ export interface FanOutOptions {
   openOutput: (profile: string) => TargetOutput
   onStart?: (profile: string) => void
   onDone: (result: TargetResult, done: number, total: number) => void
+  /** Aborted when nobody reads the output any more (`| head`): running targets stop, no more start. */
+  outputClosed?: AbortSignal
+}
+
+const OUTPUT_CLOSED = 'the output was closed'
+
+/** Why a fan-out ended before every target ran: a signal to cpcred, or a reader that went away. */
+export interface FanOutOutcome {
+  results: TargetResult[]
+  interrupted?: NodeJS.Signals
+  outputClosed?: boolean
 }
 
 /** Many targets, `parallel` at a time; each one's output comes back line by line. */
@@ -91,26 +102,35 @@ export async function execMany(
   input: ExecInput,
   profiles: ClusterProfile[],
   options: FanOutOptions,
-): Promise<TargetResult[]> {
+): Promise<FanOutOutcome> {
   const results: TargetResult[] = new Array(profiles.length)
   const running = new Set<RunningChild>()
   let next = 0
   let done = 0
-  let stopping = false
+  /** Set once: why targets that have not started yet never will. */
+  let stoppedBecause: string | undefined
+  let interrupted: NodeJS.Signals | undefined
+  const stopAll = (because: string) => {
+    if (stoppedBecause !== undefined) return
+    stoppedBecause = because
+    for (const child of running) child.stop()
+  }
+  const onOutputClosed = () => stopAll(OUTPUT_CLOSED)
+  options.outputClosed?.addEventListener('abort', onOutputClosed)
 
   const runTarget = async (index: number): Promise<void> => {
     const profile = profiles[index]!
     const key = profileKey(profile)
     const started = deps.now()
     let result: TargetResult
-    if (stopping) {
+    if (stoppedBecause !== undefined) {
       result = {
         profile: key,
         exitCode: ExitCode.Failure,
         durationMs: 0,
         started: false,
         cancelled: true,
-        error: 'not started (--fail-fast)',
+        error: `not started (${stoppedBecause})`,
       }
     } else {
       options.onStart?.(key)
@@ -132,10 +152,7 @@ export async function execMany(
     }
     results[index] = result
     options.onDone(result, ++done, profiles.length)
-    if (result.exitCode !== 0 && options.failFast && !stopping) {
-      stopping = true
-      for (const child of running) child.stop()
-    }
+    if (result.exitCode !== 0 && options.failFast) stopAll('--fail-fast')
   }
 
   const runCommand = async (
@@ -185,16 +202,19 @@ export async function execMany(
   try {
     await deps.forwardingSignals(
       (signal) => {
-        stopping = true
+        // The signal reaches every running command as it would in a shell; none starts after it.
+        interrupted ??= signal
+        stoppedBecause ??= `interrupted by ${signal}`
         for (const child of running) child.kill(signal)
       },
       () => Promise.all(Array.from({length: Math.min(options.parallel, profiles.length)}, worker)),
     )
   } finally {
+    options.outputClosed?.removeEventListener('abort', onOutputClosed)
     await sweeping
     await deps.temp.dispose()
   }
-  return results
+  return {results, interrupted, outputClosed: stoppedBecause === OUTPUT_CLOSED}
 }
 
 async function prepare(

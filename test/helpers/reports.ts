@@ -32,7 +32,16 @@ export function representativeReport(): FanOutReport {
           error: 'credential plugin "gke-gcloud-auth-plugin" exited with status 1',
         },
       },
-      {result: {profile: 'fleet-us/prod-4', exitCode: 1, durationMs: 0, started: false, cancelled: true}},
+      {
+        result: {
+          profile: 'fleet-us/prod-4',
+          exitCode: 1,
+          durationMs: 0,
+          started: false,
+          cancelled: true,
+          error: 'not started (--fail-fast)',
+        },
+      },
     ],
   }
 }

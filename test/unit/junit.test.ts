@@ -221,7 +221,16 @@ describe('renderJUnit', () => {
     it('is <skipped> when --fail-fast cancelled it', () => {
       const testCase = onlyCase(
         renderJUnit(
-          reportOf({result: {profile: 'a/b', exitCode: 1, durationMs: 0, started: false, cancelled: true}}),
+          reportOf({
+            result: {
+              profile: 'a/b',
+              exitCode: 1,
+              durationMs: 0,
+              started: false,
+              cancelled: true,
+              error: 'not started (--fail-fast)',
+            },
+          }),
         ),
       )
       assert.deepEqual(testCase.skipped, {message: 'not started (--fail-fast)'})
