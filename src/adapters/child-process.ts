@@ -1,6 +1,6 @@
 // The command `cpcred exec` runs for the user: with the terminal for one target, or with its
 // output prefixed line by line for many. Signals sent to cpcred reach the command.
-import type {Readable} from 'node:stream'
+import type {Readable, Writable} from 'node:stream'
 import {LineSplitter} from '../core/line-splitter.js'
 import {exitStatus, startProcess} from './process-group.js'
 
@@ -28,6 +28,13 @@ export interface RunningChild {
 
 export type OnLine = (stream: 'stdout' | 'stderr', line: string) => void
 
+/** A fan-out target's stdin: a descriptor to hand over, or a pipe that is fed once the child runs. */
+export interface ChildStdin {
+  stdio: number | 'pipe'
+  /** The child has been started; `stdin` is its pipe (null when it was given a descriptor). */
+  started(stdin: Writable | null): void
+}
+
 export interface ChildRunner {
   /**
    * stdio inherited: the command owns the terminal and stays in its foreground process group,
@@ -35,11 +42,11 @@ export interface ChildRunner {
    */
   inherited(request: ChildRequest, options?: {ownGroup?: boolean}): RunningChild
   /**
-   * stdin closed; each line of stdout and stderr handed to `onLine`, or both sent to /dev/null
-   * without one (nobody reads them). The command gets a process group of its own, so stopping it
-   * stops what it started too.
+   * stdin from `stdin` or else /dev/null; each line of stdout and stderr handed to `onLine`, or both
+   * sent to /dev/null without one (nobody reads them). The command gets a process group of its own,
+   * so stopping it stops what it started too.
    */
-  prefixed(request: ChildRequest, onLine?: OnLine): RunningChild
+  prefixed(request: ChildRequest, onLine?: OnLine, stdin?: ChildStdin): RunningChild
 }
 
 const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']
@@ -48,7 +55,12 @@ const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIG
 // `cpcred exec` right before the user's command starts, and this needs none of its features.
 export const nodeChildRunner: ChildRunner = {
   inherited: (request, options) => start(request, 'inherit', options?.ownGroup ?? false),
-  prefixed: (request, onLine) => start(request, onLine ? ['ignore', 'pipe', 'pipe'] : 'ignore', true, onLine),
+  prefixed(request, onLine, stdin) {
+    const output = onLine ? 'pipe' : 'ignore'
+    const running = start(request, [stdin?.stdio ?? 'ignore', output, output], true, onLine)
+    stdin?.started(running.stdin)
+    return running
+  },
 }
 
 // Copied once: a fan-out over a thousand targets would otherwise copy the environment a thousand times.
@@ -56,10 +68,10 @@ let baseEnv: NodeJS.ProcessEnv | undefined
 
 function start(
   request: ChildRequest,
-  stdio: 'inherit' | 'ignore' | ['ignore', 'pipe', 'pipe'],
+  stdio: 'inherit' | ['ignore' | 'pipe' | number, 'pipe' | 'ignore', 'pipe' | 'ignore'],
   ownGroup: boolean,
   onLine?: OnLine,
-): RunningChild {
+): RunningChild & {stdin: Writable | null} {
   baseEnv ??= {...process.env}
   const group = startProcess(request.command, request.args, {
     env: {...baseEnv, ...request.env},
@@ -81,7 +93,7 @@ function start(
       notFound: exit.spawnError?.code === 'ENOENT',
     }
   })
-  return {result, kill: (signal) => group.signal(signal), stop: () => group.stop()}
+  return {result, kill: (signal) => group.signal(signal), stop: () => group.stop(), stdin: group.child.stdin}
 }
 
 function eachLine(stream: Readable, onLine: (line: string) => void): Promise<void> {

@@ -1,6 +1,6 @@
 // Temporary kubeconfigs for `cpcred exec`: one fresh 0700 directory per run, inside a private
 // directory of this user's (cpcred-<uid>, in XDG_RUNTIME_DIR, a per-user tmpfs, when there is one,
-// else the temp dir), holding a 0600 file per target. The directory's name carries the pid of the
+// else the temp dir), holding a 0600 file per target (and a fan-out's stdin spool, stdin-spool.ts). The directory's name carries the pid of the
 // cpcred that made it, so a later run can remove what a killed one (kill -9) left behind, by listing
 // only the private directory rather than a shared temp dir of thousands of entries. One directory
 // per run rather than per target: a fan-out over a thousand targets saved a mkdtemp and a recursive
@@ -22,15 +22,16 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
   const root = execTempRoot(env)
   let runDir: Promise<string> | undefined
   let created = 0
+  const dir = () =>
+    (runDir ??= (async () => {
+      // Refuses a root someone else planted: whoever owns it could read or swap what is put in it.
+      await ensurePrivateDir(root)
+      // mkdtemp creates the directory with mode 0700.
+      return mkdtemp(path.join(root, `exec-${process.pid}-`))
+    })())
   return {
     async create(content) {
-      runDir ??= (async () => {
-        // Refuses a root someone else planted: whoever owns it could read or swap what is put in it.
-        await ensurePrivateDir(root)
-        // mkdtemp creates the directory with mode 0700.
-        return mkdtemp(path.join(root, `exec-${process.pid}-`))
-      })()
-      const file = path.join(await runDir, `kubeconfig-${++created}`)
+      const file = path.join(await dir(), `kubeconfig-${++created}`)
       // Nobody else can enter the fresh 0700 directory, and the file dies with the command, so an
       // exclusive 0600 create is enough: no temp-and-rename, no fsync on the way to every command.
       await writeFile(file, content, {mode: 0o600, flag: 'wx'})
@@ -39,6 +40,7 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
     async remove(file) {
       await rm(file, {force: true})
     },
+    pathFor: async (name) => path.join(await dir(), name),
     async dispose() {
       const dir = await runDir?.catch(() => undefined)
       runDir = undefined

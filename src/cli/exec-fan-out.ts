@@ -17,7 +17,15 @@ import {renderJUnit} from '../core/junit.js'
 import {fanOutView} from '../adapters/fan-out-view.js'
 import {LogFile, makeDirectory, writeFileAtomic} from '../adapters/files.js'
 import type {Printer} from '../adapters/printer.js'
-import {execMany, type ExecDeps, type ExecInput, type TargetOutput} from '../usecases/exec-command.js'
+import {spoolStdin, type StdinCopies} from '../adapters/stdin-spool.js'
+import type {ChildStdin} from '../adapters/child-process.js'
+import {
+  execMany,
+  type ExecDeps,
+  type ExecInput,
+  type FanOutOutcome,
+  type TargetOutput,
+} from '../usecases/exec-command.js'
 
 export type ReportKind = 'junit' | 'json'
 
@@ -33,6 +41,8 @@ export interface FanOutRequest {
   quiet: boolean
   outputDir?: string
   reports: ReportRequest[]
+  /** --stdin: `copy` gives every target all of cpcred's stdin (unless it is a terminal). */
+  stdin: 'copy' | 'none'
 }
 
 // Kubernetes names are DNS labels and subdomains; anything else from the hub must not become a path.
@@ -91,21 +101,39 @@ export async function runFanOut(
   }
 
   // `cpcred exec --all -- … | head`: once the reader has gone, the targets stop, as kubectl would.
-  const outputClosed = new AbortController()
-  printer.onStdoutClosed(() => outputClosed.abort())
-  const {
-    results,
-    interrupted,
-    outputClosed: readerGone,
-  } = await execMany(deps, input, profiles, {
-    parallel: request.parallel,
-    failFast: request.failFast,
-    openOutput,
-    onStart: view.started,
-    onDone: view.done,
-    outputClosed: outputClosed.signal,
+  const stop = new AbortController()
+  let outputClosed = false
+  printer.onStdoutClosed(() => {
+    outputClosed = true
+    stop.abort('the output was closed')
   })
-  if (!readerGone) view.finish(results, interrupted)
+  // `cat app.yaml | cpcred exec --all -- kubectl apply -f -`: every target reads all of it. A terminal
+  // is never shared between targets.
+  let stdinFailure: CpcredError | undefined
+  const copies =
+    request.stdin === 'copy' && !input.stdinIsTTY
+      ? await spoolStdin(process.stdin, await deps.temp.pathFor('stdin'))
+      : undefined
+  void copies?.failure.then((error) => {
+    stdinFailure = error
+    stop.abort(error.message)
+  })
+  let outcome: FanOutOutcome
+  try {
+    outcome = await execMany(deps, input, profiles, {
+      parallel: request.parallel,
+      failFast: request.failFast,
+      openOutput,
+      onStart: view.started,
+      onDone: view.done,
+      stop: stop.signal,
+      stdin: copies && stdinCopy(copies),
+    })
+  } finally {
+    await copies?.close()
+  }
+  const {results, interrupted} = outcome
+  if (!outputClosed) view.finish(results, interrupted)
   const failed = results.some((result) => result.exitCode !== 0)
   const written = await writeReports(
     request.reports,
@@ -117,9 +145,18 @@ export async function runFanOut(
     },
     printer,
   )
-  if (readerGone) throw new QuietExit(OUTPUT_CLOSED_EXIT_CODE)
+  if (stdinFailure) throw stdinFailure
+  if (outputClosed) throw new QuietExit(OUTPUT_CLOSED_EXIT_CODE)
   if (interrupted) return signalExitCode(interrupted)
   return failed || !written ? ExitCode.Failure : ExitCode.Success
+}
+
+/** One target's copy of the spooled stdin. */
+function stdinCopy(copies: StdinCopies): () => ChildStdin {
+  return () => {
+    const given = copies.forTarget()
+    return {stdio: given, started: (pipe) => copies.started(given, pipe)}
+  }
 }
 
 function openLog(dir: string, profile: ClusterProfile): LogFile {

@@ -63,6 +63,13 @@ export const EXEC_FLAGS = {
     summary: "Write each target's output to DIR/NAMESPACE/NAME.log (created 0700; files 0600).",
     helpGroup: 'CI',
   },
+  stdin: {
+    kind: 'option',
+    summary:
+      "With many targets: copy gives each target's command all of cpcred's stdin (read once; not a terminal's), none gives it /dev/null.",
+    options: ['copy', 'none'],
+    default: 'copy',
+  },
   quiet: {
     kind: 'boolean',
     char: 'q',
@@ -263,6 +270,7 @@ export async function runExec(argv: string[]): Promise<number> {
       quiet: flags.quiet,
       outputDir: flags['output-dir'] === undefined ? undefined : path.resolve(flags['output-dir']),
       reports: options.reports,
+      stdin: flags.stdin,
     },
     printer,
   )

@@ -8,7 +8,7 @@ import type {HubPin} from '../core/hub-pin.js'
 import type {Provider} from '../core/provider-file.js'
 import {resolveAccess} from '../core/resolve-access.js'
 import {renderTargetKubeconfig} from '../core/target-kubeconfig.js'
-import type {ChildRunner, OnLine, RunningChild} from '../adapters/child-process.js'
+import type {ChildRunner, ChildStdin, OnLine, RunningChild} from '../adapters/child-process.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {obtainCredential, type CredentialCache} from './obtain-credential.js'
 import {runWithTerminal, stopAfter, type PreparedTarget, type TempKubeconfigs} from './exec-one.js'
@@ -83,17 +83,20 @@ export interface FanOutOptions {
   openOutput: (profile: string) => TargetOutput
   onStart?: (profile: string) => void
   onDone: (result: TargetResult, done: number, total: number) => void
-  /** Aborted when nobody reads the output any more (`| head`): running targets stop, no more start. */
-  outputClosed?: AbortSignal
+  /**
+   * Aborted, with a reason such as "the output was closed", when the run must end early: running
+   * targets are stopped and no more start.
+   */
+  stop?: AbortSignal
+  /** Each target's stdin (a copy of cpcred's); /dev/null without it. */
+  stdin?: () => ChildStdin
 }
 
-const OUTPUT_CLOSED = 'the output was closed'
-
-/** Why a fan-out ended before every target ran: a signal to cpcred, or a reader that went away. */
+/** How a fan-out ended: every result, and what stopped it early (a signal to cpcred, or `stop`). */
 export interface FanOutOutcome {
   results: TargetResult[]
   interrupted?: NodeJS.Signals
-  outputClosed?: boolean
+  stopped?: boolean
 }
 
 /** Many targets, `parallel` at a time; each one's output comes back line by line. */
@@ -115,8 +118,8 @@ export async function execMany(
     stoppedBecause = because
     for (const child of running) child.stop()
   }
-  const onOutputClosed = () => stopAll(OUTPUT_CLOSED)
-  options.outputClosed?.addEventListener('abort', onOutputClosed)
+  const onStop = () => stopAll(String(options.stop?.reason))
+  options.stop?.addEventListener('abort', onStop)
 
   const runTarget = async (index: number): Promise<void> => {
     const profile = profiles[index]!
@@ -171,6 +174,7 @@ export async function execMany(
           env: {...target.env, KUBECONFIG: kubeconfig},
         },
         output.line,
+        options.stdin?.(),
       )
       running.add(child)
       const timer = stopAfter(child, input.timeoutMs)
@@ -210,11 +214,15 @@ export async function execMany(
       () => Promise.all(Array.from({length: Math.min(options.parallel, profiles.length)}, worker)),
     )
   } finally {
-    options.outputClosed?.removeEventListener('abort', onOutputClosed)
+    options.stop?.removeEventListener('abort', onStop)
     await sweeping
     await deps.temp.dispose()
   }
-  return {results, interrupted, outputClosed: stoppedBecause === OUTPUT_CLOSED}
+  return {
+    results,
+    interrupted,
+    stopped: options.stop?.aborted && stoppedBecause === String(options.stop.reason),
+  }
 }
 
 async function prepare(

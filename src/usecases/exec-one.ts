@@ -11,6 +11,8 @@ export interface TempKubeconfigs {
   create(content: string): Promise<string>
   /** Removes the file. */
   remove(file: string): Promise<void>
+  /** A path in the run's private directory for a file the caller creates; it goes with the directory. */
+  pathFor(name: string): Promise<string>
   /** Removes the run's private directory (and anything left in it); called once, at the end. */
   dispose(): Promise<void>
   /** Removes what runs killed before they could clean up left behind (housekeeping, never fails). */
