@@ -1,9 +1,9 @@
 // A command's flags, declared once as plain data (as kubectl's genericclioptions and oclif's static
 // `flags`): the oclif class builds its flags from the table (src/cli/oclif-flags.ts) and the fast
-// path, which must not load oclif, parses with node:util parseArgs from the same table. Both read
+// path, which must not load oclif, parses with parseFlags below from the same table. Both read
 // values by the same rules: defaults, whole numbers with a minimum, a fixed set of options, durations,
-// flags that exclude or need each other.
-import {parseArgs} from 'node:util'
+// flags that exclude or need each other. The words are read by kubectl's grammar (parseFlags below).
+import {distance} from 'fastest-levenshtein'
 import {parseDuration} from '../core/duration.js'
 import {UsageError} from '../core/errors.js'
 
@@ -50,8 +50,8 @@ export type FlagValue<S> = S extends {kind: 'boolean'}
 
 export type FlagValues<T extends FlagTable> = {-readonly [K in keyof T]: FlagValue<T[K]>}
 
-/** The options node:util parseArgs takes for a table. */
-export function parseArgsOptions(table: FlagTable) {
+/** Each flag's shape (takes a value, one-letter alias, repeatable): what oclif's help must agree with. */
+export function flagShapes(table: FlagTable) {
   const options: Record<string, {type: 'string' | 'boolean'; short?: string; multiple?: boolean}> = {}
   for (const [name, spec] of Object.entries(table)) {
     options[name] = {
@@ -69,21 +69,108 @@ export interface ParsedArgs<T extends FlagTable> {
 }
 
 /**
- * The fast path's parser: strict (an unknown flag is a usage error), positionals allowed, every
- * value read and checked by the table. `usage` is shown with any mistake.
+ * The parser of every command's flags, by kubectl's (pflag's) grammar: `--name value`, `--name=value`,
+ * `-n value`, `-n=value`, `-nvalue`, booleans grouped (`-Aq`) or written `--all=false`; a flag that
+ * takes a value takes the next word whatever it is (`--parallel -3` is a bad number, not a flag);
+ * `--` ends the flags. An unknown flag is a usage error that names the nearest one in the table.
+ * `usage` is shown with any mistake.
  */
 export function parseFlags<T extends FlagTable>(table: T, argv: string[], usage: string): ParsedArgs<T> {
-  let parsed
-  try {
-    parsed = parseArgs({args: argv, options: parseArgsOptions(table), strict: true, allowPositionals: true})
-  } catch (error) {
-    // Its messages run to three lines; the first says it all.
-    throw new UsageError((error as Error).message.split('\n')[0]!, usage)
+  const byChar = new Map(
+    Object.entries(table)
+      .filter(([, spec]) => spec.char)
+      .map(([name, spec]) => [spec.char!, name]),
+  )
+  const raw: Record<string, string | boolean | string[]> = {}
+  const positionals: string[] = []
+  const set = (name: string, value: string | boolean) => {
+    const spec = table[name]!
+    if (spec.kind === 'string' && spec.multiple)
+      raw[name] = [...((raw[name] as string[]) ?? []), value as string]
+    else raw[name] = value
   }
-  return {flags: readFlagValues(table, parsed.values, usage), positionals: parsed.positionals}
+  /** The value of a flag that takes one: given inline, or the next word. */
+  const valueOf = (shown: string, inline: string | undefined, index: number): [string, number] => {
+    if (inline !== undefined) return [inline, index]
+    if (index + 1 >= argv.length) throw new UsageError(`flag needs an argument: ${shown}`, usage)
+    return [argv[index + 1]!, index + 1]
+  }
+  for (let index = 0; index < argv.length; index++) {
+    const word = argv[index]!
+    if (word === '--') {
+      positionals.push(...argv.slice(index + 1))
+      break
+    }
+    if (word.startsWith('--')) {
+      const [name, inline] = splitOnce(word.slice(2))
+      const spec = table[name]
+      if (!spec) throw unknownFlag(`--${name}`, table, usage)
+      if (spec.kind === 'boolean') set(name, readBoolean(`--${name}`, inline, usage))
+      else {
+        const [value, at] = valueOf(`--${name}`, inline, index)
+        index = at
+        set(name, value)
+      }
+      continue
+    }
+    if (word.startsWith('-') && word.length > 1) {
+      // A group of one-letter flags; the first that takes a value takes the rest of the word.
+      for (let at = 1; at < word.length; at++) {
+        const char = word[at]!
+        const name = byChar.get(char)
+        if (!name) throw unknownFlag(`-${char}`, table, usage, word)
+        const spec = table[name]!
+        if (spec.kind === 'boolean') {
+          if (word[at + 1] === '=') {
+            set(name, readBoolean(`-${char}`, word.slice(at + 2), usage))
+            break
+          }
+          set(name, true)
+          continue
+        }
+        const rest = word.slice(at + 1)
+        const [value, next] = valueOf(`-${char}`, rest === '' ? undefined : rest.replace(/^=/, ''), index)
+        index = next
+        set(name, value)
+        break
+      }
+      continue
+    }
+    positionals.push(word)
+  }
+  return {flags: readFlagValues(table, raw, usage), positionals}
 }
 
-/** Checks and converts raw parseArgs values by the table (exported for the agreement test). */
+function splitOnce(text: string): [string, string | undefined] {
+  const equals = text.indexOf('=')
+  return equals === -1 ? [text, undefined] : [text.slice(0, equals), text.slice(equals + 1)]
+}
+
+function readBoolean(shown: string, inline: string | undefined, usage: string): boolean {
+  if (inline === undefined || inline === 'true') return true
+  if (inline === 'false') return false
+  throw new UsageError(`${shown}=${JSON.stringify(inline)}: a yes/no flag is true or false`, usage)
+}
+
+/** kubectl's "unknown flag", with the nearest flag of the command when one is close. */
+function unknownFlag(shown: string, table: FlagTable, usage: string, word = shown): UsageError {
+  // One-letter typos have no useful neighbour; a long one's is within a third of its length.
+  const typed = shown.startsWith('--') ? shown.slice(2) : undefined
+  const nearest =
+    typed === undefined
+      ? undefined
+      : Object.entries(table)
+          .filter(([, spec]) => !spec.hidden)
+          .map(([name]) => ({flag: `--${name}`, score: distance(typed, name)}))
+          .filter(({score}) => score <= Math.max(2, Math.floor(typed.length / 3)))
+          .sort((a, b) => a.score - b.score)[0]
+  const what = shown.startsWith('--')
+    ? `unknown flag: ${shown}`
+    : `unknown shorthand flag: ${shown} in ${word}`
+  return new UsageError(nearest ? `${what} (did you mean ${nearest.flag}?)` : what, usage)
+}
+
+/** Checks and converts raw values by the table (exported for the agreement test). */
 export function readFlagValues<T extends FlagTable>(
   table: T,
   raw: Record<string, string | boolean | (string | boolean)[] | undefined>,
@@ -143,4 +230,15 @@ export function readInteger(flag: string, text: string, min?: number): number {
 /** The usage line the fast path shows with a mistake; the flags are in `cpcred COMMAND --help`. */
 export function usageLine(command: string, operands: string): string {
   return `usage: cpcred ${command}${operands ? ` ${operands}` : ''} [flags]\nSee 'cpcred ${command} --help' for the flags.`
+}
+
+/** The one operand a command takes (a PROFILE), if given; more than one is a usage error. */
+export function atMostOneOperand(positionals: string[], usage: string): string | undefined {
+  if (positionals.length > 1) {
+    throw new UsageError(
+      `one profile at a time, got ${positionals.length}: ${positionals.map((arg) => JSON.stringify(arg)).join(' ')}`,
+      usage,
+    )
+  }
+  return positionals[0]
 }

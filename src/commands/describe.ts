@@ -1,7 +1,7 @@
 import {Command} from '@oclif/core'
 import {processPrinter} from '../adapters/printer.js'
 import {describeProfile, describeProfileData} from '../core/profile-describe.js'
-import type {FlagTable} from '../cli/flag-table.js'
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
 import {ALL_NAMESPACES_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
@@ -24,6 +24,8 @@ const DESCRIBE_FLAGS = {
   },
 } as const satisfies FlagTable
 
+const DESCRIBE_USAGE = usageLine('describe', '[PROFILE]')
+
 export default class Describe extends Command {
   static override summary =
     'Show everything about one ClusterProfile and which plugin would reach its cluster.'
@@ -33,13 +35,15 @@ export default class Describe extends Command {
     '<%= config.bin %> describe fleet-prod/eu-west-1 -o json | jq .resolution',
   ]
   static override args = {profile: profileArg}
+  // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override flags = oclifFlags(DESCRIBE_FLAGS)
 
   async run(): Promise<void> {
-    const {args, flags} = await this.parse(Describe)
+    const {flags, positionals} = parseFlags(DESCRIBE_FLAGS, this.argv, DESCRIBE_USAGE)
+    const profileText = atMostOneOperand(positionals, DESCRIBE_USAGE)
     const printer = processPrinter()
     const {hub, providers: loaded} = await openSession(flags, printer)
-    const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], printer)
+    const profile = await chosenProfile(hub, profileText, flags['all-namespaces'], printer)
     const input = {
       profile,
       clusterset: await hub.clustersetOf(profile.metadata.namespace ?? ''),

@@ -2,7 +2,7 @@ import {Args, Command} from '@oclif/core'
 import {processPrinter} from '../adapters/printer.js'
 import {doctorDeps, showReport} from '../cli/doctor.js'
 import {doctorExitCode, doctorJson} from '../core/doctor-report.js'
-import type {FlagTable} from '../cli/flag-table.js'
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenShard} from '../cli/shard.js'
@@ -15,6 +15,8 @@ const DOCTOR_FLAGS = {
   'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
   output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
 } as const satisfies FlagTable
+
+const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')
 
 export default class Doctor extends Command {
   static override summary =
@@ -36,15 +38,17 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       required: false,
     }),
   }
+  // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override flags = oclifFlags(DOCTOR_FLAGS)
 
   async run(): Promise<void> {
-    const {args, flags} = await this.parse(Doctor)
+    const {flags, positionals} = parseFlags(DOCTOR_FLAGS, this.argv, DOCTOR_USAGE)
+    const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
     const printer = processPrinter()
     const report = await runDoctor(doctorDeps(printer), {
       hub: hubSelection(flags),
       providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
-      profile: args.profile,
+      profile: profileText,
       allNamespaces: flags['all-namespaces'],
       selector: flags.selector,
       all: flags.all,
@@ -52,7 +56,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       // Doctor checks many profiles with -A as well as with -l or --all.
       shard: chosenShard(
         flags.shard,
-        args.profile === undefined && (flags['all-namespaces'] || flags.all || flags.selector !== undefined),
+        profileText === undefined && (flags['all-namespaces'] || flags.all || flags.selector !== undefined),
       ),
       pluginTimeoutMs: flags['plugin-timeout'],
     }).finally(() => printer.status(''))

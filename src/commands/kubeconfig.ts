@@ -2,7 +2,7 @@ import {Command} from '@oclif/core'
 import path from 'node:path'
 import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
 import {processPrinter} from '../adapters/printer.js'
-import type {FlagTable} from '../cli/flag-table.js'
+import {parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
 import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
 import {foldTargets} from '../cli/targets.js'
@@ -29,6 +29,8 @@ const KUBECONFIG_FLAGS = {
   ...KUBECONFIG_ENTRY_FLAGS,
 } as const satisfies FlagTable
 
+const KUBECONFIG_USAGE = usageLine('kubeconfig', '[PROFILE...]')
+
 export default class Kubeconfig extends Command {
   static override summary = 'Write a kubeconfig with one context per profile, using the matching exec plugin.'
   static override usage = 'kubeconfig [PROFILE...] [FLAGS]'
@@ -40,17 +42,18 @@ export default class Kubeconfig extends Command {
     '<%= config.bin %> kubeconfig -A -l env=prod --merge --set-current',
     '<%= config.bin %> kubeconfig --all -n fleet --mode cpcred --output-file ~/.kube/fleet',
   ]
+  // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override strict = false
   static override args = {}
   static override flags = oclifFlags(KUBECONFIG_FLAGS)
 
   async run(): Promise<void> {
-    const {argv, flags} = await this.parse(Kubeconfig)
+    const {flags, positionals} = parseFlags(KUBECONFIG_FLAGS, this.argv, KUBECONFIG_USAGE)
     const shard = chosenShard(flags.shard, flags.all || flags.selector !== undefined)
     const printer = processPrinter()
     const {hub, providers: loaded} = await openSession(flags, printer)
     const profiles = await selectProfiles(hub, {
-      refs: (argv as string[]).map(parseProfileRef),
+      refs: positionals.map(parseProfileRef),
       selector: flags.selector,
       all: flags.all,
       namespace: hub.config.namespace,

@@ -2,7 +2,7 @@ import {Command} from '@oclif/core'
 import path from 'node:path'
 import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
 import {processPrinter} from '../adapters/printer.js'
-import type {FlagTable} from '../cli/flag-table.js'
+import {parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
 import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
@@ -34,6 +34,8 @@ const SYNC_FLAGS = {
   output: {kind: 'option', char: 'o', summary: 'Summary format.', options: ['text', 'json'], default: 'text'},
 } as const satisfies FlagTable
 
+const SYNC_USAGE = usageLine('sync', '')
+
 export default class Sync extends Command {
   static override summary =
     'Keep a kubeconfig in step with the inventory: add, update and prune what cpcred wrote.'
@@ -48,10 +50,17 @@ The file is written once, atomically, under the same lock as 'cpcred kubeconfig 
     '<%= config.bin %> sync -A --all --mode cpcred --output-file ~/.kube/fleet --watch',
     '<%= config.bin %> sync -A --all -o json',
   ]
+  // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override flags = oclifFlags(SYNC_FLAGS)
 
   async run(): Promise<void> {
-    const {flags} = await this.parse(Sync)
+    const {flags, positionals} = parseFlags(SYNC_FLAGS, this.argv, SYNC_USAGE)
+    if (positionals.length > 0) {
+      throw new UsageError(
+        `sync takes no arguments, got ${positionals.map((arg) => JSON.stringify(arg)).join(' ')}`,
+        'select with -n, -A, -l and --all',
+      )
+    }
     if (!flags.all && flags.selector === undefined) {
       throw new UsageError(
         'say which profiles to keep in step',

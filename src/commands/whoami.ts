@@ -4,7 +4,7 @@ import {pluginRunner} from '../adapters/process.js'
 import {requireProviders} from '../adapters/providers.js'
 import {processPrinter} from '../adapters/printer.js'
 import {resolveAccess} from '../core/resolve-access.js'
-import type {FlagTable} from '../cli/flag-table.js'
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
 import {ALL_NAMESPACES_FLAG, CREDENTIAL_RUN_FLAGS, HUB_FLAGS, PROVIDER_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
@@ -27,6 +27,8 @@ const WHOAMI_FLAGS = {
   },
 } as const satisfies FlagTable
 
+const WHOAMI_USAGE = usageLine('whoami', '[PROFILE]')
+
 export default class Whoami extends Command {
   static override summary =
     'Show who the credential for a profile makes you on its cluster (SelfSubjectReview).'
@@ -35,13 +37,15 @@ export default class Whoami extends Command {
     '<%= config.bin %> whoami eu-west-1 -n fleet-prod -o json',
   ]
   static override args = {profile: profileArg}
+  // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override flags = oclifFlags(WHOAMI_FLAGS)
 
   async run(): Promise<void> {
-    const {args, flags} = await this.parse(Whoami)
+    const {flags, positionals} = parseFlags(WHOAMI_FLAGS, this.argv, WHOAMI_USAGE)
+    const profileText = atMostOneOperand(positionals, WHOAMI_USAGE)
     const printer = processPrinter()
     const {hub, providers: loaded} = await openSession(flags, printer)
-    const profile = await chosenProfile(hub, args.profile, flags['all-namespaces'], printer)
+    const profile = await chosenProfile(hub, profileText, flags['all-namespaces'], printer)
     const resolution = resolveAccess(profile, requireProviders(loaded))
     for (const warning of resolution.warnings) printer.warn(warning)
     const {credential} = await obtainCredential(

@@ -317,6 +317,6 @@ describe('cpcred credential', () => {
     assert.match(missing.stderr, /^error: a profile is required\nusage: cpcred credential/)
     const unknown = await cpcred(['credential', 'x', '--bogus'], {KUBECONFIG: fixture.hubKubeconfig})
     assert.equal(unknown.code, 2)
-    assert.match(unknown.stderr, /^error: Unknown option '--bogus'/)
+    assert.match(unknown.stderr, /^error: unknown flag: --bogus$/m)
   })
 })

@@ -36,7 +36,7 @@ describe('cpcred exec arguments', () => {
 
   it('rejects mistakes as usage errors', () => {
     usage(['a'], /^no command to run$/)
-    usage(['a', '--bogus', '--', 'true'], /Unknown option '--bogus'/)
+    usage(['a', '--bogus', '--', 'true'], /^unknown flag: --bogus$/)
     usage(['a', '-n', 'x', '-A', '--', 'true'], /cannot be used together/)
     usage(['a', '--as-group', 'g', '--', 'true'], /--as-group needs --as/)
     usage(['a', '--parallel', '0', '--', 'true'], /--parallel "0" is not a whole number/)

@@ -6,7 +6,7 @@ import {describe, it} from 'node:test'
 import type {Command} from '@oclif/core'
 import {CREDENTIAL_FLAGS} from '../../src/cli/credential.js'
 import {EXEC_FLAGS} from '../../src/cli/exec.js'
-import {parseArgsOptions, parseFlags, type FlagTable} from '../../src/cli/flag-table.js'
+import {flagShapes, parseFlags, type FlagTable} from '../../src/cli/flag-table.js'
 import Credential from '../../src/commands/credential.js'
 import Exec from '../../src/commands/exec.js'
 import PluginSecretreader from '../../src/commands/plugin/secretreader.js'
@@ -29,11 +29,11 @@ interface OclifFlag {
   helpGroup?: string
 }
 
-describe('fast-path commands: parseArgs and oclif agree flag for flag', () => {
+describe('fast-path commands: the flag table and oclif agree flag for flag', () => {
   for (const [name, table, command] of FAST_PATH_COMMANDS) {
     it(`cpcred ${name}`, () => {
       const oclif = command.flags as unknown as Record<string, OclifFlag>
-      const fast = parseArgsOptions(table)
+      const fast = flagShapes(table)
       const shape = (entries: [string, {short?: string; boolean: boolean; multiple: boolean}][]) =>
         entries.sort(([a], [b]) => a.localeCompare(b))
       assert.deepEqual(
@@ -99,7 +99,42 @@ describe('both parsers read values by the same rules', () => {
     refused(['--format', 'xml'], /^--format "xml" is not one of text, json$/)
     refused(['--all', '-n', 'a'], /^--all and --name cannot be used together$/)
     refused(['--tag', 'p'], /^--tag needs --name$/)
-    refused(['--bogus'], /^Unknown option '--bogus'/)
+    refused(['--bogus'], /^unknown flag: --bogus$/)
+  })
+
+  it("reads every spelling kubectl reads, and takes the next word as a flag's value whatever it is", () => {
+    for (const argv of [['-n', 'fleet'], ['-n=fleet'], ['-nfleet'], ['--name=fleet'], ['--name', 'fleet']]) {
+      assert.equal(parseFlags(table, argv, 'usage').flags.name, 'fleet', argv.join(' '))
+    }
+    assert.equal(parseFlags(table, ['-n', '-A'], 'usage').flags.name, '-A')
+    assert.equal(parseFlags(table, ['--all=false'], 'usage').flags.all, false)
+    assert.equal(parseFlags(table, ['--all=true'], 'usage').flags.all, true)
+    const grouped = {...table, quiet: {kind: 'boolean', summary: 'q', char: 'q'}} as const satisfies FlagTable
+    assert.deepEqual(
+      [
+        parseFlags(grouped, ['-qnfleet'], 'usage').flags.quiet,
+        parseFlags(grouped, ['-qnfleet'], 'usage').flags.name,
+      ],
+      [true, 'fleet'],
+    )
+    assert.deepEqual(parseFlags(table, ['a', '--', '-n', 'b'], 'usage').positionals, ['a', '-n', 'b'])
+    assert.deepEqual(parseFlags(table, ['-'], 'usage').positionals, ['-'])
+    refused(['--count', '-3'], /^--count "-3" is not a whole number of 1 or more$/)
+    refused(['--count=-3'], /^--count "-3" is not a whole number of 1 or more$/)
+    refused(['--name'], /^flag needs an argument: --name$/)
+    refused(['--all=maybe'], /^--all="maybe": a yes\/no flag is true or false$/)
+  })
+
+  it('names the nearest flag of the command for a typo, and never advises moving it after --', () => {
+    refused(['--cuont', '3'], /^unknown flag: --cuont \(did you mean --count\?\)$/)
+    refused(['--formt', 'json'], /^unknown flag: --formt \(did you mean --format\?\)$/)
+    refused(['-x'], /^unknown shorthand flag: -x in -x$/)
+    assert.throws(
+      () => parseFlags(table, ['--tga', 'p'], 'usage'),
+      (error: {message: string; hint?: string}) =>
+        /^unknown flag: --tga \(did you mean --tag\?\)$/.test(error.message) &&
+        !/after --/.test(`${error.hint}`),
+    )
   })
 
   it('gives oclif the same rules through the same table', async () => {

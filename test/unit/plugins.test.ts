@@ -389,7 +389,7 @@ describe('token-request planning', () => {
     assert.equal(parseExpirationSeconds(86_400, 'x'), 86_400)
     const unknown = caught(() => parseTokenRequestArgs(['--bogus']))
     assert.equal(unknown.exitCode, ExitCode.Usage)
-    assert.match(unknown.message, /^Unknown option '--bogus'/)
+    assert.match(unknown.message, /^unknown flag: --bogus$/)
     assert.match(unknown.hint ?? '', /^usage: cpcred plugin token-request/)
   })
 })

@@ -4,11 +4,15 @@ import {requireProviders} from '../../adapters/providers.js'
 import {processPrinter} from '../../adapters/printer.js'
 import {resolveAccess} from '../../core/resolve-access.js'
 import {HUB_FLAGS, PROVIDER_FLAGS} from '../../cli/flags.js'
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../../cli/flag-table.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
 import {profileArg} from '../../cli/profile-args.js'
 import {findProfile, parseProfileRef} from '../../usecases/find-profiles.js'
 import {pluginRun} from '../../usecases/obtain-credential.js'
 import {openSession} from '../../cli/session.js'
+
+const CACHE_CLEAR_FLAGS = {...HUB_FLAGS, ...PROVIDER_FLAGS} as const satisfies FlagTable
+const CACHE_CLEAR_USAGE = usageLine('cache clear', '[PROFILE]')
 
 export default class CacheClear extends Command {
   static override summary = 'Remove cached credentials: all of them, or the one a profile would use.'
@@ -17,13 +21,15 @@ export default class CacheClear extends Command {
     '<%= config.bin %> cache clear fleet-prod/eu-west-1',
   ]
   static override args = {profile: profileArg}
-  static override flags = oclifFlags({...HUB_FLAGS, ...PROVIDER_FLAGS})
+  // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
+  static override flags = oclifFlags(CACHE_CLEAR_FLAGS)
 
   async run(): Promise<void> {
-    const {args, flags} = await this.parse(CacheClear)
+    const {flags, positionals} = parseFlags(CACHE_CLEAR_FLAGS, this.argv, CACHE_CLEAR_USAGE)
+    const profileText = atMostOneOperand(positionals, CACHE_CLEAR_USAGE)
     const printer = processPrinter()
     const store = new CredentialStore(defaultCredentialCacheDir())
-    if (!args.profile) {
+    if (!profileText) {
       const removed = await store.clear()
       printer.note(`Removed ${removed} cached credential(s) from ${store.dir}.`)
       return
@@ -31,7 +37,7 @@ export default class CacheClear extends Command {
     // The entry's name is the hash of the resolved identity, so the profile is resolved as
     // `cpcred credential` would resolve it.
     const {hub, providers: loaded} = await openSession(flags, printer)
-    const profile = await findProfile(hub, parseProfileRef(args.profile), {
+    const profile = await findProfile(hub, parseProfileRef(profileText), {
       namespace: hub.config.namespace,
       allNamespaces: false,
     })
@@ -40,8 +46,8 @@ export default class CacheClear extends Command {
     const removed = await store.clear([key])
     printer.note(
       removed
-        ? `Removed the cached credential of ${args.profile}.`
-        : `No cached credential for ${args.profile} (as this hub user and provider file).`,
+        ? `Removed the cached credential of ${profileText}.`
+        : `No cached credential for ${profileText} (as this hub user and provider file).`,
     )
   }
 }
