@@ -12,10 +12,24 @@ export interface ChildRequest {
 }
 
 export interface ChildResult {
-  /** The exit code, or 128+n when the command died of signal n (as a shell reports it). */
+  /**
+   * The exit code, or 128+n when the command died of signal n, or as a shell reports a command it
+   * cannot start: 127 when there is no such command, 126 when it cannot be run (not executable).
+   */
   exitCode: number
   signal?: string
   notFound: boolean
+  /** Why the command could not start, in the shell's words ("command not found", "Permission denied"). */
+  startError?: string
+}
+
+/** The shell's status and words for a command that could not be started. */
+export function startFailure(error: NodeJS.ErrnoException): {exitCode: number; reason: string} {
+  if (error.code === 'ENOENT') return {exitCode: 127, reason: 'command not found'}
+  if (error.code === 'EACCES' || error.code === 'EPERM') return {exitCode: 126, reason: 'Permission denied'}
+  if (error.code === 'ENOEXEC')
+    return {exitCode: 126, reason: 'cannot execute binary file: Exec format error'}
+  return {exitCode: 126, reason: error.message}
 }
 
 export interface RunningChild {
@@ -85,12 +99,14 @@ function start(
       if (stream) lines.push(eachLine(stream, (line) => onLine(name, line)))
     }
   }
-  const result = group.ended.then(async (exit) => {
+  const result = group.ended.then(async (exit): Promise<ChildResult> => {
     await Promise.all(lines)
+    const failed = exit.spawnError && startFailure(exit.spawnError)
     return {
-      exitCode: exit.spawnError ? 127 : exitStatus(exit),
+      exitCode: failed ? failed.exitCode : exitStatus(exit),
       signal: exit.signal ?? undefined,
       notFound: exit.spawnError?.code === 'ENOENT',
+      ...(failed ? {startError: failed.reason} : {}),
     }
   })
   return {result, kill: (signal) => group.signal(signal), stop: () => group.stop(), stdin: group.child.stdin}

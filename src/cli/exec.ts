@@ -11,7 +11,8 @@ import type {Snapshot} from '../adapters/profile-snapshots.js'
 import type {PreparedTarget} from '../usecases/exec-one.js'
 import {keepWith, signInputs, type Signatures} from './answer-inputs.js'
 import type {CredentialStore} from '../adapters/credential-store.js'
-import {chosenShard, describeShard} from './shard.js'
+import {chosenShard} from './shard.js'
+import {checkMinTargets, noProfilesNote, type SelectionScope} from '../core/selection-note.js'
 import type {Shard} from '../core/shard.js'
 import type {ReportRequest} from './exec-fan-out.js'
 import path from 'node:path'
@@ -23,6 +24,7 @@ import {
   HUB_FLAGS,
   hubSelection,
   IMPERSONATION_FLAGS,
+  MIN_TARGETS_FLAG,
   PROVIDER_FLAGS,
   TARGET_FLAGS,
   VERBOSE_FLAG,
@@ -76,6 +78,7 @@ export const EXEC_FLAGS = {
     summary: "Do not show the targets' output; only the summary (with --output-dir, the logs have it).",
     helpGroup: 'CI',
   },
+  ...MIN_TARGETS_FLAG,
   ...IMPERSONATION_FLAGS,
   ...CREDENTIAL_RUN_FLAGS,
   ...VERBOSE_FLAG,
@@ -214,6 +217,7 @@ export async function runExec(argv: string[]): Promise<number> {
     } finally {
       await hub.client.close()
     }
+    checkMinTargets(profiles.length, flags['min-targets'], selectionScope(hub, options))
     if (profiles.length === 0 && !ciOutput) return ExitCode.Success
   }
 
@@ -314,12 +318,7 @@ async function chooseTargets(hub: Hub, options: ExecOptions, printer: Printer): 
   })
   if (profiles.length > 0) return profiles
   if (selecting) {
-    const inShard = options.shard ? ` in ${describeShard(options.shard)}` : ''
-    printer.note(
-      flags.selector
-        ? `No ClusterProfiles match -l ${flags.selector}${inShard}.`
-        : `No ClusterProfiles found${inShard}.`,
-    )
+    printer.note(noProfilesNote(selectionScope(hub, options)))
     return []
   }
   if (!printer.interactive) {
@@ -334,6 +333,14 @@ async function chooseTargets(hub: Hub, options: ExecOptions, printer: Printer): 
   ])
   const inScope = await listProfiles(hub, {namespace: scope.allNamespaces ? undefined : scope.namespace})
   return pickProfiles(inScope.profiles, 'Run on which clusters? (space selects, enter runs)')
+}
+
+function selectionScope(hub: Hub, options: ExecOptions): SelectionScope {
+  return {
+    namespace: options.flags['all-namespaces'] ? undefined : hub.config.namespace,
+    selector: options.flags.selector,
+    shard: options.shard,
+  }
 }
 
 function cacheTtlSeconds(flags: ExecFlags): number | undefined {

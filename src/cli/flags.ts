@@ -107,6 +107,16 @@ export const TARGET_FLAGS = {
   },
 } as const satisfies FlagTable
 
+/** For CI: fewer selected targets than expected is a failure, not an empty success. */
+export const MIN_TARGETS_FLAG = {
+  'min-targets': {
+    kind: 'integer',
+    summary: 'Fail (exit 1) when fewer than this many profiles are selected, instead of succeeding on none.',
+    min: 0,
+    helpGroup: 'CI',
+  },
+} as const satisfies FlagTable
+
 export const IMPERSONATION_FLAGS = {
   as: {kind: 'string', summary: 'Impersonate this user on the target clusters.'},
   'as-group': {

@@ -1,5 +1,7 @@
 // How `cpcred list` shows profiles: once, or (--watch) the listing and then one row or object per
 // change, as `kubectl get -w` does.
+import {noProfilesNote} from '../core/selection-note.js'
+import type {Shard} from '../core/shard.js'
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import type {CellStyle, Cells} from '../core/format.js'
@@ -10,6 +12,9 @@ export interface ListView {
   output: ProfileOutput
   /** undefined: all namespaces (a NAMESPACE column). */
   namespace?: string
+  /** What was asked for, named when nothing matched. */
+  selector?: string
+  shard?: Shard
   watch: boolean
 }
 
@@ -64,11 +69,7 @@ export async function listPrinter(printer: Printer, view: ListView): Promise<Lis
     all(listing) {
       const shown = render(listing.profiles, listing)
       if (listing.profiles.length === 0 && view.output !== 'json' && view.output !== 'yaml') {
-        printer.note(
-          view.namespace
-            ? `No ClusterProfiles found in ${view.namespace} namespace.`
-            : 'No ClusterProfiles found.',
-        )
+        printer.note(noProfilesNote(view))
         return
       }
       if (typeof shown !== 'string') {

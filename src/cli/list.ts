@@ -72,7 +72,13 @@ export async function runList(argv: string[]): Promise<void> {
     pageSize: flags['chunk-size'],
     shard,
   }
-  const view = await listPrinter(printer, {output: flags.output, namespace, watch: flags.watch})
+  const view = await listPrinter(printer, {
+    output: flags.output,
+    namespace,
+    selector: flags.selector,
+    shard,
+    watch: flags.watch,
+  })
   if (flags.watch) {
     const {followUntilInterrupted} = await import('./list-watch.js')
     await followUntilInterrupted(hub, input, view, printer)

@@ -1,5 +1,9 @@
 // The oclif side of the cpcred binary: every command that does not run on the fast path
 // (bin/run.js sends credential, exec, the built-in plugins and completion to dist/fast), and --help.
+import {readFile} from 'node:fs/promises'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import type {Interfaces} from '@oclif/core'
 import {runToExit} from './run-to-exit.js'
 
 export interface RunOptions {
@@ -15,7 +19,18 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
   await runToExit(async () => {
     const {run: runCommand, flush, settings} = await import('@oclif/core')
     if (options.development) settings.debug = true
-    await runCommand(argv, import.meta.url)
+    await runCommand(argv, await loadOptions())
     await flush()
   })
+}
+
+/**
+ * Run by kubectl as its plugin (kubectl-cpcred on PATH), help and examples show the command the user
+ * types, `kubectl cpcred`: the package's oclif settings are handed over with that name.
+ */
+async function loadOptions(): Promise<Interfaces.LoadOptions> {
+  if (path.basename(process.argv[1] ?? '') !== 'kubectl-cpcred') return import.meta.url
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  const pjson = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as Interfaces.PJSON
+  return {root, pjson: {...pjson, oclif: {...pjson.oclif, bin: 'kubectl cpcred'}}}
 }

@@ -8,6 +8,13 @@ export async function runToExit(command: () => Promise<number | void>): Promise<
   try {
     code = (await command()) ?? 0
   } catch (error) {
+    const reraise = (error as {reraise?: NodeJS.Signals} | undefined)?.reraise
+    if (reraise) {
+      // Everything is cleaned up: die of the signal, with Node's default action for it.
+      process.removeAllListeners(reraise)
+      process.kill(process.pid, reraise)
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
     // Loaded only on failure: a warm run never pays for them.
     const [{processPrinter}, {reportError}] = await Promise.all([
       import('../adapters/printer.js'),

@@ -1,5 +1,6 @@
 // Which shard a command works on: --shard, else $CPCRED_SHARD (set once for a whole CI job).
 import {UsageError} from '../core/errors.js'
+import {processPrinter} from '../adapters/printer.js'
 import {parseShard, type Shard} from '../core/shard.js'
 
 /**
@@ -11,6 +12,7 @@ export function chosenShard(
   flag: string | undefined,
   selecting: boolean,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  announce: (message: string) => void = (message) => processPrinter().note(message),
 ): Shard | undefined {
   if (flag !== undefined) {
     if (!selecting) {
@@ -23,7 +25,10 @@ export function chosenShard(
   }
   const fromEnv = env.CPCRED_SHARD
   if (!selecting || fromEnv === undefined || fromEnv.trim() === '') return undefined
-  return parseShard(fromEnv, env, 'CPCRED_SHARD')
+  const shard = parseShard(fromEnv, env, 'CPCRED_SHARD')
+  // Said every time: a variable left in a shell would otherwise quietly cut `list -A` to a part.
+  announce(`Working on ${describeShard(shard)} of the selection (CPCRED_SHARD=${fromEnv}).`)
+  return shard
 }
 
 export function describeShard(shard: Shard): string {

@@ -3,7 +3,14 @@ import path from 'node:path'
 import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
 import {processPrinter} from '../adapters/printer.js'
 import {parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
-import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
+import {
+  HUB_FLAGS,
+  KUBECONFIG_ENTRY_FLAGS,
+  MIN_TARGETS_FLAG,
+  PROVIDER_FLAGS,
+  TARGET_FLAGS,
+} from '../cli/flags.js'
+import {checkMinTargets, noProfilesNote} from '../core/selection-note.js'
 import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
 import {foldTargets} from '../cli/targets.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
@@ -27,6 +34,7 @@ const KUBECONFIG_FLAGS = {
   },
   'set-current': {kind: 'boolean', summary: 'Make the first profile the current context.'},
   ...KUBECONFIG_ENTRY_FLAGS,
+  ...MIN_TARGETS_FLAG,
 } as const satisfies FlagTable
 
 const KUBECONFIG_USAGE = usageLine('kubeconfig', '[PROFILE...]')
@@ -61,6 +69,16 @@ export default class Kubeconfig extends Command {
       shard,
     })
     const targets = foldTargets(profiles, loaded.providers, flags['no-dedupe'], printer)
+    const scope = {
+      namespace: flags['all-namespaces'] ? undefined : hub.config.namespace,
+      selector: flags.selector,
+      shard,
+    }
+    checkMinTargets(targets.length, flags['min-targets'], scope)
+    if (targets.length === 0 && (flags.all || flags.selector !== undefined)) {
+      printer.note(noProfilesNote(scope))
+      return
+    }
     const outputFile = flags['output-file'] && path.resolve(flags['output-file'])
     const destination: Destination = flags.merge
       ? {

@@ -3,7 +3,14 @@ import path from 'node:path'
 import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
 import {processPrinter} from '../adapters/printer.js'
 import {parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
-import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
+import {
+  HUB_FLAGS,
+  KUBECONFIG_ENTRY_FLAGS,
+  MIN_TARGETS_FLAG,
+  PROVIDER_FLAGS,
+  TARGET_FLAGS,
+} from '../cli/flags.js'
+import {checkMinTargets, noProfilesNote} from '../core/selection-note.js'
 import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {openSession} from '../cli/session.js'
@@ -16,6 +23,7 @@ const SYNC_FLAGS = {
   ...TARGET_FLAGS,
   ...PROVIDER_FLAGS,
   ...KUBECONFIG_ENTRY_FLAGS,
+  ...MIN_TARGETS_FLAG,
   'output-file': {
     kind: 'string',
     summary: 'The kubeconfig to keep in step (default: the first KUBECONFIG file, else ~/.kube/config).',
@@ -85,6 +93,14 @@ The file is written once, atomically, under the same lock as 'cpcred kubeconfig 
     const {syncKubeconfig} = await import('../usecases/sync-kubeconfig.js')
     try {
       const {profiles} = await listProfiles(hub, selection)
+      const scope = {
+        namespace: selection.namespace,
+        selector: selection.labelSelector,
+        shard: selection.shard,
+      }
+      // Before anything is pruned: a selector that matches nothing would empty the file.
+      checkMinTargets(profiles.length, flags['min-targets'], scope)
+      if (profiles.length === 0) printer.note(noProfilesNote(scope))
       renderSyncOutcome(
         await syncKubeconfig(kubeconfigFiles, {...request, profiles}),
         request,

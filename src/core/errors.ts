@@ -67,6 +67,17 @@ export class QuietExit extends CpcredError {
   }
 }
 
+/**
+ * The command cpcred ran for the user died of SIGINT (^C): cpcred, once it has cleaned up, dies of
+ * it too, so a shell loop around it stops as it would around the command itself.
+ */
+export class DiedOfSignal extends QuietExit {
+  constructor(readonly reraise: 'SIGINT') {
+    super(signalExitCode(reraise))
+    this.name = 'DiedOfSignal'
+  }
+}
+
 /** 141: what a shell reports for a writer whose reader went away (SIGPIPE), as kubectl exits then. */
 export const OUTPUT_CLOSED_EXIT_CODE = 128 + 13
 

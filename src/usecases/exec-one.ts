@@ -2,7 +2,7 @@
 // command run with the terminal, cpcred's exit code the command's; the file removed however the
 // command ends. Shared by the full path and by the answer fast path (src/cli/answer.ts), so it
 // imports nothing heavy.
-import {CpcredError} from '../core/errors.js'
+import {CpcredError, DiedOfSignal} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import type {ChildResult, ChildRunner, RunningChild} from '../adapters/child-process.js'
 
@@ -86,8 +86,15 @@ export function stopAfter(
 }
 
 function commandOutcome(result: ChildResult, command: string): number {
-  if (result.notFound) {
-    throw new CpcredError(`command not found: ${command}`, {hint: 'check the command after --, or your PATH'})
+  if (result.startError !== undefined) {
+    // As a shell says it, with its status (127 not found, 126 not executable), so scripts can tell.
+    throw new CpcredError(`${command}: ${result.startError}`, {
+      exitCode: result.exitCode,
+      hint: result.notFound
+        ? 'check the command after --, or your PATH'
+        : 'check that the command is executable',
+    })
   }
+  if (result.signal === 'SIGINT') throw new DiedOfSignal('SIGINT')
   return result.exitCode
 }

@@ -714,11 +714,11 @@ describe('bad input, as it comes in the field', () => {
       expectFailure(await exec(['--', 'true']), 2, /no target given\n.*no terminal/)
     })
 
-    it('names a command that does not exist (exit 1)', async () => {
+    it('names a command that does not exist (exit 127, as a shell)', async () => {
       expectFailure(
         await exec([target(), '--provider-file', fixture.providerFile, '--', 'no-such-command-xyz']),
-        1,
-        /command not found: no-such-command-xyz/,
+        127,
+        /no-such-command-xyz: command not found/,
       )
     })
 

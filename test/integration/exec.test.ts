@@ -136,8 +136,8 @@ describe('cpcred exec against the real spoke', () => {
     assert.equal(JSON.parse(whoami.stdout).status.userInfo.username, fixture.username)
     const missing = await run(['no-such-command-anywhere'])
     assert.equal(missing.how, 'answer')
-    assert.equal(missing.code, 1)
-    assert.match(missing.stderr, /^error: command not found: no-such-command-anywhere/)
+    assert.equal(missing.code, 127)
+    assert.match(missing.stderr, /^error: no-such-command-anywhere: command not found/)
   })
 
   it('never puts the token on any command line, nor in --verbose output', async () => {
@@ -239,7 +239,7 @@ describe('cpcred exec against the real spoke', () => {
       '--',
       'no-such-command-here',
     ])
-    assert.equal(missing.code, 1)
-    assert.match(missing.stderr, /^error: command not found: no-such-command-here\n/)
+    assert.equal(missing.code, 127)
+    assert.match(missing.stderr, /^error: no-such-command-here: command not found\n/)
   })
 })
