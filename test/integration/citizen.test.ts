@@ -6,6 +6,7 @@ import {chmod, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {applyProfile, cpcred, cpcredBin, isolatedEnv, runProgram, tempDir, testEnv} from '../helpers/env.js'
+import {RAW_CONTROL} from '../helpers/controls.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 
 describe('cpcred as a Unix and kubectl citizen', () => {
@@ -101,7 +102,8 @@ describe('cpcred as a Unix and kubectl citizen', () => {
     )
     const far = await run(['zzzzzzzz'])
     assert.equal(far.code, 2)
-    assert.doesNotMatch(far.stderr, /Did you mean|\x1b/)
+    assert.doesNotMatch(far.stderr, /Did you mean/)
+    assert.doesNotMatch(far.stderr, RAW_CONTROL)
   })
 
   it('shows `kubectl cpcred` in help when kubectl runs it as its plugin', async () => {
