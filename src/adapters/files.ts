@@ -2,7 +2,18 @@
 // kubeconfigs, all through one atomic, symlink-following write (DESIGN.md §5). Errors carry paths and
 // system error codes, never file content.
 
-import {chmod, mkdir, open, readFile, readlink, rename, rm, stat, type FileHandle} from 'node:fs/promises'
+import {
+  chmod,
+  mkdir,
+  open,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  writeFile,
+  type FileHandle,
+} from 'node:fs/promises'
 import {
   closeSync,
   constants as fsConstants,
@@ -69,6 +80,14 @@ export async function writeFileAtomic(
   content: string | Uint8Array,
   options: WriteOptions,
 ): Promise<void> {
+  // /dev/stdout, a FIFO, a terminal: written as they are, opened through the path given (the
+  // kernel follows /proc's links to a pipe, which no readlink can); a temp file renamed over them
+  // would replace the device or pipe with a file.
+  const given = await stat(file).catch(() => undefined)
+  if (given && !given.isFile() && !given.isDirectory()) {
+    await writeFile(file, content)
+    return
+  }
   const target = await followSymlinks(file)
   const existing = await statIfExists(target)
   if (existing?.isDirectory()) throw new CpcredError(`${file} is a directory, not a file`)

@@ -1,5 +1,6 @@
 // The hub: selected like kubectl (--kubeconfig, KUBECONFIG, --context, -n) and spoken to through
 // the lean KubeClient.
+import {namesInBrief} from '../core/format.js'
 import {createHash} from 'node:crypto'
 import {readFile} from 'node:fs/promises'
 import os from 'node:os'
@@ -95,7 +96,9 @@ export async function loadHubConfig(selection: HubSelection, env = process.env):
     const known = merged.contexts.map((c) => c.name)
     throw new UsageError(
       `context "${contextName}" not found in ${files.map((f) => f.path).join(', ')}`,
-      known.length ? `known contexts: ${known.join(', ')}` : 'the kubeconfig defines no contexts',
+      known.length
+        ? `it has ${known.length} context${known.length === 1 ? '' : 's'}: ${namesInBrief(known)} (kubectl config get-contexts lists them)`
+        : 'the kubeconfig defines no contexts',
     )
   }
   const context = (contextEntry.context ?? {}) as ContextEntry

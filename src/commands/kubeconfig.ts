@@ -11,6 +11,7 @@ import {
   TARGET_FLAGS,
 } from '../cli/flags.js'
 import {checkMinTargets, noProfilesNote} from '../core/selection-note.js'
+import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
 import {foldTargets} from '../cli/targets.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
@@ -23,7 +24,14 @@ const KUBECONFIG_FLAGS = {
   ...HUB_FLAGS,
   ...TARGET_FLAGS,
   ...PROVIDER_FLAGS,
-  'output-file': {kind: 'string', summary: 'Write to this file (new files 0600) instead of stdout.'},
+  'output-file': {
+    kind: 'string',
+    summary: 'Write to this file (new files 0600) instead of stdout; - is stdout.',
+  },
+  usable: {
+    kind: 'boolean',
+    summary: 'Leave out, without a word, selected profiles that no provider of your provider file can reach.',
+  },
   merge: {
     kind: 'boolean',
     summary: 'Merge into --output-file, else the first KUBECONFIG file, else ~/.kube/config.',
@@ -79,7 +87,14 @@ export default class Kubeconfig extends Command {
       printer.note(noProfilesNote(scope))
       return
     }
-    const outputFile = flags['output-file'] && path.resolve(flags['output-file'])
+    const toStdout = flags['output-file'] === '-'
+    if (toStdout && flags.merge) {
+      throw new UsageError(
+        '--merge needs a file to merge into, not - (stdout)',
+        'name the file with --output-file',
+      )
+    }
+    const outputFile = !toStdout && flags['output-file'] ? path.resolve(flags['output-file']) : undefined
     const destination: Destination = flags.merge
       ? {
           kind: 'merge',
@@ -92,11 +107,22 @@ export default class Kubeconfig extends Command {
         : {kind: 'stdout'}
     const outcome = await writeKubeconfig(
       kubeconfigFiles,
-      {profiles: targets, ...kubeconfigRequest(flags, hub, loaded)},
+      {
+        profiles: targets,
+        ...kubeconfigRequest(flags, hub, loaded),
+        // With -l or --all, one unusable profile does not cost the others their entries.
+        skipUnusable: flags.usable || flags.all || flags.selector !== undefined,
+      },
       destination,
     )
     for (const warning of outcome.warnings) printer.warn(warning)
     if (outcome.yaml) printer.data(outcome.yaml)
     for (const message of outcome.messages) printer.note(message)
+    if (outcome.skipped.length === 0 || flags.usable) return
+    for (const {profile, reason} of outcome.skipped) printer.warn(`skipped ${profile}: ${reason}`)
+    printer.note(
+      `${outcome.skipped.length} of ${targets.length} profiles were left out; --usable leaves out such profiles and succeeds`,
+    )
+    throw new QuietExit(ExitCode.Failure)
   }
 }

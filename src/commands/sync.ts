@@ -75,6 +75,12 @@ The file is written once, atomically, under the same lock as 'cpcred kubeconfig 
         'use --all (every profile in the namespace, or in all namespaces with -A) or -l SELECTOR',
       )
     }
+    if (flags['output-file'] === '-') {
+      throw new UsageError(
+        'sync keeps a file in step, and - (stdout) is not one',
+        'for a kubeconfig on stdout: cpcred kubeconfig -l SELECTOR (or --all)',
+      )
+    }
     const printer = processPrinter()
     const {hub, providers} = await openSession(flags, printer)
     const request = {

@@ -109,3 +109,12 @@ export function formatCells(cells: Cells, style: CellStyle = (cell) => cell): st
     })
     .join('')
 }
+
+/**
+ * A list of names for one line of a message: all of them when few, else the first ones and how many
+ * more (a merge of a thousand contexts used to print one line of their names).
+ */
+export function namesInBrief(names: readonly string[], shown = 5): string {
+  if (names.length <= shown + 1) return names.join(', ')
+  return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`
+}

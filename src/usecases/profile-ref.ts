@@ -10,7 +10,16 @@ export interface ProfileRef {
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/
 
 /** `name` or `namespace/name`; the parts must be valid Kubernetes names. */
+/**
+ * clusterprofile.multicluster.x-k8s.io/, clusterprofiles.multicluster.x-k8s.io/, clusterprofile/ and
+ * clusterprofiles/. A namespace with one of the two short names is given with -n instead.
+ */
+const TYPE_PREFIX = /^clusterprofiles?(\.multicluster\.x-k8s\.io)?\/(?=[^/]+$)/
+
 export function parseProfileRef(text: string): ProfileRef {
+  // kubectl's TYPE/NAME, as `cpcred list -o name` prints it: the name in the namespace in use.
+  const typed = TYPE_PREFIX.exec(text)
+  if (typed) return parseProfileRef(text.slice(typed[0].length))
   const parts = text.split('/')
   if (parts.length > 2 || parts.some((part) => !DNS_SUBDOMAIN.test(part) || part.length > 253)) {
     throw new UsageError(

@@ -2,8 +2,9 @@
 // kubeconfig, then print it, write it, or merge it into an existing file (atomically, under a lock).
 import os from 'node:os'
 import path from 'node:path'
-import type {ClusterProfile} from '../core/cluster-profile.js'
-import {UsageError} from '../core/errors.js'
+import {CpcredError, isCpcredError, UsageError} from '../core/errors.js'
+import {namesInBrief} from '../core/format.js'
+import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
 import type {HubPin} from '../core/hub-pin.js'
 import {
   hubPinWarnings,
@@ -31,6 +32,11 @@ export interface KubeconfigRequest {
   as?: string
   asGroups: string[]
   contextNameTemplate?: string
+  /**
+   * -l or --all: a profile that cannot be written (no provider in common, a bad extension) is
+   * skipped and reported, as exec reports a target, instead of failing the whole kubeconfig.
+   */
+  skipUnusable?: boolean
 }
 
 export interface KubeconfigFiles {
@@ -51,6 +57,8 @@ export interface KubeconfigOutcome {
   /** What happened, for stderr. */
   messages: string[]
   warnings: string[]
+  /** Profiles left out (skipUnusable), each with why. */
+  skipped: {profile: string; reason: string}[]
 }
 
 export async function writeKubeconfig(
@@ -67,7 +75,21 @@ export async function writeKubeconfig(
   if (request.asGroups.length && !request.as) {
     throw new UsageError('--as-group needs --as', 'client-go only impersonates groups together with a user')
   }
-  const entries = request.profiles.map((profile) => ({resolution: resolveAccess(profile, request.providers)}))
+  const skipped: KubeconfigOutcome['skipped'] = []
+  const entries = request.profiles.flatMap((profile) => {
+    try {
+      return [{resolution: resolveAccess(profile, request.providers)}]
+    } catch (error) {
+      if (!request.skipUnusable || !isCpcredError(error)) throw error
+      skipped.push({profile: profileKey(profile), reason: error.message})
+      return []
+    }
+  })
+  if (entries.length === 0) {
+    throw new CpcredError(`none of the ${skipped.length} selected profiles can be written`, {
+      hint: 'cpcred list -o wide shows which providers each profile offers; cpcred describe PROFILE says why',
+    })
+  }
   const options = renderOptions(request, {hub: request.hubServer})
   const document = renderKubeconfig(entries, options)
   const warnings = [
@@ -81,7 +103,7 @@ export async function writeKubeconfig(
 
   switch (destination.kind) {
     case 'stdout':
-      return {yaml: stringify(document, KUBECONFIG_YAML_OPTIONS), messages: [], warnings}
+      return {yaml: stringify(document, KUBECONFIG_YAML_OPTIONS), messages: [], warnings, skipped}
     case 'file': {
       if (!destination.overwrite && (await files.read(destination.file)) !== undefined) {
         throw new UsageError(
@@ -91,8 +113,9 @@ export async function writeKubeconfig(
       }
       await files.write(destination.file, stringify(document, KUBECONFIG_YAML_OPTIONS))
       return {
-        messages: [`Wrote ${contexts.length} context(s) to ${destination.file}: ${contexts.join(', ')}`],
+        messages: [`Wrote ${contexts.length} context(s) to ${destination.file}: ${namesInBrief(contexts)}`],
         warnings,
+        skipped,
       }
     }
     case 'merge':
@@ -113,13 +136,13 @@ export async function writeKubeconfig(
         })
         await files.write(destination.file, stringify(merged.document, KUBECONFIG_YAML_OPTIONS))
         const messages = [
-          ...(merged.added.length ? [`Added to ${destination.file}: ${merged.added.join(', ')}`] : []),
+          ...(merged.added.length ? [`Added to ${destination.file}: ${namesInBrief(merged.added)}`] : []),
           ...(merged.replaced.length
-            ? [`Replaced in ${destination.file}: ${merged.replaced.join(', ')}`]
+            ? [`Replaced in ${destination.file}: ${namesInBrief(merged.replaced)}`]
             : []),
           ...(destination.setCurrent ? [`Switched to context "${document['current-context']}".`] : []),
         ]
-        return {messages, warnings}
+        return {messages, warnings, skipped}
       })
   }
 }

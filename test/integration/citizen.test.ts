@@ -5,7 +5,16 @@ import {spawn} from 'node:child_process'
 import {chmod, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
-import {applyProfile, cpcred, cpcredBin, isolatedEnv, runProgram, tempDir, testEnv} from '../helpers/env.js'
+import {
+  applyProfile,
+  cpcred,
+  cpcredBin,
+  createNamespace,
+  isolatedEnv,
+  runProgram,
+  tempDir,
+  testEnv,
+} from '../helpers/env.js'
 import {RAW_CONTROL} from '../helpers/controls.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 
@@ -150,7 +159,8 @@ describe('cpcred as a Unix and kubectl citizen', () => {
   it('announces a shard taken from CPCRED_SHARD', async () => {
     const result = await run(['list', '-n', fixture.namespace, '-o', 'name'], {CPCRED_SHARD: '1/2'})
     assert.equal(result.code, 0, result.stderr)
-    assert.equal(result.stderr, 'Working on shard 1/2 of the selection (CPCRED_SHARD=1/2).\n')
+    // The shard may hold none of these three: then the note names it too.
+    assert.match(result.stderr, /^Working on shard 1\/2 of the selection \(CPCRED_SHARD=1\/2\)\.\n/)
   })
 
   it("exits 127 and 126 with the shell's words when the command cannot start, for one target and many", async () => {
@@ -240,4 +250,72 @@ describe('cpcred as a Unix and kubectl citizen', () => {
       assert.doesNotMatch(outcome.out, /3 of 3 failed|--fail-fast/)
     })
   }
+
+  it('takes - and /dev/stdout as stdout, TYPE/NAME as a profile, and writes what it can with --all', async () => {
+    const dash = await run([
+      'kubeconfig',
+      `${fixture.namespace}/target`,
+      ...providers(),
+      '--output-file',
+      '-',
+    ])
+    assert.equal(dash.code, 0, dash.stderr)
+    assert.match(dash.stdout, /^apiVersion: v1$/m)
+    // Through a pipe, as `… --output-file /dev/stdout | cat`: no read of the pipe, no temp file, no lock.
+    const device = await runProgram(
+      'bash',
+      [
+        '-c',
+        `timeout 20 "$@" --output-file /dev/stdout | cat`,
+        'bash',
+        process.execPath,
+        cpcredBin,
+        'kubeconfig',
+        `${fixture.namespace}/target`,
+        ...providers(),
+      ],
+      {env: {...isolatedEnv, ...env}},
+    )
+    assert.equal(device.code, 0, device.stderr)
+    assert.match(device.stdout, /^apiVersion: v1$/m)
+    const syncDash = await run(['sync', '--all', ...providers(), '--output-file', '-'])
+    assert.equal(syncDash.code, 2)
+
+    // kubectl's TYPE/NAME from `list -o name`, one describe each, as a shell pipeline writes it.
+    const described = await runProgram(
+      'bash',
+      [
+        '-c',
+        `"$@" list -n ${fixture.namespace} -o name | xargs -n1 "$@" describe -n ${fixture.namespace} --provider-file ${fixture.providerFile}`,
+        'bash',
+        process.execPath,
+        cpcredBin,
+      ],
+      {env: {...isolatedEnv, ...env}},
+    )
+    assert.equal(described.code, 0, described.stderr)
+    assert.equal(described.stdout.match(/^Name:/gm)?.length, 3, described.stdout)
+
+    const {env: testenv, hub} = await testEnv()
+    const namespace = await createNamespace(hub, 'citizen-mixed')
+    for (const [name, provider] of [
+      ['reachable', 'fake'],
+      ['stranger', 'someone-elses'],
+    ] as const) {
+      await applyProfile(hub, {
+        metadata: {name, namespace},
+        spec: {clusterManager: {name: 'test-manager'}},
+        status: {accessProviders: [{name: provider, cluster: {server: testenv.spoke.server}}]},
+      })
+    }
+    const partial = await run(['kubeconfig', '-n', namespace, '--all', ...providers()])
+    assert.equal(partial.code, 1, partial.stderr)
+    assert.match(partial.stdout, new RegExp(`name: ${namespace}/reachable`))
+    assert.doesNotMatch(partial.stdout, /stranger/)
+    assert.match(partial.stderr, new RegExp(`^warning: skipped ${namespace}/stranger: `, 'm'))
+    const usable = await run(['kubeconfig', '-n', namespace, '--all', '--usable', ...providers()])
+    assert.equal(usable.code, 0, usable.stderr)
+    assert.equal(usable.stdout, partial.stdout)
+    assert.doesNotMatch(usable.stderr, /stranger/)
+  })
 })

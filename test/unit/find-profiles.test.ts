@@ -57,6 +57,15 @@ describe('parseProfileRef', () => {
   it('reads name and namespace/name', () => {
     assert.deepEqual(parseProfileRef('x'), {name: 'x'})
     assert.deepEqual(parseProfileRef('ns/x.y'), {namespace: 'ns', name: 'x.y'})
+    // kubectl's TYPE/NAME, as `list -o name` prints it, so `list -o name | xargs -n1 cpcred describe` works.
+    for (const typed of [
+      'clusterprofile.multicluster.x-k8s.io/x.y',
+      'clusterprofiles.multicluster.x-k8s.io/x.y',
+      'clusterprofile/x.y',
+      'clusterprofiles/x.y',
+    ]) {
+      assert.deepEqual(parseProfileRef(typed), {name: 'x.y'}, typed)
+    }
   })
   for (const bad of ['', 'a/b/c', 'Upper', '/x', 'x/', 'a b']) {
     it(`rejects ${JSON.stringify(bad)} as a usage error`, () => {
