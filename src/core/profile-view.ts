@@ -25,9 +25,9 @@ export interface ProfileViewOptions {
   clustersetOf?: (namespace: string) => string | undefined
 }
 
-/** `True`, `False`, `Unknown` from the ControlPlaneHealthy condition, `-` when there is none. */
+/** `True`, `False`, `Unknown` from the ControlPlaneHealthy condition, `<none>` (as every empty cell) when there is none. */
 export function healthOf(profile: ClusterProfile): string {
-  return findCondition(profile, CONTROL_PLANE_HEALTHY)?.status ?? '-'
+  return findCondition(profile, CONTROL_PLANE_HEALTHY)?.status ?? '<none>'
 }
 
 /** Provider names in offer order; the one the provider file would use is marked with `*`. */

@@ -30,9 +30,9 @@ const healthy = profile('a', 'ns1', {
 })
 
 describe('profile view', () => {
-  it('reads health from ControlPlaneHealthy, - without it', () => {
+  it('reads health from ControlPlaneHealthy, <none> without it (as every empty cell)', () => {
     assert.equal(healthOf(healthy), 'True')
-    assert.equal(healthOf(profile('b', 'ns', {conditions: [{type: 'Other', status: 'False'}]})), '-')
+    assert.equal(healthOf(profile('b', 'ns', {conditions: [{type: 'Other', status: 'False'}]})), '<none>')
   })
 
   it('lists offered providers once each and marks the chosen one', () => {
@@ -48,7 +48,7 @@ describe('profile view', () => {
       [
         'NAMESPACE   NAME   MANAGER   HEALTHY   VERSION   PROVIDERS   AGE',
         'ns1         a      ocm       True      v1.33.1   p1,p2,old   60s',
-        'ns2         b      ocm       -         <none>    <none>      60s',
+        'ns2         b      ocm       <none>    <none>    <none>      60s',
         '',
       ].join('\n'),
     )
