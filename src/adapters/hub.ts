@@ -96,9 +96,7 @@ export async function loadHubConfig(selection: HubSelection, env = process.env):
     const known = merged.contexts.map((c) => c.name)
     throw new UsageError(
       `context "${contextName}" not found in ${files.map((f) => f.path).join(', ')}`,
-      known.length
-        ? `it has ${known.length} context${known.length === 1 ? '' : 's'}: ${namesInBrief(known)} (kubectl config get-contexts lists them)`
-        : 'the kubeconfig defines no contexts',
+      known.length ? `known contexts: ${namesInBrief(known)}` : 'the kubeconfig defines no contexts',
     )
   }
   const context = (contextEntry.context ?? {}) as ContextEntry

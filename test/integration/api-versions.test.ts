@@ -121,7 +121,7 @@ describe('a hub serving v1alpha1 and v1alpha2', () => {
     assert.equal(legacy.apiVersion, 'multicluster.x-k8s.io/v1alpha1', 'shown as it was served: by v1alpha1')
     assert.equal(legacy.status.credentialProviders[0].name, 'fake')
     const table = await run(['list', '-n', fixture.namespace, '--provider-file', fixture.providerFile])
-    assert.match(table.stdout, /^legacy\s+old-manager\s+-\s+<none>\s+fake\*\s/m)
+    assert.match(table.stdout, /^legacy\s+old-manager\s+<none>\s+<none>\s+fake\*\s/m)
   })
 })
 

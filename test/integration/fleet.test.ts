@@ -123,7 +123,12 @@ describe('cpcred for CI at fleet scale', () => {
     ])
     assert.equal(result.code, 0, result.stderr)
     assert.deepEqual(JSON.parse(result.stdout), [])
-    assert.match(result.stderr, new RegExp(`No ClusterProfiles match -l trio=yes in shard ${empty}/${count}`))
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `No ClusterProfiles match -l trio=yes in ${fixture.namespace} namespace \\(shard ${empty}/${count}\\)`,
+      ),
+    )
 
     const named = await run(['exec', fleet[0]!.metadata.name, '--shard', '1/2', '--', 'true'])
     assert.equal(named.code, 2)

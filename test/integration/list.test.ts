@@ -138,11 +138,11 @@ describe('cpcred list against the real hub', () => {
     const lines = result.stdout.trimEnd().split('\n')
     assert.match(lines[0]!, /^NAME\s+MANAGER\s+HEALTHY\s+VERSION\s+PROVIDERS\s+AGE$/)
     assert.equal(lines.length, 3)
-    assert.match(lines[1]!, /^beta\s+fleet-manager\s+-\s+<none>\s+token-request\s+\d+s$/)
-    assert.match(lines[2]!, /^gamma\s+fleet-manager\s+-\s+<none>\s+token-request,legacy\s+\d+s$/)
+    assert.match(lines[1]!, /^beta\s+fleet-manager\s+<none>\s+<none>\s+token-request\s+\d+s$/)
+    assert.match(lines[2]!, /^gamma\s+fleet-manager\s+<none>\s+<none>\s+token-request,legacy\s+\d+s$/)
     // v1alpha2 has no credentialProviders: a profile that also has accessProviders offers only those.
     const current = await cpcred(['list', '-n', namespaces[1]!], {KUBECONFIG: hubKubeconfig})
-    assert.match(current.stdout, /^gamma\s+fleet-manager\s+-\s+<none>\s+token-request\s+\d+s$/m)
+    assert.match(current.stdout, /^gamma\s+fleet-manager\s+<none>\s+<none>\s+token-request\s+\d+s$/m)
   })
 
   it('adds NAMESPACE with -A and uses the context namespace by default', async () => {
@@ -227,13 +227,13 @@ describe('cpcred list filters and provider marking', () => {
     assert.match(
       lines[1]!,
       new RegExp(
-        `^db-1\\s+fleet\\s+-\\s+<none>\\s+unknown-plugin\\s+\\S+\\s+Display db-1\\s+${setName}\\s+<none>\\s+<none>$`,
+        `^db-1\\s+fleet\\s+<none>\\s+<none>\\s+unknown-plugin\\s+\\S+\\s+Display db-1\\s+${setName}\\s+<none>\\s+<none>$`,
       ),
     )
     assert.match(
       lines[2]!,
       new RegExp(
-        `^web-1\\s+ocm\\s+-\\s+<none>\\s+token-request,secretreader\\*\\s+\\S+\\s+Display web-1\\s+${setName}\\s+<none>\\s+${env.spoke.server}/secretreader$`,
+        `^web-1\\s+ocm\\s+<none>\\s+<none>\\s+token-request,secretreader\\*\\s+\\S+\\s+Display web-1\\s+${setName}\\s+<none>\\s+${env.spoke.server}/secretreader$`,
       ),
     )
   })
@@ -283,7 +283,7 @@ describe('cpcred list filters and provider marking', () => {
     )
     const none = await cpcred(['list', '-A', '--clusterset', 'no-such-set'], {KUBECONFIG: hubKubeconfig})
     assert.equal(none.code, 0)
-    assert.equal(none.stderr, 'No ClusterProfiles found.\n')
+    assert.equal(none.stderr, 'No ClusterProfiles found in any namespace.\n')
   })
 
   it('reads the same profiles one per page as in one page', async () => {

@@ -75,7 +75,11 @@ function viaNonblockingParent(command: string[], env: NodeJS.ProcessEnv): Promis
 
 /** Output that differs between two runs by time alone (ages, durations) or by the order of targets. */
 function comparable(text: string, unordered: boolean): string {
-  const stable = text.replace(/\b\d+(\.\d+)?(ms|s|m|h|d)\b/g, 'T').replace(/\b\d+[smhd]\d+[smh]\b/g, 'T')
+  // An age that gains a digit between runs widens its column: spaces are compared as one.
+  const stable = text
+    .replace(/\b\d+[smhd]\d+[smh]\b/g, 'T')
+    .replace(/\b\d+(\.\d+)?(ms|s|m|h|d)\b/g, 'T')
+    .replace(/ +/g, ' ')
   return unordered ? stable.split('\n').sort().join('\n') : stable
 }
 
@@ -165,8 +169,10 @@ describe('output into pipes', () => {
         assert.equal(outcome.code, file.code, `${reader}: ${outcome.stderr}`)
         assert.equal(outcome.stdout.length > 0, file.stdout.length > 0)
         // Byte counts first: a cut is then reported as a size, not a 2 MB diff.
-        if (!unordered)
+        // (Only where no age can change between runs.)
+        if (large && !unordered) {
           assert.equal(outcome.stdout.length, file.stdout.length, `${reader}: bytes that arrived`)
+        }
         assert.equal(comparable(outcome.stdout.toString(), unordered), expected, `${reader}: the same output`)
         assert.doesNotMatch(outcome.stderr, /EAGAIN|EPIPE|Error:/)
       }
