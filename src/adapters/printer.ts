@@ -9,13 +9,17 @@ import type {ChalkInstance} from 'chalk'
 import {formatCells, type Cells, type CellStyle} from '../core/format.js'
 import {printable, printableLines} from '../core/printable.js'
 import {outputSink} from './output-sink.js'
+import {controllingTerminalAvailable} from './prompt-terminal.js'
 
 export type Stream = 'stdout' | 'stderr'
 
 export interface Printer {
   /** stdout is a terminal (tables, colour); false when piped (stable, plain output). */
   readonly stdoutIsTTY: boolean
-  /** stdin and stdout are terminals: prompting is allowed. */
+  /**
+   * A person can be asked: stdin is a terminal and so is the controlling terminal (/dev/tty), where
+   * prompts are drawn (adapters/prompt-terminal.ts); stdout may be a pipe (`cpcred exec | tee log`).
+   */
   readonly interactive: boolean
   /** Colour on stdout: only on a terminal, never with NO_COLOR or TERM=dumb. */
   readonly colour: boolean
@@ -56,6 +60,8 @@ export interface PrinterStreams {
   stdout: {write(text: string): unknown; isTTY?: boolean; onClosed?(listener: () => void): void}
   stderr: {write(text: string): unknown; isTTY?: boolean}
   stdin?: {isTTY?: boolean}
+  /** The controlling terminal, where prompts go; none when absent. */
+  controllingTerminal?: {readonly available: boolean}
 }
 
 const same = (text: string) => text
@@ -78,7 +84,12 @@ export function processPrinter(env = process.env): Printer {
       return isTerminal(0)
     },
   }
-  return printerFor({stdout: stream(1), stderr: stream(2), stdin}, env)
+  const controllingTerminal = {
+    get available() {
+      return controllingTerminalAvailable()
+    },
+  }
+  return printerFor({stdout: stream(1), stderr: stream(2), stdin, controllingTerminal}, env)
 }
 
 /** Whether fd 0, 1 or 2 is a terminal, without creating process.stdin/stdout/stderr. */
@@ -99,6 +110,7 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
   let stderrTTY: boolean | undefined
   const stdoutIsTTY = () => (stdoutTTY ??= Boolean(streams.stdout.isTTY))
   const statusShown = () => (stderrTTY ??= Boolean(streams.stderr.isTTY))
+  let interactive: boolean | undefined
   const colour = () => stdoutIsTTY() && !('NO_COLOR' in env && env.NO_COLOR !== '') && env.TERM !== 'dumb'
   let status = ''
   let chalk: Promise<ChalkInstance> | undefined
@@ -116,7 +128,8 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
       return statusShown()
     },
     get interactive() {
-      return stdoutIsTTY() && Boolean(streams.stdin?.isTTY)
+      return (interactive ??=
+        Boolean(streams.stdin?.isTTY) && Boolean(streams.controllingTerminal?.available))
     },
     get colour() {
       return colour()
