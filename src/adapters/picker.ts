@@ -84,7 +84,11 @@ function interrupted(): QuietExit {
 /** A choice as the prompt draws it: the prompt writes to the terminal itself, so it gets printable text. */
 function describe(profile: ClusterProfile, glyphs: Glyphs): string {
   const display = profile.spec?.displayName ? ` ${glyphs.dash} ${profile.spec.displayName}` : ''
-  return printable(`${profileKey(profile)}${display} (healthy: ${healthOf(profile)})`)
+  return printable(
+    `${profileKey(profile)}${display} (healthy: ${healthOf(profile)})`,
+    undefined,
+    glyphs.ellipsis,
+  )
 }
 
 async function loadPrompts() {
