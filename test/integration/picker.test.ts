@@ -83,6 +83,27 @@ describe('interactive picking on a terminal', () => {
     assert.match(output, /Name:\s+beta-west/)
   })
 
+  it('describe: Ctrl-C in the single select exits 130 quietly', async () => {
+    const session = runOnTty(
+      [
+        process.execPath,
+        cpcredBin,
+        'describe',
+        '-n',
+        fixture.namespace,
+        '--provider-file',
+        fixture.providerFile,
+      ],
+      env(),
+    )
+    await session.waitFor('Which ClusterProfile?')
+    await session.waitFor('beta-west')
+    session.type('\x03')
+    const {code, output} = await session.exited
+    assert.equal(code, 130, output)
+    assert.doesNotMatch(output, /error|cancelled|Name:/i)
+  })
+
   it('exec: typed letters filter and never select (`ap` is not select-all), Enter runs the highlighted one', async () => {
     const session = await execPicker()
     session.type('ap')
