@@ -30,6 +30,9 @@ async function installCompletion(shell: 'bash' | 'zsh', prefix: string) {
   return {fixture, env, functions: path.join(cache, 'cpcred', 'autocomplete', 'functions', shell)}
 }
 
+/** bash-completion, where installed: what a bash user's shell normally has loaded. */
+const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion'
+
 describe('shell completion of commands, flags and profile names', () => {
   let fixture: SpokeFixture
   let env: NodeJS.ProcessEnv
@@ -105,6 +108,37 @@ describe('shell completion of commands, flags and profile names', () => {
     ])
     assert.ok(!(await complete('exec', target, '--', 'kubectl', '--all')).includes('--all-namespaces'))
   })
+
+  it(
+    "after exec's `--` with bash-completion loaded: the command's own completion (_command_offset)",
+    {skip: existsSync(BASH_COMPLETION) ? false : 'bash-completion is not installed'},
+    async () => {
+      const result = await runProgram(
+        'bash',
+        [
+          '-c',
+          'source "$1"; source "$2"; shift 2; COMP_WORDS=(cpcred "$@"); COMP_CWORD=$#; COMP_LINE="cpcred $*"; COMP_POINT=${#COMP_LINE}; _cpcred_complete_profiles; printf "%s\\n" "${COMPREPLY[@]}"',
+          'complete',
+          BASH_COMPLETION,
+          script,
+          'exec',
+          `${fixture.namespace}/target`,
+          '--',
+          'ls',
+          '--colo',
+        ],
+        {env},
+      )
+      assert.equal(result.code, 0, result.stderr)
+      // ls's completion (bash-completion's _longopt), not cpcred's flags and not file names.
+      assert.ok(result.stdout.split('\n').includes('--color'), result.stdout)
+      // compopt complains outside a real TAB; nothing else may reach the terminal.
+      const said = result.stderr
+        .split('\n')
+        .filter((line) => line && !/compopt: not currently executing/.test(line))
+      assert.deepEqual(said, [])
+    },
+  )
 
   it('the script is what `autocomplete` wrote: the plugin function and cpcred’s profile function', async () => {
     const text = await readFile(script, 'utf8')
