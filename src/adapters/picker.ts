@@ -106,8 +106,15 @@ async function loadPrompts() {
       rl.clearLine(0)
       const outcome = pickerStep(state, key as PickerKey, keys, multiple)
       if (outcome.kind === 'editing') return setState(outcome.state)
-      if (outcome.kind === 'picked')
-        setAnswer(outcome.indexes.map((index) => config.entries[index]!.key).join(', '))
+      if (outcome.kind === 'picked') {
+        const {indexes} = outcome
+        // What was chosen stays on screen, in one short line however many it was.
+        setAnswer(
+          indexes.length <= CONFIRM_ABOVE
+            ? printable(indexes.map((index) => config.entries[index]!.key).join(', '))
+            : `${indexes.length} clusters`,
+        )
+      }
       done(outcome)
     })
 

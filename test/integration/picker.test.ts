@@ -159,6 +159,8 @@ describe('interactive picking on a terminal', () => {
     const {code, output} = await session.exited
     assert.equal(code, 0, output)
     assert.deepEqual(ranOn(output), FLEET)
+    // The answer line left on screen counts a large choice instead of listing it.
+    assert.match(output, new RegExp(`Run on which clusters\\?.*\\) ${FLEET.length} clusters`))
   })
 
   it('exec: Ctrl-C in the picker exits 130 quietly and runs nothing', async () => {
