@@ -37,6 +37,21 @@ export class CompletionCache {
     }
   }
 
+  /**
+   * The list, once a refresh running elsewhere has written it; undefined if none has after `ms`.
+   * Polled: a TAB is rare enough, and a watch would need a directory that may not exist yet.
+   */
+  async waitFor(hubIdentity: string, ms: number, pollMs = 50): Promise<CompletionList | undefined> {
+    const deadline = this.now() + ms
+    for (;;) {
+      const list = await this.read(hubIdentity)
+      if (list || this.now() >= deadline) return list
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(pollMs, Math.max(deadline - this.now(), 0))),
+      )
+    }
+  }
+
   isFresh(list: CompletionList | undefined): boolean {
     return list !== undefined && this.now() - list.fetchedAt < COMPLETION_FRESH_MS
   }

@@ -7,16 +7,25 @@ import {fstatSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import type {ChalkInstance} from 'chalk'
 import {formatCells, type Cells, type CellStyle} from '../core/format.js'
-import {printable, printableLines} from '../core/printable.js'
+import {ASCII_GLYPHS, UNICODE_GLYPHS, unicodeTerminal, type Glyphs} from '../core/glyphs.js'
+import {MAX_PRINTABLE_LENGTH, printable, printableLines} from '../core/printable.js'
 import {outputSink} from './output-sink.js'
+import {controllingTerminalAvailable} from './prompt-terminal.js'
 
 export type Stream = 'stdout' | 'stderr'
 
 export interface Printer {
   /** stdout is a terminal (tables, colour); false when piped (stable, plain output). */
   readonly stdoutIsTTY: boolean
-  /** stdin and stdout are terminals: prompting is allowed. */
+  /**
+   * A person can be asked: stdin is a terminal and so is the controlling terminal (/dev/tty), where
+   * prompts are drawn (adapters/prompt-terminal.ts); stdout may be a pipe (`cpcred exec | tee log`).
+   */
   readonly interactive: boolean
+  /** The terminal shows UTF-8 (core/glyphs.ts): its locale says so and TERM is not dumb. */
+  readonly unicode: boolean
+  /** Check marks, pointers, ellipses: the UTF-8 ones, or ASCII where the terminal cannot show them. */
+  readonly glyphs: Glyphs
   /** Colour on stdout: only on a terminal, never with NO_COLOR or TERM=dumb. */
   readonly colour: boolean
   /** Exact data on stdout (-o json|yaml|name, a kubeconfig, an ExecCredential): never altered. */
@@ -56,6 +65,8 @@ export interface PrinterStreams {
   stdout: {write(text: string): unknown; isTTY?: boolean; onClosed?(listener: () => void): void}
   stderr: {write(text: string): unknown; isTTY?: boolean}
   stdin?: {isTTY?: boolean}
+  /** The controlling terminal, where prompts go; none when absent. */
+  controllingTerminal?: {readonly available: boolean}
 }
 
 const same = (text: string) => text
@@ -78,7 +89,12 @@ export function processPrinter(env = process.env): Printer {
       return isTerminal(0)
     },
   }
-  return printerFor({stdout: stream(1), stderr: stream(2), stdin}, env)
+  const controllingTerminal = {
+    get available() {
+      return controllingTerminalAvailable()
+    },
+  }
+  return printerFor({stdout: stream(1), stderr: stream(2), stdin, controllingTerminal}, env)
 }
 
 /** Whether fd 0, 1 or 2 is a terminal, without creating process.stdin/stdout/stderr. */
@@ -99,7 +115,11 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
   let stderrTTY: boolean | undefined
   const stdoutIsTTY = () => (stdoutTTY ??= Boolean(streams.stdout.isTTY))
   const statusShown = () => (stderrTTY ??= Boolean(streams.stderr.isTTY))
+  let interactive: boolean | undefined
   const colour = () => stdoutIsTTY() && !('NO_COLOR' in env && env.NO_COLOR !== '') && env.TERM !== 'dumb'
+  const unicode = unicodeTerminal(env)
+  const glyphs = unicode ? UNICODE_GLYPHS : ASCII_GLYPHS
+  const shown = (text: string) => printableLines(text, glyphs.ellipsis)
   let status = ''
   let chalk: Promise<ChalkInstance> | undefined
 
@@ -116,27 +136,30 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
       return statusShown()
     },
     get interactive() {
-      return stdoutIsTTY() && Boolean(streams.stdin?.isTTY)
+      return (interactive ??=
+        Boolean(streams.stdin?.isTTY) && Boolean(streams.controllingTerminal?.available))
     },
+    unicode,
+    glyphs,
     get colour() {
       return colour()
     },
     data: (text) => write('stdout', text),
-    text: (text, stream = 'stdout') => write(stream, printableLines(text)),
-    cells: (cells, options = {}) => write(options.stream ?? 'stdout', formatCells(cells, options.style)),
-    note: (text) => write('stderr', `${printableLines(text)}\n`),
-    warn: (text) => write('stderr', `warning: ${printableLines(text)}\n`),
-    error: (message, hint) =>
-      write('stderr', `error: ${printableLines(message)}\n${hint ? `${printableLines(hint)}\n` : ''}`),
+    text: (text, stream = 'stdout') => write(stream, shown(text)),
+    cells: (cells, options = {}) =>
+      write(options.stream ?? 'stdout', formatCells(cells, options.style, glyphs.ellipsis)),
+    note: (text) => write('stderr', `${shown(text)}\n`),
+    warn: (text) => write('stderr', `warning: ${shown(text)}\n`),
+    error: (message, hint) => write('stderr', `error: ${shown(message)}\n${hint ? `${shown(hint)}\n` : ''}`),
     prefixed(stream, prefix, line, {printable: escape = false, paintPrefix = same, paintLine = same} = {}) {
-      const shownPrefix = paintPrefix(printable(prefix))
+      const shownPrefix = paintPrefix(printable(prefix, MAX_PRINTABLE_LENGTH, glyphs.ellipsis))
       // A message of several lines (a plugin's stderr) keeps its prefix on every line.
-      const lines = escape ? printableLines(line).split('\n') : [line]
+      const lines = escape ? shown(line).split('\n') : [line]
       write(stream, lines.map((text) => `${shownPrefix} ${paintLine(text)}\n`).join(''))
     },
     status(text) {
       if (!statusShown()) return
-      const next = printable(text)
+      const next = printable(text, MAX_PRINTABLE_LENGTH, glyphs.ellipsis)
       streams.stderr.write(`${status ? '\r\x1b[2K' : ''}${next}`)
       status = next
     },

@@ -1,11 +1,18 @@
 // `cpcred __complete WORD...`: what the shell offers at TAB (the scripts that call it are patched
 // into oclif's completion scripts by src/hooks/completion-scripts.ts). It runs on every keypress,
-// so it starts on the fast path, never waits for the hub and never prints an error: the profile
-// names come from a short-lived local list that a detached `cpcred __complete --refresh` renews.
+// so it starts on the fast path and never prints an error: the profile names come from a
+// short-lived local list that a detached `cpcred __complete --refresh` renews. Only the very first
+// TAB for a hub, with no list at all, waits a moment for that refresh instead of offering nothing.
 import {spawn} from 'node:child_process'
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
-import {profileCandidates, profileCompletion, type ManifestCommand} from '../core/completion.js'
+import {
+  completionOutput,
+  completionRequest,
+  profileCandidates,
+  type HubFlags,
+  type ManifestCommand,
+} from '../core/completion.js'
 import {profileKey} from '../core/cluster-profile.js'
 import {ExitCode, isCpcredError} from '../core/errors.js'
 import type {HubSelection} from '../adapters/hub.js'
@@ -20,29 +27,36 @@ export async function runComplete(argv: string[], out: (text: string) => void): 
   }
 }
 
+/** How long the first TAB for a hub waits for the list to be fetched. */
+const FIRST_LIST_WAIT_MS = 1500
+
 async function candidates(words: string[]): Promise<string> {
   const manifest = JSON.parse(
     await readFile(new URL('../../oclif.manifest.json', import.meta.url), 'utf8'),
   ) as {commands: Record<string, ManifestCommand>}
-  const request = profileCompletion(words, manifest.commands)
-  if (!request) return ''
+  const request = completionRequest(words, manifest.commands)
+  if (request.kind !== 'profiles') return completionOutput(request, () => [])
+  const {keys, namespace} = await profileKeys(request.hub)
+  return completionOutput(request, () => profileCandidates(keys, namespace, request.prefix))
+}
+
+async function profileKeys(selection: HubFlags): Promise<{keys: string[]; namespace: string}> {
   const [{hubIdentity, loadHubConfig}, cache] = await Promise.all([
     import('../adapters/hub.js'),
     completionCache(),
   ])
-  const config = await loadHubConfig(request.hub)
+  const config = await loadHubConfig(selection)
   const identity = hubIdentity(config)
-  const list = await cache.read(identity)
+  let list = await cache.read(identity)
   if (!cache.isFresh(list) && (await cache.claimRefresh(identity))) {
-    // Detached and unwaited: this keypress is answered from what is there now.
-    spawn(process.execPath, [process.argv[1]!, COMPLETE_COMMAND, '--refresh', JSON.stringify(request.hub)], {
+    // Detached and unwaited: a stale list answers this keypress, and the next one gets the new.
+    spawn(process.execPath, [process.argv[1]!, COMPLETE_COMMAND, '--refresh', JSON.stringify(selection)], {
       detached: true,
       stdio: 'ignore',
     }).unref()
   }
-  return profileCandidates(list?.profiles ?? [], config.namespace, request.prefix)
-    .map((candidate) => `${candidate}\n`)
-    .join('')
+  list ??= await cache.waitFor(identity, FIRST_LIST_WAIT_MS)
+  return {keys: list?.profiles ?? [], namespace: config.namespace}
 }
 
 /** Lists every profile the hub user may see (all namespaces, else the context's) into the cache. */

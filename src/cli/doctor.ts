@@ -18,13 +18,18 @@ export function doctorDeps(printer: Printer): DoctorDeps {
     env: process.env,
     stdinIsTTY: Boolean(process.stdin.isTTY),
     uid: process.getuid?.(),
-    onCheck: (id, profile) => printer.status(`checking ${profile ? `${profile}: ` : ''}${id}…`),
+    onCheck: (id, profile) =>
+      printer.status(`checking ${profile ? `${profile}: ` : ''}${id}${printer.glyphs.ellipsis}`),
   }
 }
 
-/** Symbols and colour on a terminal; words (ok, FAIL, warn) in logs and pipes, where grep finds them. */
+/**
+ * Symbols and colour on a terminal that shows UTF-8; words (ok, FAIL, warn) in logs and pipes, where
+ * grep finds them, and on terminals that cannot show the symbols.
+ */
 export async function showReport(printer: Printer, report: DoctorReport): Promise<void> {
-  const {cells, statuses} = renderDoctorReport(report, printer.stdoutIsTTY ? UNICODE_SYMBOLS : ASCII_SYMBOLS)
+  const symbols = printer.stdoutIsTTY && printer.unicode ? UNICODE_SYMBOLS : ASCII_SYMBOLS
+  const {cells, statuses} = renderDoctorReport(report, symbols)
   const chalk = await printer.paint()
   const paint: Record<CheckStatus, (text: string) => string> = {
     ok: chalk.green,

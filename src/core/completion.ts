@@ -1,9 +1,12 @@
-// Shell completion of profile names: what the words typed so far ask for. Pure: the commands' flags
-// come from the oclif manifest, the profiles from a local cache.
+// Shell completion: what the words typed so far ask for. Pure: the commands' flags come from the
+// oclif manifest, the profiles from a local cache, and the shell scripts only carry out the answer.
 
 /** A command's flags as the oclif manifest records them. */
 export interface ManifestCommand {
-  flags: Record<string, {type: 'boolean' | 'option'; char?: string}>
+  flags: Record<
+    string,
+    {type: 'boolean' | 'option'; char?: string; hidden?: boolean; allowNo?: boolean; options?: string[]}
+  >
 }
 
 /** Commands whose operands are profiles (NAME or NAMESPACE/NAME). */
@@ -17,60 +20,93 @@ const PROFILE_COMMANDS = new Set([
   'doctor',
 ])
 
-export interface ProfileCompletion {
-  /** The hub as the words select it. */
-  hub: {kubeconfig?: string; context?: string; namespace?: string}
-  /** What is typed of the profile so far. */
-  prefix: string
-}
+/** Commands whose words after `--` are a command line of their own. */
+const COMMAND_RUNNERS = new Set(['exec'])
+
+export type HubFlags = {kubeconfig?: string; context?: string; namespace?: string}
+
+export type CompletionRequest =
+  /** No cpcred command yet: the command and topic names (oclif's script knows them). */
+  | {kind: 'commands'}
+  /** Words to offer as they are (flags of the command, the values a flag allows). */
+  | {kind: 'words'; words: string[]}
+  /** Profile names of the hub the words select, starting with `prefix`. */
+  | {kind: 'profiles'; hub: HubFlags; prefix: string}
+  /**
+   * After exec's `--`: the shell's own completion of the command line that starts at word `offset`
+   * (an index into the words given), as `sudo` or `xargs` complete theirs.
+   */
+  | {kind: 'command'; offset: number}
+  /** Nothing cpcred knows of. */
+  | {kind: 'none'}
 
 /**
  * `words` are the words after `cpcred`, the last being the one under the cursor (maybe empty).
- * Returns what to complete when that word is a profile operand, else undefined.
  */
-export function profileCompletion(
+export function completionRequest(
   words: string[],
   commands: Record<string, ManifestCommand>,
-): ProfileCompletion | undefined {
+): CompletionRequest {
   const current = words.at(-1) ?? ''
   const before = words.slice(0, -1)
   let id: string | undefined
-  let rest: string[] = []
+  let start = 0
   // The command is the longest run of leading words naming one (`cache clear`).
   for (let length = Math.min(before.length, 3); length > 0; length--) {
     const candidate = before.slice(0, length).join(':')
     if (commands[candidate]) {
       id = candidate
-      rest = before.slice(length)
+      start = length
       break
     }
   }
-  if (!id || !PROFILE_COMMANDS.has(id) || current.startsWith('-')) return undefined
+  if (!id) return {kind: 'commands'}
   const flags = commands[id]!.flags
-  const takesValue = (word: string): string | undefined => {
-    if (word.includes('=')) return undefined
-    const name = word.startsWith('--')
+  const flagNamed = (word: string): string | undefined =>
+    word.startsWith('--')
       ? word.slice(2)
-      : Object.entries(flags).find(([, flag]) => word === `-${flag.char}`)?.[0]
+      : Object.entries(flags).find(([, flag]) => flag.char !== undefined && word === `-${flag.char}`)?.[0]
+  const takesValue = (word: string): string | undefined => {
+    const name = flagNamed(word)
     return name && flags[name]?.type === 'option' ? name : undefined
   }
-  const hub: ProfileCompletion['hub'] = {}
-  for (let index = 0; index < rest.length; index++) {
-    const word = rest[index]!
-    // After `--` come the words of the command exec runs.
-    if (word === '--') return undefined
-    if (!word.startsWith('-')) continue
+
+  const hub: HubFlags = {}
+  for (let index = start; index < before.length; index++) {
+    const word = before[index]!
+    if (word === '--') {
+      if (COMMAND_RUNNERS.has(id)) return {kind: 'command', offset: index + 1}
+      // Elsewhere `--` only ends the flags: what follows are operands.
+      return PROFILE_COMMANDS.has(id) ? {kind: 'profiles', hub, prefix: current} : {kind: 'none'}
+    }
+    if (!word.startsWith('-') || word === '-') continue
     const [flagWord, inline] = word.split(/=(.*)/s, 2) as [string, string | undefined]
-    const name = flagWord.startsWith('--') ? flagWord.slice(2) : takesValue(flagWord)
+    const name = flagNamed(flagWord)
     let value = inline
     if (value === undefined && takesValue(flagWord)) {
-      // The value is the next word; when that is the word being typed, it is not a profile.
-      if (index === rest.length - 1) return undefined
-      value = rest[++index]
+      // The value is the next word; when that is the word being typed, offer what the flag allows.
+      if (index === before.length - 1)
+        return {kind: 'words', words: startingWith(flags[name!]!.options ?? [], current)}
+      value = before[++index]
     }
     if (name === 'kubeconfig' || name === 'context' || name === 'namespace') hub[name] = value
   }
-  return {hub, prefix: current}
+  if (current.startsWith('-')) return {kind: 'words', words: startingWith(flagWords(flags), current)}
+  return PROFILE_COMMANDS.has(id) ? {kind: 'profiles', hub, prefix: current} : {kind: 'none'}
+}
+
+/** `--name` (and `--no-name`) of every flag shown in help, then `-c` for those with a letter. */
+function flagWords(flags: ManifestCommand['flags']): string[] {
+  const visible = Object.entries(flags).filter(([, flag]) => !flag.hidden)
+  return [
+    ...visible.flatMap(([name, flag]) => (flag.allowNo ? [`--${name}`, `--no-${name}`] : [`--${name}`])),
+    '--help',
+    ...visible.flatMap(([, flag]) => (flag.char ? [`-${flag.char}`] : [])),
+  ]
+}
+
+function startingWith(words: string[], prefix: string): string[] {
+  return words.filter((word) => word.startsWith(prefix))
 }
 
 /** The profiles to offer: every NAMESPACE/NAME, and bare names of the selected namespace, that start with the prefix. */
@@ -79,4 +115,25 @@ export function profileCandidates(keys: string[], namespace: string, prefix: str
     .filter((key) => key.startsWith(`${namespace}/`))
     .map((key) => key.slice(namespace.length + 1))
   return [...new Set([...names, ...keys])].filter((candidate) => candidate.startsWith(prefix)).sort()
+}
+
+/**
+ * What `cpcred __complete` prints: candidates one per line, or one directive line starting with
+ * `:` (no candidate can: profile names are DNS labels, flags start with `-`) for the shell script.
+ */
+export function completionOutput(request: CompletionRequest, profiles: () => string[]): string {
+  switch (request.kind) {
+    case 'commands':
+      return ':commands\n'
+    case 'command':
+      return `:command ${request.offset}\n`
+    case 'words':
+      return request.words.map((word) => `${word}\n`).join('')
+    case 'profiles':
+      return profiles()
+        .map((profile) => `${profile}\n`)
+        .join('')
+    case 'none':
+      return ''
+  }
 }

@@ -3,6 +3,7 @@
 // text printable; the JSON goes out exactly as built here.
 import {exitCodeOf, overallStatus, type CheckResult, type CheckStatus} from './doctor.js'
 import type {Cells} from './format.js'
+import {UNICODE_GLYPHS} from './glyphs.js'
 
 /** hub: no profile given; profile: one profile, every check shown; fleet: -A/-l/--all, a line per profile. */
 export type DoctorMode = 'hub' | 'profile' | 'fleet'
@@ -58,7 +59,12 @@ function checkJson(result: CheckResult): CheckJson {
 export type StatusSymbols = Record<CheckStatus, string>
 
 /** For a terminal. */
-export const UNICODE_SYMBOLS: StatusSymbols = {ok: '✓', warn: '!', fail: '✗', skip: '-'}
+export const UNICODE_SYMBOLS: StatusSymbols = {
+  ok: UNICODE_GLYPHS.ok,
+  warn: '!',
+  fail: UNICODE_GLYPHS.fail,
+  skip: '-',
+}
 /** For logs and pipes: words that grep finds and any encoding shows. */
 export const ASCII_SYMBOLS: StatusSymbols = {ok: 'ok', warn: 'warn', fail: 'FAIL', skip: 'skip'}
 

@@ -1,5 +1,5 @@
 // Human output the way kubectl prints it.
-import {printable} from './printable.js'
+import {MAX_PRINTABLE_LENGTH, printable} from './printable.js'
 
 /** kubectl's AGE: k8s.io/apimachinery/pkg/util/duration.HumanDuration. */
 export function humanDuration(milliseconds: number): string {
@@ -70,9 +70,11 @@ export function kubectlTable(headers: string[], rows: string[][]): Cells {
  * The text of `cells`: each cell made printable, a line's last cell not aligned, column n aligned
  * over each run of consecutive lines that have a cell after it (tabwriter's column blocks).
  */
-export function formatCells(cells: Cells, style: CellStyle = (cell) => cell): string {
+export function formatCells(cells: Cells, style: CellStyle = (cell) => cell, ellipsis?: string): string {
   const measured = cells.measureWith?.length ?? 0
-  const rows = [...(cells.measureWith ?? []), ...cells.rows].map((row) => row.map((cell) => printable(cell)))
+  const rows = [...(cells.measureWith ?? []), ...cells.rows].map((row) =>
+    row.map((cell) => printable(cell, MAX_PRINTABLE_LENGTH, ellipsis)),
+  )
   const widths: number[][] = rows.map(() => [])
   const align = (column: number, from: number, to: number): void => {
     let line = from

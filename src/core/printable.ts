@@ -11,11 +11,11 @@ export const MAX_PRINTABLE_LENGTH = 1024
  * One value as a single printable line: C0 and C1 controls (newlines included), DEL and the
  * bidirectional controls shown as visible escapes (\x1b, \n, \u202e); other text left alone.
  */
-export function printable(value: string, maxLength = MAX_PRINTABLE_LENGTH): string {
+export function printable(value: string, maxLength = MAX_PRINTABLE_LENGTH, ellipsis = '…'): string {
   let out = ''
   let length = 0
   for (const char of value) {
-    if (length === maxLength) return `${out}…(${[...value].length - maxLength} more characters)`
+    if (length === maxLength) return `${out}${ellipsis}(${[...value].length - maxLength} more characters)`
     out += escapeChar(char)
     length++
   }
@@ -23,10 +23,10 @@ export function printable(value: string, maxLength = MAX_PRINTABLE_LENGTH): stri
 }
 
 /** Text of several lines: each line made printable on its own, the line breaks kept. */
-export function printableLines(text: string): string {
+export function printableLines(text: string, ellipsis?: string): string {
   return text
     .split('\n')
-    .map((line) => printable(line))
+    .map((line) => printable(line, MAX_PRINTABLE_LENGTH, ellipsis))
     .join('\n')
 }
 

@@ -22,13 +22,20 @@ const hook: Hook<'postrun'> = async function ({Command, config}) {
 
 export default hook
 
-function bashWithProfiles(script: string, bin: string): string {
-  return script + bashProfileCompletion(bin)
+/** oclif's flag lookup: a sed whose pattern is every word typed, so a profile's `/` broke it. */
+const OCLIF_FLAG_LOOKUP =
+  'opts=$(printf "%s " "${commands[@]}" | grep "${normalizedCommand}" | sed -n "s/^${normalizedCommand} //p")'
+/** The same lookup as a plain string comparison: no word is read as a pattern. */
+const FLAG_LOOKUP = `while IFS= read -r line; do [[ "$line" == "$normalizedCommand "* ]] && opts="\${line#"$normalizedCommand "}"; done <<< "$commands"`
+
+export function bashWithProfiles(script: string, bin: string): string {
+  return script.replace(OCLIF_FLAG_LOOKUP, FLAG_LOOKUP) + bashProfileCompletion(bin)
 }
 
 /**
  * The zsh script completes every command's operands as files ("*: :_files"); for the commands that
  * take profiles `cpcred __complete` answers instead, and files stay the answer where it has none.
+ * After exec's `--` the rest of the line is completed as a command line of its own (_normal).
  * A topic's function (`_cpcred_cache`) sees the words after the topic, so it passes the topic on.
  */
 export function zshWithProfiles(script: string, bin: string): string {
@@ -47,26 +54,58 @@ ${MARK} (NAMESPACE/NAME) for the commands that take them; files where there are 
 _${name}_profiles()
 {
   # _arguments passes its compadd options, then (after --) the topic's words, if any.
-  local -a profiles
+  local -a answer topic
   local -i separator=\${@[(I)--]}
-  profiles=(\${(f)"$(${bin} ${COMPLETE_COMMAND} "\${(@)@[separator+1,-1]}" "\${(@)words[1,CURRENT]}" 2>/dev/null)"})
-  if (( \${#profiles} )); then compadd "\${(@)@[1,separator-1]}" -a profiles; else _files "\${(@)@[1,separator-1]}"; fi
+  topic=("\${(@)@[separator+1,-1]}")
+  answer=(\${(f)"$(${bin} ${COMPLETE_COMMAND} "\${(@)topic}" "\${(@)words[1,CURRENT]}" 2>/dev/null)"})
+  if [[ \${answer[1]} == ':command '* ]]; then
+    # The words from the command exec runs on: complete them as that command's own line.
+    local -i skip=$(( \${answer[1]#:command } - \${#topic} ))
+    shift skip words
+    (( CURRENT -= skip ))
+    _normal
+  elif (( \${#answer} )) && [[ \${answer[1]} != :* ]]; then
+    compadd "\${(@)@[1,separator-1]}" -a answer
+  else
+    _files "\${(@)@[1,separator-1]}"
+  fi
 }
 `
   // After the #compdef line, before the functions that use it.
   return [lines[0], helper, ...lines.slice(1)].join('\n')
 }
 
+/**
+ * The function bash calls at TAB: \`cpcred __complete\` says what the words ask for (flags of the
+ * command after any other words, a flag's values, profile names), hands the command names to
+ * oclif's function, and after exec's \`--\` leaves the rest to bash: the command's own completion
+ * where bash-completion is loaded (_command_offset), else command names and then files.
+ */
 export function bashProfileCompletion(bin: string): string {
   const name = bin.replace(/[^A-Za-z0-9_]/g, '_')
   return `
-${MARK} (NAMESPACE/NAME) for the commands that take them, after the commands and flags above.
+${MARK} (NAMESPACE/NAME), flags and values for the commands; the shell's own completion after exec's --.
 _${name}_complete_profiles()
 {
-  _${name}_autocomplete
   local cur="\${COMP_WORDS[COMP_CWORD]}" IFS=$'\\n'
-  [[ "$cur" == -* ]] && return
-  COMPREPLY+=($(compgen -W "$(${bin} ${COMPLETE_COMMAND} "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)" -- "$cur"))
+  local -a answer
+  answer=($(${bin} ${COMPLETE_COMMAND} "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+  case "\${answer[0]}" in
+    :commands) _${name}_autocomplete ;;
+    ":command "*)
+      local -i offset=$(( \${answer[0]#:command } + 1 ))
+      if declare -F _command_offset >/dev/null; then
+        _command_offset "$offset"
+      elif (( COMP_CWORD == offset )); then
+        COMPREPLY=($(compgen -c -- "$cur"))
+      else
+        compopt -o filenames 2>/dev/null
+        COMPREPLY=($(compgen -f -- "$cur"))
+      fi
+      ;;
+    :*) COMPREPLY=() ;;
+    *) COMPREPLY=($(compgen -W "\${answer[*]}" -- "$cur")) ;;
+  esac
 }
 complete -F _${name}_complete_profiles ${bin}
 `

@@ -130,7 +130,7 @@ export async function selectProfiles(hub: ProfileFinder, input: SelectInput): Pr
 }
 
 export interface Chooser {
-  /** A person can be asked (stdin and stdout are terminals). */
+  /** A person can be asked (Printer.interactive: stdin and the controlling terminal are terminals). */
   interactive: boolean
   pickOne(profiles: ClusterProfile[]): Promise<ClusterProfile>
 }

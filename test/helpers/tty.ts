@@ -13,7 +13,7 @@ const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`
 
 export function runOnTty(command: string[], env: NodeJS.ProcessEnv): TtySession {
   const child = spawn('script', ['-q', '-e', '-c', command.map(quote).join(' '), '/dev/null'], {
-    env: {...env, TERM: 'xterm', COLUMNS: '120', LINES: '40'},
+    env: {TERM: 'xterm', COLUMNS: '120', LINES: '40', ...env},
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let output = ''

@@ -13,12 +13,18 @@ zpty -w z 'compadd () {
   for h in $__hits; do print -r -- "<hit>$h"; done
   builtin compadd "$@"
 }'
-zpty -w z "bindkey '^I' complete-word; zstyle ':completion:*' list-prompt ''; zstyle ':completion:*' menu no"
+# TAB completes, then says so: keys typed while a completion still runs would cut it short.
+zpty -w z 'complete-and-mark () { zle complete-word; print -r -- "<com""pleted>" }; zle -N complete-and-mark'
+zpty -w z "bindkey '^I' complete-and-mark; zstyle ':completion:*' list-prompt ''; zstyle ':completion:*' menu no"
 zpty -w z 'print -r -- "<ready>"'
 local line
 while zpty -r z line; do [[ $line == *'<ready>'* ]] && [[ $line != *print* ]] && break; done
 shift
 zpty -w -n z "${(j: :)@}"$'\t'
+while zpty -r z line; do
+  [[ $line == *'<hit>'* ]] && print -r -- "${${line##*<hit>}%%$'\r'*}"
+  [[ $line == *'<completed>'* ]] && break
+done
 zpty -w z $'\C-u''print -r -- "<done>"'
 while zpty -r z line; do
   [[ $line == *'<done>'* && $line != *print* ]] && break

@@ -3,7 +3,7 @@
 // and kubectl finding `kubectl-cpcred` on PATH.
 import assert from 'node:assert/strict'
 import {existsSync} from 'node:fs'
-import {readFile, symlink} from 'node:fs/promises'
+import {readFile, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {cpcred, cpcredBin, isolatedEnv, repoRoot, runProgram, tempDir} from '../helpers/env.js'
@@ -30,6 +30,9 @@ async function installCompletion(shell: 'bash' | 'zsh', prefix: string) {
   return {fixture, env, functions: path.join(cache, 'cpcred', 'autocomplete', 'functions', shell)}
 }
 
+/** bash-completion, where installed: what a bash user's shell normally has loaded. */
+const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion'
+
 describe('shell completion of commands, flags and profile names', () => {
   let fixture: SpokeFixture
   let env: NodeJS.ProcessEnv
@@ -41,36 +44,34 @@ describe('shell completion of commands, flags and profile names', () => {
     script = path.join(functions, 'cpcred.bash')
   })
 
-  /** What bash offers for `cpcred WORDS…` with the cursor at the end of the last word. */
+  /**
+   * What bash offers for `cpcred WORDS…` with the cursor at the end of the last word, through the
+   * function `complete -F` names (or another of the script's functions); the shell must say nothing.
+   */
   async function complete(...words: string[]): Promise<string[]> {
+    return completeWith('_cpcred_complete_profiles', ...words)
+  }
+  async function completeWith(fn: string, ...words: string[]): Promise<string[]> {
     const result = await runProgram(
       'bash',
       [
         '-c',
-        'source "$1"; shift; COMP_WORDS=(cpcred "$@"); COMP_CWORD=$#; _cpcred_complete_profiles; printf "%s\\n" "${COMPREPLY[@]}"',
+        'source "$1"; fn=$2; shift 2; COMP_WORDS=(cpcred "$@"); COMP_CWORD=$#; "$fn"; printf "%s\\n" "${COMPREPLY[@]}"',
         'complete',
         script,
+        fn,
         ...words,
       ],
       {env},
     )
     assert.equal(result.code, 0, result.stderr)
+    assert.equal(result.stderr, '', 'completion prints nothing on the terminal')
     return result.stdout.split('\n').filter(Boolean)
   }
 
-  /** The completion entry point, polled until the background refresh has filled the list. */
-  async function completeEventually(...words: string[]): Promise<string[]> {
-    const deadline = Date.now() + 15_000
-    for (;;) {
-      const offered = await complete(...words)
-      if (offered.length > 0 || Date.now() > deadline) return offered
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-  }
-
-  it('offers profile names (NAMESPACE/NAME) from the hub, refreshed in the background', async () => {
-    const offered = await completeEventually('describe', `${fixture.namespace}/`)
-    assert.deepEqual(offered, [`${fixture.namespace}/target`])
+  it('offers profile names (NAMESPACE/NAME) from the hub: the first TAB waits for the list', async () => {
+    // The list of this hub is empty (a cache of its own): the first TAB starts the refresh and waits.
+    assert.deepEqual(await complete('describe', `${fixture.namespace}/`), [`${fixture.namespace}/target`])
     assert.deepEqual(await complete('whoami', '-n', fixture.namespace, 'tar'), ['target'])
     assert.deepEqual(await complete('cache', 'clear', `${fixture.namespace}/t`), [
       `${fixture.namespace}/target`,
@@ -84,6 +85,60 @@ describe('shell completion of commands, flags and profile names', () => {
     assert.deepEqual(await complete('exec', `${fixture.namespace}/target`, '--', `${fixture.namespace}/`), [])
     assert.deepEqual(await complete('describe', '--context', ''), [], 'a flag value is not a profile')
   })
+
+  it('flags complete after a profile and after other flags, without sed errors (`exec ns/p --paral`)', async () => {
+    assert.deepEqual(await complete('exec', `${fixture.namespace}/target`, '--paral'), ['--parallel'])
+    assert.deepEqual(await complete('exec', '--all', '-n', fixture.namespace, '--fail'), ['--fail-fast'])
+    assert.deepEqual(await complete('describe', `${fixture.namespace}/target`, '-o', 'ya'), ['yaml'])
+    // oclif's own function, patched: its flag lookup no longer reads the words as a sed pattern.
+    assert.deepEqual(
+      await completeWith('_cpcred_autocomplete', 'exec', `${fixture.namespace}/p`, '--paral'),
+      [],
+    )
+    assert.doesNotMatch(await readFile(script, 'utf8'), /sed -n "s\/\^\$\{normalizedCommand\}/)
+  })
+
+  it("after exec's `--`: command names, then files, as the shell completes them", async () => {
+    const dir = await tempDir('cpcred-completion-files-')
+    await writeFile(path.join(dir, 'manifest.yaml'), '')
+    const target = `${fixture.namespace}/target`
+    assert.ok((await complete('exec', target, '--', 'kubec')).includes('kubectl'))
+    assert.deepEqual(await complete('exec', target, '--', 'kubectl', 'apply', '-f', `${dir}/man`), [
+      `${dir}/manifest.yaml`,
+    ])
+    assert.ok(!(await complete('exec', target, '--', 'kubectl', '--all')).includes('--all-namespaces'))
+  })
+
+  it(
+    "after exec's `--` with bash-completion loaded: the command's own completion (_command_offset)",
+    {skip: existsSync(BASH_COMPLETION) ? false : 'bash-completion is not installed'},
+    async () => {
+      const result = await runProgram(
+        'bash',
+        [
+          '-c',
+          'source "$1"; source "$2"; shift 2; COMP_WORDS=(cpcred "$@"); COMP_CWORD=$#; COMP_LINE="cpcred $*"; COMP_POINT=${#COMP_LINE}; _cpcred_complete_profiles; printf "%s\\n" "${COMPREPLY[@]}"',
+          'complete',
+          BASH_COMPLETION,
+          script,
+          'exec',
+          `${fixture.namespace}/target`,
+          '--',
+          'ls',
+          '--colo',
+        ],
+        {env},
+      )
+      assert.equal(result.code, 0, result.stderr)
+      // ls's completion (bash-completion's _longopt), not cpcred's flags and not file names.
+      assert.ok(result.stdout.split('\n').includes('--color'), result.stdout)
+      // compopt complains outside a real TAB; nothing else may reach the terminal.
+      const said = result.stderr
+        .split('\n')
+        .filter((line) => line && !/compopt: not currently executing/.test(line))
+      assert.deepEqual(said, [])
+    },
+  )
 
   it('the script is what `autocomplete` wrote: the plugin function and cpcred’s profile function', async () => {
     const text = await readFile(script, 'utf8')
@@ -125,12 +180,8 @@ describe('zsh completion of profile names', {skip: zsh ? false : 'zsh is not ins
   }
 
   it('offers profile names for the commands that take them, and commands, flags and files as before', async () => {
-    // The first ask starts the background refresh of the local list.
-    const deadline = Date.now() + 15_000
-    let offered: string[] = []
-    while (offered.length === 0 && Date.now() < deadline)
-      offered = await complete('describe', `${fixture.namespace}/`)
-    assert.deepEqual(offered, [`${fixture.namespace}/target`])
+    // The first ask starts the background refresh of the local list, and waits for it.
+    assert.deepEqual(await complete('describe', `${fixture.namespace}/`), [`${fixture.namespace}/target`])
     assert.deepEqual(await complete('cache', 'clear', `${fixture.namespace}/t`), [
       `${fixture.namespace}/target`,
     ])
@@ -138,6 +189,20 @@ describe('zsh completion of profile names', {skip: zsh ? false : 'zsh is not ins
     assert.deepEqual(await complete('descr'), ['describe'])
     assert.ok((await complete('describe', '--kubec')).includes('--kubeconfig'))
     assert.ok(!(await complete('list', `${fixture.namespace}/`)).some((word) => word.includes('target')))
+  })
+
+  it("flags after a profile and after other flags; after exec's `--` the command's own completion", async () => {
+    const target = `${fixture.namespace}/target`
+    assert.ok((await complete('exec', target, '--paral')).includes('--parallel'))
+    assert.ok((await complete('exec', '--all', '-n', fixture.namespace, '--fail')).includes('--fail-fast'))
+    assert.ok((await complete('exec', target, '--', 'kubec')).includes('kubectl'))
+    const dir = await tempDir('cpcred-zsh-files-')
+    await writeFile(path.join(dir, 'manifest.yaml'), '')
+    const offered = await complete('exec', target, '--', 'cat', `${dir}/man`)
+    assert.ok(
+      offered.some((word) => word.endsWith('manifest.yaml')),
+      `files after the command: ${offered.join(' ')}`,
+    )
   })
 })
 

@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict'
+import {readFile} from 'node:fs/promises'
+import path from 'node:path'
 import {before, describe, it} from 'node:test'
-import {applyProfile, cpcredBin, isolatedEnv, testEnv} from '../helpers/env.js'
+import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv} from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
-import {runOnTty} from '../helpers/tty.js'
+import {runOnTty, type TtySession} from '../helpers/tty.js'
+
+/** The profiles the picker offers, in the order it lists them (namespace/name). */
+const FLEET = ['alpha-east', 'ap-east-1', 'ap-south-1', 'ap-south-2', 'beta-west']
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300))
 
 describe('interactive picking on a terminal', () => {
   let fixture: SpokeFixture
@@ -10,18 +17,48 @@ describe('interactive picking on a terminal', () => {
   before(async () => {
     fixture = await spokeFixture({prefix: 'picker', profileName: 'alpha-east'})
     const {env, hub} = await testEnv()
-    await applyProfile(hub, {
-      metadata: {name: 'beta-west', namespace: fixture.namespace},
-      spec: {clusterManager: {name: 'test-manager'}},
-      status: {
-        accessProviders: [
-          {name: 'fake', cluster: {server: env.spoke.server, 'certificate-authority-data': env.spoke.caData}},
-        ],
-      },
-    })
+    for (const name of FLEET.slice(1)) {
+      await applyProfile(hub, {
+        metadata: {name, namespace: fixture.namespace},
+        spec: {clusterManager: {name: 'test-manager'}},
+        status: {
+          accessProviders: [
+            {
+              name: 'fake',
+              cluster: {server: env.spoke.server, 'certificate-authority-data': env.spoke.caData},
+            },
+          ],
+        },
+      })
+    }
   })
 
-  const env = () => ({...isolatedEnv, KUBECONFIG: fixture.hubKubeconfig})
+  const env = (extra: NodeJS.ProcessEnv = {}) => ({
+    ...isolatedEnv,
+    KUBECONFIG: fixture.hubKubeconfig,
+    LANG: 'C.UTF-8',
+    ...extra,
+  })
+  const execArgs = () => [
+    'exec',
+    '-n',
+    fixture.namespace,
+    '--provider-file',
+    fixture.providerFile,
+    '--',
+    'sh',
+    '-c',
+    'echo ran on $CPCRED_PROFILE',
+  ]
+  const ranOn = (output: string) => [...output.matchAll(/ran on ([\w-]+)/g)].map((match) => match[1]).sort()
+
+  /** `cpcred exec` with no target on a terminal, once its picker shows the whole list. */
+  async function execPicker(extraEnv: NodeJS.ProcessEnv = {}): Promise<TtySession> {
+    const session = runOnTty([process.execPath, cpcredBin, ...execArgs()], env(extraEnv))
+    await session.waitFor('Run on which clusters?')
+    await session.waitFor('beta-west')
+    return session
+  }
 
   it('describe without a name offers a fuzzy search over the profiles', async () => {
     const session = runOnTty(
@@ -39,41 +76,150 @@ describe('interactive picking on a terminal', () => {
     await session.waitFor('Which ClusterProfile?')
     await session.waitFor('beta-west')
     session.type('btw')
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await settle()
     session.type('\r')
     const {code, output} = await session.exited
     assert.equal(code, 0, output)
     assert.match(output, /Name:\s+beta-west/)
   })
 
-  it('exec without a target offers a multi-select and runs on the chosen ones', async () => {
+  it('describe: Ctrl-C in the single select exits 130 quietly', async () => {
     const session = runOnTty(
       [
         process.execPath,
         cpcredBin,
-        'exec',
+        'describe',
         '-n',
         fixture.namespace,
         '--provider-file',
         fixture.providerFile,
-        '--',
-        'sh',
-        '-c',
-        'echo ran on $CPCRED_PROFILE',
       ],
       env(),
     )
-    await session.waitFor('Run on which clusters?')
+    await session.waitFor('Which ClusterProfile?')
     await session.waitFor('beta-west')
-    // Select the first entry (alpha-east) and the second (beta-west), then run.
-    session.type(' ')
-    session.type('\x1b[B')
-    session.type(' ')
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    session.type('\x03')
+    const {code, output} = await session.exited
+    assert.equal(code, 130, output)
+    assert.doesNotMatch(output, /error|cancelled|Name:/i)
+  })
+
+  it('exec: typed letters filter and never select (`ap` is not select-all), Enter runs the highlighted one', async () => {
+    const session = await execPicker()
+    session.type('ap')
+    await session.waitFor('(0 selected) ap')
+    await settle()
     session.type('\r')
     const {code, output} = await session.exited
     assert.equal(code, 0, output)
-    assert.match(output, /alpha-east \| ran on alpha-east/)
-    assert.match(output, /beta-west +\| ran on beta-west/)
+    assert.deepEqual(ranOn(output), ['ap-east-1'])
+    assert.doesNotMatch(output, /Run on \d+ clusters\?/)
+  })
+
+  it('exec: space selects, Ctrl-A selects all the filter shows; up to 3 run without a question', async () => {
+    const session = await execPicker()
+    session.type(' ') // alpha-east, the first entry
+    await session.waitFor('(1 selected)')
+    session.type('south')
+    await session.waitFor('(1 selected) south')
+    session.type('\x01') // Ctrl-A: both ap-south entries
+    await session.waitFor('(3 selected)')
+    session.type('\r')
+    const {code, output} = await session.exited
+    assert.equal(code, 0, output)
+    assert.deepEqual(ranOn(output), ['alpha-east', 'ap-south-1', 'ap-south-2'])
+    assert.doesNotMatch(output, /Run on \d+ clusters\?/)
+  })
+
+  for (const answer of [
+    {typed: '\r', shown: 'Enter (the default, No)'},
+    {typed: 'n\r', shown: 'n'},
+  ]) {
+    it(`exec: more than 3 clusters asks "Run on N clusters? (y/N)"; ${answer.shown} runs nothing`, async () => {
+      const session = await execPicker()
+      session.type('\x01')
+      await session.waitFor(`(${FLEET.length} selected)`)
+      session.type('\r')
+      await session.waitFor(`Run on ${FLEET.length} clusters? (y/N)`)
+      session.type(answer.typed)
+      const {code, output} = await session.exited
+      assert.equal(code, 1, output)
+      assert.deepEqual(ranOn(output), [])
+      assert.match(output, /nothing was run/)
+    })
+  }
+
+  it('exec: "y" to the confirmation runs on every chosen cluster', async () => {
+    const session = await execPicker()
+    session.type('\x01')
+    await session.waitFor(`(${FLEET.length} selected)`)
+    session.type('\r')
+    await session.waitFor(`Run on ${FLEET.length} clusters? (y/N)`)
+    session.type('y\r')
+    const {code, output} = await session.exited
+    assert.equal(code, 0, output)
+    assert.deepEqual(ranOn(output), FLEET)
+    // The answer line left on screen counts a large choice instead of listing it.
+    assert.match(output, new RegExp(`Run on which clusters\\?.*\\) ${FLEET.length} clusters`))
+  })
+
+  it('exec: Ctrl-C in the picker exits 130 quietly and runs nothing', async () => {
+    const session = await execPicker()
+    session.type(' ')
+    await session.waitFor('(1 selected)')
+    session.type('\x03')
+    const {code, output} = await session.exited
+    assert.equal(code, 130, output)
+    assert.deepEqual(ranOn(output), [])
+    assert.doesNotMatch(output, /error|cancelled/i)
+  })
+
+  it('exec | tee: with stdout piped the picker is drawn on /dev/tty, and only the run goes down the pipe', async () => {
+    const log = path.join(await tempDir('cpcred-picker-pipe-'), 'log')
+    const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`
+    const pipeline = `${[process.execPath, cpcredBin, ...execArgs()].map(quote).join(' ')} | cat > ${quote(log)}`
+    const session = runOnTty(['sh', '-c', pipeline], env())
+    await session.waitFor('Run on which clusters?')
+    session.type('beta')
+    await session.waitFor('(0 selected) beta')
+    await settle()
+    session.type('\r')
+    const {code, output} = await session.exited
+    assert.equal(code, 0, output)
+    const piped = await readFile(log, 'utf8')
+    assert.deepEqual(ranOn(piped), ['beta-west'])
+    assert.doesNotMatch(piped, /Run on which clusters/)
+  })
+
+  it('exec with stdin not a terminal never prompts: a usage error names the flags to pass', async () => {
+    const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`
+    const session = runOnTty(
+      ['sh', '-c', `echo data | ${[process.execPath, cpcredBin, ...execArgs()].map(quote).join(' ')}`],
+      env(),
+    )
+    const {code, output} = await session.exited
+    assert.equal(code, 2, output)
+    assert.doesNotMatch(output, /Run on which clusters/)
+    assert.match(output, /no target given/)
+    assert.match(output, /-l SELECTOR or --all/)
+    // And without any terminal (CI) likewise.
+    const ci = await cpcred(execArgs(), {KUBECONFIG: fixture.hubKubeconfig})
+    assert.equal(ci.code, 2, ci.stderr)
+    assert.match(ci.stderr, /-l SELECTOR or --all/)
+  })
+
+  it('draws ASCII where the locale is not UTF-8 (LC_ALL=C) or TERM is dumb, and glyphs where it is', async () => {
+    for (const ascii of [{LC_ALL: 'C'}, {TERM: 'dumb'}]) {
+      const session = await execPicker(ascii)
+      await session.waitFor(/> \[ \] [\w-]+\/alpha-east/)
+      session.type('\x03')
+      const {code, output} = await session.exited
+      assert.equal(code, 130, output)
+      assert.doesNotMatch(output, /[❯◯◉✓✗…—]/)
+    }
+    const session = await execPicker()
+    await session.waitFor(/❯ ◯ [\w-]+\/alpha-east/)
+    session.type('\x03')
+    assert.equal((await session.exited).code, 130)
   })
 })

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict'
+import {mkdtemp} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import {describe, it} from 'node:test'
-import {profileCandidates, profileCompletion, type ManifestCommand} from '../../src/core/completion.js'
+import {CompletionCache} from '../../src/adapters/completion-cache.js'
+import {
+  completionOutput,
+  completionRequest,
+  profileCandidates,
+  type ManifestCommand,
+} from '../../src/core/completion.js'
 
 const hubFlags: ManifestCommand['flags'] = {
   kubeconfig: {type: 'option'},
@@ -10,43 +19,143 @@ const hubFlags: ManifestCommand['flags'] = {
 }
 const commands: Record<string, ManifestCommand> = {
   describe: {flags: {...hubFlags, output: {type: 'option', char: 'o'}, 'show-env': {type: 'boolean'}}},
-  exec: {flags: {...hubFlags, parallel: {type: 'option'}}},
+  exec: {
+    flags: {
+      ...hubFlags,
+      parallel: {type: 'option'},
+      'fail-fast': {type: 'boolean'},
+      output: {type: 'option', char: 'o', options: ['text', 'json']},
+      secret: {type: 'boolean', hidden: true},
+      cache: {type: 'boolean', allowNo: true},
+    },
+  },
   list: {flags: hubFlags},
   'cache:clear': {flags: hubFlags},
 }
 
-describe('profileCompletion: is the word under the cursor a profile, and of which hub', () => {
-  it('completes the operand of a command that takes profiles', () => {
-    assert.deepEqual(profileCompletion(['describe', 'fle'], commands), {hub: {}, prefix: 'fle'})
-    assert.deepEqual(profileCompletion(['cache', 'clear', ''], commands), {hub: {}, prefix: ''})
+describe('completionRequest: what the word under the cursor asks for', () => {
+  it('a profile operand of a command that takes profiles', () => {
+    assert.deepEqual(completionRequest(['describe', 'fle'], commands), {
+      kind: 'profiles',
+      hub: {},
+      prefix: 'fle',
+    })
+    assert.deepEqual(completionRequest(['cache', 'clear', ''], commands), {
+      kind: 'profiles',
+      hub: {},
+      prefix: '',
+    })
+    assert.deepEqual(completionRequest(['exec', 'a/b', '--all', 'c'], commands), {
+      kind: 'profiles',
+      hub: {},
+      prefix: 'c',
+    })
   })
 
   it('reads the hub flags typed before it, in both spellings', () => {
     assert.deepEqual(
-      profileCompletion(
+      completionRequest(
         ['describe', '--kubeconfig', '/k', '--context=hub', '-n', 'fleet', '-A', 'x'],
         commands,
       ),
-      {hub: {kubeconfig: '/k', context: 'hub', namespace: 'fleet'}, prefix: 'x'},
+      {kind: 'profiles', hub: {kubeconfig: '/k', context: 'hub', namespace: 'fleet'}, prefix: 'x'},
     )
   })
 
-  it('offers nothing for a flag, a flag value, a command without profiles, or after exec --', () => {
-    assert.equal(profileCompletion(['describe', '--out'], commands), undefined)
-    assert.equal(profileCompletion(['describe', '-o', ''], commands), undefined)
-    assert.equal(profileCompletion(['describe', '--context', ''], commands), undefined)
-    assert.equal(profileCompletion(['list', ''], commands), undefined)
-    assert.equal(profileCompletion(['exec', 'a/b', '--', 'kubectl', ''], commands), undefined)
-    assert.equal(profileCompletion(['nonsense', ''], commands), undefined)
-    assert.equal(profileCompletion([''], commands), undefined)
+  it('flags of the command, after a profile and after other flags (`exec ns/p --paral`)', () => {
+    assert.deepEqual(completionRequest(['exec', 'ns/p', '--paral'], commands), {
+      kind: 'words',
+      words: ['--parallel'],
+    })
+    assert.deepEqual(completionRequest(['exec', '--all', '-n', 'fleet', '--fa'], commands), {
+      kind: 'words',
+      words: ['--fail-fast'],
+    })
+    assert.deepEqual(completionRequest(['exec', 'ns/p', '--parallel', '3', '--no-'], commands), {
+      kind: 'words',
+      words: ['--no-cache'],
+    })
+  })
+
+  it('`-` offers long flags and the letters, never hidden ones', () => {
+    const request = completionRequest(['exec', '-'], commands)
+    assert.equal(request.kind, 'words')
+    const words = (request as {words: string[]}).words
+    assert.ok(
+      words.includes('--namespace') &&
+        words.includes('-n') &&
+        words.includes('-o') &&
+        words.includes('--help'),
+    )
+    assert.ok(!words.some((word) => word.includes('secret')))
+  })
+
+  it("a flag's value: the values it allows, else nothing (it is not a profile)", () => {
+    assert.deepEqual(completionRequest(['exec', 'a/b', '-o', 'j'], commands), {
+      kind: 'words',
+      words: ['json'],
+    })
+    assert.deepEqual(completionRequest(['describe', '--context', ''], commands), {kind: 'words', words: []})
+    assert.deepEqual(completionRequest(['describe', '-o', ''], commands), {kind: 'words', words: []})
+  })
+
+  it("after exec's `--`: the shell's completion of the command line from the word after it", () => {
+    assert.deepEqual(completionRequest(['exec', 'a/b', '--', 'kub'], commands), {kind: 'command', offset: 3})
+    assert.deepEqual(completionRequest(['exec', '-A', '--all', '--', 'kubectl', 'get', '-o', ''], commands), {
+      kind: 'command',
+      offset: 4,
+    })
+    // Elsewhere `--` only ends the flags.
+    assert.deepEqual(completionRequest(['describe', '--', '-x'], commands), {
+      kind: 'profiles',
+      hub: {},
+      prefix: '-x',
+    })
+  })
+
+  it('commands while no command is typed; nothing for a command without profiles', () => {
+    assert.deepEqual(completionRequest([''], commands), {kind: 'commands'})
+    assert.deepEqual(completionRequest(['cache', ''], commands), {kind: 'commands'})
+    assert.deepEqual(completionRequest(['nonsense', '--x'], commands), {kind: 'commands'})
+    assert.deepEqual(completionRequest(['list', ''], commands), {kind: 'none'})
   })
 
   it('skips boolean flags and the values of other flags', () => {
-    assert.deepEqual(profileCompletion(['describe', '--show-env', '-o', 'json', 'p'], commands), {
+    assert.deepEqual(completionRequest(['describe', '--show-env', '-o', 'json', 'p'], commands), {
+      kind: 'profiles',
       hub: {},
       prefix: 'p',
     })
-    assert.deepEqual(profileCompletion(['exec', '--parallel', '8', 'p'], commands), {hub: {}, prefix: 'p'})
+    assert.deepEqual(completionRequest(['exec', '--parallel', '8', 'p'], commands), {
+      kind: 'profiles',
+      hub: {},
+      prefix: 'p',
+    })
+  })
+})
+
+describe('completionOutput: what `cpcred __complete` prints for the shell script', () => {
+  it('candidates one per line, or one directive line', () => {
+    assert.equal(
+      completionOutput({kind: 'words', words: ['--all', '--as']}, () => []),
+      '--all\n--as\n',
+    )
+    assert.equal(
+      completionOutput({kind: 'profiles', hub: {}, prefix: ''}, () => ['a', 'ns/a']),
+      'a\nns/a\n',
+    )
+    assert.equal(
+      completionOutput({kind: 'command', offset: 3}, () => []),
+      ':command 3\n',
+    )
+    assert.equal(
+      completionOutput({kind: 'commands'}, () => []),
+      ':commands\n',
+    )
+    assert.equal(
+      completionOutput({kind: 'none'}, () => ['never']),
+      '',
+    )
   })
 })
 
@@ -62,5 +171,24 @@ describe('profileCandidates', () => {
     ])
     assert.deepEqual(profileCandidates(keys, 'fleet', 'eu'), ['eu-1'])
     assert.deepEqual(profileCandidates(keys, 'default', 'lab/'), ['lab/eu-1'])
+  })
+})
+
+describe('CompletionCache.waitFor: the first TAB waits for a refresh running elsewhere', () => {
+  it('returns the list as soon as it is written', async () => {
+    const cache = new CompletionCache(await mkdtemp(path.join(os.tmpdir(), 'cpcred-completion-')))
+    setTimeout(() => void new CompletionCache(cache.dir).write('hub', ['fleet/a']), 200)
+    const started = Date.now()
+    const list = await cache.waitFor('hub', 5000)
+    assert.deepEqual(list?.profiles, ['fleet/a'])
+    assert.ok(Date.now() - started < 2000, 'it stops waiting once the list is there')
+  })
+
+  it('gives up after the time allowed', async () => {
+    const cache = new CompletionCache(await mkdtemp(path.join(os.tmpdir(), 'cpcred-completion-')))
+    const started = Date.now()
+    assert.equal(await cache.waitFor('hub', 300), undefined)
+    const waited = Date.now() - started
+    assert.ok(waited >= 280 && waited < 1500, `waited ${waited} ms`)
   })
 })

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import {readFileSync, writeFileSync} from 'node:fs'
 import {describe, it} from 'node:test'
+import {printerFor} from '../../src/adapters/printer.js'
+import {showReport} from '../../src/cli/doctor.js'
 import type {CheckResult} from '../../src/core/doctor.js'
 import {
   ASCII_SYMBOLS,
@@ -131,5 +133,30 @@ describe('the doctor report', () => {
     // Exact data: an escape sequence in a plugin's stderr stays as it was; text output makes it visible.
     assert.ok(json.profiles[0]!.checks[3]!.detail.endsWith('\x1b[31mred'))
     assert.match(text(profileReport), /\\x1b\[31mred/)
+  })
+})
+
+describe('showReport: symbols only on a terminal that can show them', () => {
+  async function shown(stdoutIsTTY: boolean, env: NodeJS.ProcessEnv): Promise<string> {
+    const out: string[] = []
+    const printer = printerFor(
+      {stdout: {write: (t: string) => out.push(t), isTTY: stdoutIsTTY}, stderr: {write: () => true}},
+      {NO_COLOR: '1', ...env},
+    )
+    await showReport(printer, profileReport)
+    return out.join('')
+  }
+
+  it('✓ and ✗ on a UTF-8 terminal; words with LC_ALL=C, TERM=dumb or no terminal', async () => {
+    assert.match(await shown(true, {LANG: 'en_US.UTF-8'}), /^✗ +plugin-run/m)
+    for (const [tty, env] of [
+      [true, {LC_ALL: 'C', LANG: 'en_US.UTF-8'}],
+      [true, {TERM: 'dumb', LANG: 'en_US.UTF-8'}],
+      [false, {LANG: 'en_US.UTF-8'}],
+    ] as const) {
+      const text = await shown(tty, env)
+      assert.match(text, /^FAIL +plugin-run/m)
+      assert.doesNotMatch(text, /[✓✗]/)
+    }
   })
 })

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import type {ClusterProfile} from '../../src/core/cluster-profile.js'
 import {ContinueExpiredError} from '../../src/core/errors.js'
-import {fuzzyMatches} from '../../src/adapters/picker.js'
+import {fuzzyMatches} from '../../src/core/picker-state.js'
 import {
   findProfile,
   oneProfile,

@@ -95,3 +95,43 @@ describe('the printer, the one output boundary', () => {
     assert.equal(tty.err(), '1/3 done\r\x1b[2Khello\n1/3 done\r\x1b[2K')
   })
 })
+
+describe('the printer draws glyphs the terminal can show', () => {
+  function capture(env: NodeJS.ProcessEnv) {
+    const out: string[] = []
+    const err: string[] = []
+    const printer = printerFor(
+      {
+        stdout: {write: (text: string) => out.push(text), isTTY: true},
+        stderr: {write: (text: string) => err.push(text), isTTY: true},
+      },
+      env,
+    )
+    return {printer, out: () => out.join(''), err: () => err.join('')}
+  }
+  const long = 'x'.repeat(MAX_PRINTABLE_LENGTH + 5)
+
+  it('cuts long values with … on a UTF-8 terminal', () => {
+    const {printer, out, err} = capture({LANG: 'en_US.UTF-8'})
+    assert.equal(printer.unicode, true)
+    printer.text(long)
+    printer.note(long)
+    assert.match(out(), /x…\(5 more characters\)$/)
+    assert.match(err(), /x…\(5 more characters\)\n$/)
+  })
+
+  for (const env of [{LC_ALL: 'C', LANG: 'en_US.UTF-8'}, {TERM: 'dumb', LANG: 'en_US.UTF-8'}, {}]) {
+    it(`and with ... where it cannot (${JSON.stringify(env)})`, () => {
+      const {printer, out, err} = capture(env)
+      assert.equal(printer.unicode, false)
+      assert.equal(printer.glyphs.pointer, '>')
+      printer.text(long)
+      printer.cells(kubectlTable(['NAME'], [[long]]))
+      printer.warn(long)
+      printer.status(`checking ${long}`)
+      assert.match(out(), /x\.\.\.\(5 more characters\)/)
+      assert.doesNotMatch(out() + err(), /[^\n\x20-\x7e]/)
+      assert.match(err(), /^warning: x+\.\.\.\(5 more characters\)$/m)
+    })
+  }
+})
