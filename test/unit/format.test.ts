@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {RAW_CONTROL} from '../helpers/controls.js'
-import {age, formatCells, humanDuration, kubectlTable} from '../../src/core/format.js'
+import {age, formatCells, humanDuration, kubectlTable, namesInBrief} from '../../src/core/format.js'
 
 const s = 1000
 const m = 60 * s
@@ -92,5 +92,20 @@ describe('formatCells', () => {
       trimEnd: true,
     })
     assert.equal(text, 'Name:    x\nLabels:  a=b\nConditions:\n  Type   Status\n  Ready  True\n')
+  })
+})
+
+describe('namesInBrief (a list of names inside one message line)', () => {
+  it('shows a few names whole and cuts a long list to five and a count', () => {
+    assert.equal(namesInBrief([]), '')
+    assert.equal(namesInBrief(['a', 'b']), 'a, b')
+    assert.equal(namesInBrief(['a', 'b', 'c', 'd', 'e', 'f']), 'a, b, c, d, e, f')
+    const many = Array.from({length: 1000}, (_, i) => `context ns/p-${i}`)
+    const line = namesInBrief(many)
+    assert.equal(
+      line,
+      'context ns/p-0, context ns/p-1, context ns/p-2, context ns/p-3, context ns/p-4 and 995 more',
+    )
+    assert.ok(line.length < 120)
   })
 })
