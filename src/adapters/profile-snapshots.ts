@@ -20,6 +20,8 @@ export interface Snapshot {
   profile: ClusterProfile
   file: string
   fetchedAt: number
+  /** The identity of the hub it was read from (hub-summary.ts). */
+  hub: string
 }
 
 export class ProfileSnapshots {
@@ -41,14 +43,30 @@ export class ProfileSnapshots {
     maxAgeMs: number,
   ): Promise<Snapshot | undefined> {
     if (maxAgeMs <= 0) return undefined
+    const last = await this.last(hubIdentity, namespace, name)
+    return last && this.now() - last.fetchedAt <= maxAgeMs ? last : undefined
+  }
+
+  /**
+   * The profile as last read from this hub, as this user, however long ago (for a hub outage,
+   * --profile-max-stale). The file is named by the hub identity, and the identity is also stored in
+   * it and compared: a snapshot never stands in for another hub's profile.
+   */
+  async last(hubIdentity: string, namespace: string, name: string): Promise<Snapshot | undefined> {
     const file = this.file(hubIdentity, namespace, name)
     try {
       const text = await readIfExists(file)
       if (!text) return undefined
-      const entry = JSON.parse(text) as {version: number; fetchedAt: number; profile: ClusterProfile}
+      const entry = JSON.parse(text) as {
+        version: number
+        fetchedAt: number
+        hub?: string
+        profile: ClusterProfile
+      }
       const age = this.now() - entry.fetchedAt
-      return entry.version === VERSION && age >= 0 && age <= maxAgeMs
-        ? {profile: entry.profile, file, fetchedAt: entry.fetchedAt}
+      const sameHub = entry.hub === undefined || entry.hub === hubIdentity
+      return entry.version === VERSION && age >= 0 && sameHub
+        ? {profile: entry.profile, file, fetchedAt: entry.fetchedAt, hub: hubIdentity}
         : undefined
     } catch {
       return undefined
@@ -94,10 +112,10 @@ export class ProfileSnapshots {
       await ensurePrivateDir(this.dir)
       const file = this.file(hubIdentity, profile.metadata.namespace ?? '', profile.metadata.name)
       const fetchedAt = this.now()
-      await writeFileAtomic(file, JSON.stringify({version: VERSION, fetchedAt, profile}), {
+      await writeFileAtomic(file, JSON.stringify({version: VERSION, fetchedAt, hub: hubIdentity, profile}), {
         mode: 'private',
       })
-      return {profile, file, fetchedAt}
+      return {profile, file, fetchedAt, hub: hubIdentity}
     } catch {
       // The snapshot is an optimisation; reading the hub next time is always correct.
       return undefined
