@@ -1,6 +1,7 @@
 // Recently read profiles, so that `cpcred credential` (run by kubectl on every command) does not
 // open a TLS connection to the hub each time: a profile read less than --profile-max-age ago is
-// used again. Profiles hold no secrets; the files are private all the same.
+// used again (src/cli/recent-profile.ts), and while the hub is down one up to --profile-max-stale.
+// Profiles hold no secrets; the files are private all the same.
 import {createHash} from 'node:crypto'
 import path from 'node:path'
 import {PROFILE_VERSIONS, type ClusterProfile, type ProfileVersion} from '../core/cluster-profile.js'
@@ -33,18 +34,6 @@ export class ProfileSnapshots {
   private file(hubIdentity: string, namespace: string, name: string): string {
     const key = createHash('sha256').update(`${hubIdentity}\n${namespace}/${name}`).digest('hex')
     return path.join(this.dir, `${key}.json`)
-  }
-
-  /** The profile if it was read from this hub, as this user, at most `maxAgeMs` ago. */
-  async recent(
-    hubIdentity: string,
-    namespace: string,
-    name: string,
-    maxAgeMs: number,
-  ): Promise<Snapshot | undefined> {
-    if (maxAgeMs <= 0) return undefined
-    const last = await this.last(hubIdentity, namespace, name)
-    return last && this.now() - last.fetchedAt <= maxAgeMs ? last : undefined
   }
 
   /**

@@ -20,6 +20,9 @@ export function summarizedHub(selection: HubSelection): Promise<SummarizedHub> {
   return summarizeHub(selection, path.join(cacheRoot(), 'hubs'))
 }
 
+/** How long a profile read waits for a silent hub when a copy of the profile is there to fall back on. */
+const HUB_PATIENCE_MS = 10_000
+
 /** How old a profile may be: --profile-max-age while the hub answers, --profile-max-stale while it is down. */
 export interface ProfileFreshness {
   maxAgeMs: number
@@ -61,13 +64,18 @@ export async function readRecentProfile(
   const {maxAgeMs, maxStaleMs, remember} = freshness
   const snapshots = new ProfileSnapshots(path.join(cacheRoot(), 'profiles'))
   const profileNamespace = ref.namespace ?? namespace
-  const recent = await snapshots.recent(identity, profileNamespace, ref.name, maxAgeMs)
-  if (recent) return {profile: recent.profile, snapshot: recent}
+  const last = remember ? await snapshots.last(identity, profileNamespace, ref.name) : undefined
+  if (last && maxAgeMs > 0 && Date.now() - last.fetchedAt <= maxAgeMs)
+    return {profile: last.profile, snapshot: last}
+  // With a copy to fall back on, a hub that does not answer (packets dropped, not refused) is given
+  // up on after HUB_PATIENCE_MS rather than a minute: kubectl waits for every call.
+  const fallback = maxStaleMs > 0 ? last : undefined
   let profile: ClusterProfile
   try {
     const client = await Hub.fromConfig(await hub.config(), {
       apiVersion,
       versionCache: remember ? snapshots.servedVersion(identity) : undefined,
+      idleTimeoutMs: fallback ? HUB_PATIENCE_MS : undefined,
     })
     try {
       profile = await findProfile(client, ref, {namespace, allNamespaces: false})
@@ -75,11 +83,9 @@ export async function readRecentProfile(
       await client.client.close()
     }
   } catch (error) {
-    if (!remember || maxStaleMs <= 0 || !isOutage(error)) throw error
-    const last = await snapshots.last(identity, profileNamespace, ref.name)
+    if (!fallback || !isOutage(error)) throw error
     const reason = (error as Error).message
-    if (!last) throw error
-    const ageMs = Date.now() - last.fetchedAt
+    const ageMs = Date.now() - fallback.fetchedAt
     if (ageMs > maxStaleMs) {
       throw new CpcredError(
         `${reason}; the last copy of ClusterProfile ${profileNamespace}/${ref.name} was read ${humanDuration(ageMs)} ago, ` +
@@ -91,7 +97,7 @@ export async function readRecentProfile(
         },
       )
     }
-    return {profile: last.profile, stale: {ageMs, maxStaleMs, reason}}
+    return {profile: fallback.profile, stale: {ageMs, maxStaleMs, reason}}
   }
   // Kept even with --profile-max-age 0s: it is what a hub outage falls back on.
   const snapshot = remember ? await snapshots.remember(identity, profile) : undefined

@@ -744,7 +744,10 @@ describe('a hub outage: what credential and exec do meanwhile', () => {
       hubOutageHint({maxStaleMs: day, profile: 'fleet/eu', ageMs: 2 * day}),
       /read 2d ago, older than --profile-max-stale 24h0m0s allows: .* fail for it/,
     )
-    assert.match(hubOutageHint({maxStaleMs: 0, profile: 'fleet/eu', ageMs: 1000}), /fail until the hub is back/)
+    assert.match(
+      hubOutageHint({maxStaleMs: 0, profile: 'fleet/eu', ageMs: 1000}),
+      /fail until the hub is back/,
+    )
   })
 
   it('speaks of profiles in general when none is checked', () => {
