@@ -5,6 +5,8 @@ export default class Exec extends Command {
   static override summary = 'Run a command against one or many target clusters with fresh credentials.'
   static override description = `The command runs with KUBECONFIG pointing at a private temporary kubeconfig for the target (removed however the command ends), plus CPCRED_PROFILE and CPCRED_NAMESPACE.
 
+The command starts with a credential that has at least --min-credential-lifetime left (default: the lesser of 5m and half its lifetime), and the kubeconfig's user reads the current credential from a private file that cpcred renews while the command runs, so kubectl's own refresh (on a 401, at expiry) keeps a long 'kubectl get -w', 'logs -f' or helm upgrade working. While the hub cannot be reached, one named target uses the profile as last read, up to --profile-max-stale, with a credential already cached, and says so on stderr.
+
 One target: the command gets the terminal and cpcred exits with its code (128+n when it dies of signal n). Many targets (names, -l, --all): they run in parallel with prefixed output and a summary; cpcred exits 0 only if every one succeeded. Targets that need the same credential share one plugin run.
 
 For CI (see docs/ci.md): --shard splits what -l/--all select across the CI system's parallel jobs; --report writes JUnit XML or JSON with one entry per target; --output-dir keeps each target's output as a log; --quiet shows only the summary; --timeout stops a hung target's command. With any of --report, --output-dir, --quiet or -o json even one target runs as a fan-out, so a shard of one reports like any other.`
