@@ -46,8 +46,14 @@ export interface PreparedTarget {
   env: Record<string, string>
 }
 
-/** Runs a renewal command and hands back its stdout; stdin is closed, stderr is the user's. */
-export type RenewCredential = (command: string[]) => Promise<string>
+/**
+ * Runs a renewal command and hands back its stdout; stdin is closed, stderr is the user's unless
+ * `quiet` (a retry after a failure that was already reported).
+ */
+export type RenewCredential = (
+  command: string[],
+  options?: {quiet?: boolean; signal?: AbortSignal},
+) => Promise<string>
 
 export interface TerminalDeps {
   children: ChildRunner
@@ -123,6 +129,8 @@ export async function writeTarget(
   const {refresh} = target
   let timer: NodeJS.Timeout | undefined
   let stopped = false
+  // The command has ended: a renewal under way (a slow plugin) is stopped, not waited for.
+  const ended = new AbortController()
   let renewing: Promise<void> | undefined
   let warned = false
   let failures = 0
@@ -139,10 +147,11 @@ export async function writeTarget(
     if (!refresh || stopped) return
     if (Date.now() < at) return schedule(at)
     try {
-      const output = await deps.renew([
-        ...refresh.command,
-        `--min-credential-lifetime=${refresh.minLifetimeSeconds}s`,
-      ])
+      const output = await deps.renew(
+        [...refresh.command, `--min-credential-lifetime=${refresh.minLifetimeSeconds}s`],
+        // The first failure was shown with its reason; retries do not repeat it every minute.
+        {quiet: failures > 0, signal: ended.signal},
+      )
       const expiresAt = renewedExpiry(output)
       if (stopped) return
       await deps.temp.replace(credentialFile, output.trim())
@@ -167,6 +176,7 @@ export async function writeTarget(
     async remove() {
       stopped = true
       clearTimeout(timer)
+      ended.abort()
       await renewing?.catch(() => undefined)
       await Promise.all([deps.temp.remove(kubeconfig), deps.temp.remove(credentialFile)])
     },
