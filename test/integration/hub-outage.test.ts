@@ -4,6 +4,7 @@
 // credential the target rejects is not made to look good by the stale path.
 import assert from 'node:assert/strict'
 import {readFile, writeFile} from 'node:fs/promises'
+import net from 'node:net'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
 import YAML from 'yaml'
@@ -232,6 +233,98 @@ describe('a hub outage: --mode cpcred kubeconfigs and exec carry on within --pro
       assert.doesNotMatch(otherIdentity.stderr, /as read/)
     } finally {
       await startApiserverAgain(env, 'hub')
+    }
+  })
+
+  it('falls back on a hub that stops answering (a timeout), and never on one that answers 403', async () => {
+    // A reader of the fleet's profiles, reaching the hub through a proxy that can go silent.
+    await kubeCall(hub, 'POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: {name: 'reader'},
+    })
+    const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}`
+    await kubeCall(hub, 'POST', `${rbac}/roles`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: {name: 'profile-reader'},
+      rules: [{apiGroups: ['multicluster.x-k8s.io'], resources: ['clusterprofiles'], verbs: ['get', 'list']}],
+    })
+    await kubeCall(hub, 'POST', `${rbac}/rolebindings`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: {name: 'profile-reader'},
+      roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'profile-reader'},
+      subjects: [{kind: 'ServiceAccount', name: 'reader', namespace}],
+    })
+    const readerToken = await requestServiceAccountToken(hub, namespace, 'reader', [], 3600)
+    let silent = false
+    const held: net.Socket[] = []
+    const proxy = net.createServer((socket) => {
+      held.push(socket)
+      if (silent) return
+      const upstream = net.connect(Number(new URL(env.hub.server).port), '127.0.0.1')
+      held.push(upstream)
+      socket.pipe(upstream).pipe(socket)
+      upstream.on('error', () => socket.destroy())
+      socket.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const proxyPort = (proxy.address() as net.AddressInfo).port
+    const readerKubeconfig = path.join(dir, 'reader.kubeconfig')
+    await writeFile(
+      readerKubeconfig,
+      YAML.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [
+          {
+            name: 'hub',
+            cluster: {server: `https://127.0.0.1:${proxyPort}`, 'certificate-authority-data': env.hub.caData},
+          },
+        ],
+        users: [{name: 'reader', user: {token: readerToken}}],
+        contexts: [{name: 'hub', context: {cluster: 'hub', user: 'reader', namespace}}],
+        'current-context': 'hub',
+      }),
+      {mode: 0o600},
+    )
+    const readerCache = await tempDir('cpcred-cache-')
+    const credential = () =>
+      cpcred(['credential', `${namespace}/eu`, '--provider-file', providerFile, '--profile-max-age', '0s'], {
+        KUBECONFIG: readerKubeconfig,
+        XDG_CACHE_HOME: readerCache,
+      })
+    try {
+      const first = await credential()
+      assert.equal(first.code, 0, first.stderr)
+      assert.deepEqual(warnings(first.stderr), [])
+
+      silent = true
+      for (const socket of held.splice(0)) socket.destroy()
+      const timedOut = await credential()
+      assert.equal(timedOut.code, 0, timedOut.stderr)
+      assert.match(
+        timedOut.stderr,
+        /cannot reach the hub .*timed out; using ClusterProfile fleet\/eu as read/,
+      )
+      assert.equal(JSON.parse(timedOut.stdout).kind, 'ExecCredential')
+
+      // The hub answers again, and refuses: that is not an outage, and the copy is not used.
+      silent = false
+      await kubeCall(hub, 'DELETE', `${rbac}/rolebindings/profile-reader`)
+      let denied = await credential()
+      for (let tries = 0; denied.code === 0 && tries < 20; tries++) {
+        await pause(250)
+        denied = await credential()
+      }
+      assert.equal(denied.code, 4, denied.stderr)
+      assert.match(denied.stderr, /forbidden|cannot get/)
+      assert.doesNotMatch(denied.stderr, /as read/)
+      assert.equal(denied.stdout, '')
+    } finally {
+      for (const socket of held) socket.destroy()
+      proxy.close()
     }
   })
 })
