@@ -14,6 +14,7 @@ import type {ChildRunner, OnLine, RunningChild} from '../adapters/child-process.
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {obtainCredential, type CredentialCache} from './obtain-credential.js'
 import {
+  renewalTime,
   runWithTerminal,
   stopAfter,
   writeTarget,
@@ -252,7 +253,7 @@ async function prepare(
   if (expiresAt !== undefined) {
     const minLifetimeSeconds = Math.ceil(input.lifetimeRule((expiresAt - obtainedAt.getTime()) / 1000))
     target.refresh = {
-      at: expiresAt - minLifetimeSeconds * 1000,
+      at: renewalTime(expiresAt, minLifetimeSeconds, Date.now()),
       minLifetimeSeconds,
       command: input.renewCommand(resolution.profile),
     }

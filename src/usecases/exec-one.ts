@@ -156,7 +156,8 @@ export async function writeTarget(
       if (stopped) return
       await deps.temp.replace(credentialFile, output.trim())
       failures = 0
-      if (expiresAt !== undefined) schedule(expiresAt - refresh.minLifetimeSeconds * 1000)
+      warned = false
+      if (expiresAt !== undefined) schedule(renewalTime(expiresAt, refresh.minLifetimeSeconds, Date.now()))
     } catch (error) {
       if (stopped) return
       if (!warned) {
@@ -181,6 +182,16 @@ export async function writeTarget(
       await Promise.all([deps.temp.remove(kubeconfig), deps.temp.remove(credentialFile)])
     },
   }
+}
+
+/**
+ * When to renew a credential that expires at `expiresAt`: once it has only its minimum lifetime
+ * left, but not before half of what is left now has passed. A plugin whose credentials live less
+ * than the minimum lifetime (--min-credential-lifetime above their lifetime) is thus asked about
+ * twice per lifetime, not every few seconds.
+ */
+export function renewalTime(expiresAt: number, minLifetimeSeconds: number, now: number): number {
+  return Math.max(expiresAt - minLifetimeSeconds * 1000, now + (expiresAt - now) / 2)
 }
 
 /** The expiry of a renewed ExecCredential; throws when the output is not one with a credential. */

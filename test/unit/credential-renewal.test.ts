@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {after, describe, it} from 'node:test'
 import {tempKubeconfigs} from '../../src/adapters/temp-kubeconfigs.js'
-import {writeTarget, type PreparedTarget} from '../../src/usecases/exec-one.js'
+import {renewalTime, writeTarget, type PreparedTarget} from '../../src/usecases/exec-one.js'
 
 const dirs: string[] = []
 after(() => Promise.all(dirs.map((dir) => rm(dir, {recursive: true, force: true}))))
@@ -83,5 +83,17 @@ describe("the credential file of exec's temporary kubeconfig", () => {
     await fixed.remove()
     assert.equal(asked, 0)
     await temps.dispose()
+  })
+})
+
+describe('renewalTime', () => {
+  const now = Date.parse('2026-03-01T12:00:00Z')
+  it('renews when the minimum lifetime is left', () => {
+    // A one-hour credential with a 5-minute minimum: 55 minutes from now.
+    assert.equal(renewalTime(now + 3_600_000, 300, now), now + 3_300_000)
+  })
+
+  it('waits at least half of what is left, for credentials that live less than the minimum', () => {
+    assert.equal(renewalTime(now + 120_000, 300, now), now + 60_000)
   })
 })
