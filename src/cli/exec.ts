@@ -3,7 +3,7 @@
 // runs from the bundled fast path; src/commands/exec.ts gives it help text.
 import type {Hub} from '../adapters/hub.js'
 import type {Printer} from '../adapters/printer.js'
-import type {ClusterProfile} from '../core/cluster-profile.js'
+import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
 import {readRecentProfile, staleProfileWarning, summarizedHub, type StaleProfile} from './recent-profile.js'
 import {lifetimeRule} from '../core/credential-cache.js'
 import {realpathSync} from 'node:fs'
@@ -207,7 +207,7 @@ export async function runExec(argv: string[]): Promise<number> {
     snapshot = recent.snapshot
     stale = recent.stale
     if (stale) {
-      const warning = staleProfileWarning(profileKeyOf(recent.profile), stale)
+      const warning = staleProfileWarning(profileKey(recent.profile), stale)
       printer.warn(warning)
       shown.push(warning)
     }
@@ -355,10 +355,6 @@ function cacheTtlSeconds(flags: ExecFlags): number | undefined {
 
 function seconds(milliseconds: number | undefined): number | undefined {
   return milliseconds === undefined ? undefined : milliseconds / 1000
-}
-
-function profileKeyOf(profile: ClusterProfile): string {
-  return `${profile.metadata.namespace ?? ''}/${profile.metadata.name}`
 }
 
 /**
