@@ -4,11 +4,17 @@
 //   what cpcred's cross-process cache is worth on every kubectl call.
 // exec-floor: `cpcred exec <p> -- kubectl auth whoami` (warm) against the floor any Node wrapper
 //   pays: kubectl with a static-token kubeconfig plus `node -e 0`, measured in the same run.
+// exec-entry: what the refreshable user of exec's temporary kubeconfig costs each kubectl call:
+//   kubectl auth whoami with the exec entry that reads the credential file (cat), against the same
+//   with the token inline; and, reported beside it, with an exec entry that runs `cpcred credential`
+//   (warm, from its answer), the alternative that was measured and not taken.
 import {chmod, writeFile} from 'node:fs/promises'
+import {existsSync} from 'node:fs'
 import path from 'node:path'
 import {alternate, median, sampleOnce} from './measure.js'
 import {benchLine, staticTokenKubeconfig, withTargets, type BenchTargets} from './credential.js'
 import type {BenchContext} from './run.js'
+import {renderTargetKubeconfig, TARGET_EXEC_API} from '../src/core/target-kubeconfig.js'
 
 const RUNS = 11
 const CACHE_VALUE_BUDGET = 0.5
@@ -93,6 +99,69 @@ export function execFloorBench(context: BenchContext): Promise<void> {
       kubectl_ms: ms('kubectl').toFixed(0),
       node_ms: ms('node').toFixed(0),
       added_ms: (ms('cpcred') - floor).toFixed(0),
+      runs: String(RUNS),
+    })
+  })
+}
+
+export function execEntryBench(context: BenchContext): Promise<void> {
+  return withTargets(context, 'execentry', 1, async (targets) => {
+    const staticKubeconfig = await staticTokenKubeconfig(context, targets)
+    const credentialFile = path.join(targets.dir, 'credential')
+    const expiry = new Date(Date.now() + 3600_000).toISOString().replace(/\.\d+Z$/, 'Z')
+    await writeFile(
+      credentialFile,
+      JSON.stringify({
+        apiVersion: TARGET_EXEC_API,
+        kind: 'ExecCredential',
+        status: {token: targets.token, expirationTimestamp: expiry},
+      }),
+      {mode: 0o600},
+    )
+    const catKubeconfig = path.join(targets.dir, 'cat.kubeconfig')
+    await writeFile(
+      catKubeconfig,
+      renderTargetKubeconfig(
+        {cluster: {server: context.env.spoke.server, 'certificate-authority-data': context.env.spoke.caData}},
+        {reader: existsSync('/bin/cat') ? '/bin/cat' : '/usr/bin/cat', file: credentialFile},
+      ),
+      {mode: 0o600},
+    )
+    const cpcredKubeconfig = path.join(targets.dir, 'cpcred.kubeconfig')
+    await sampleOnce({
+      name: 'cpcred kubeconfig --mode cpcred',
+      command: [
+        ...context.cpcred,
+        'kubeconfig',
+        targets.profiles[0]!,
+        ...targets.flags,
+        '--mode',
+        'cpcred',
+        '--output-file',
+        cpcredKubeconfig,
+      ],
+      env: targets.env,
+    })
+    const whoami = (name: string, file: string) => ({
+      name,
+      command: ['kubectl', '--kubeconfig', file, 'auth', 'whoami'],
+      env: targets.env,
+    })
+    const contenders = [
+      whoami('cat', catKubeconfig),
+      whoami('static', staticKubeconfig),
+      whoami('cpcred', cpcredKubeconfig),
+    ]
+    // Fill the credential cache and the answer, and kubectl's discovery cache.
+    for (const contender of contenders) await sampleOnce(contender)
+    const samples = await alternate(contenders, RUNS)
+    const ms = (name: string) => median(samples.get(name)!.map((s) => s.wallMs))
+    benchLine('exec-entry', ms('cat') / ms('static'), undefined, {
+      cat_entry_ms: ms('cat').toFixed(0),
+      static_token_ms: ms('static').toFixed(0),
+      added_ms: (ms('cat') - ms('static')).toFixed(0),
+      cpcred_entry_ms: ms('cpcred').toFixed(0),
+      cpcred_entry_ratio: (ms('cpcred') / ms('static')).toFixed(2),
       runs: String(RUNS),
     })
   })

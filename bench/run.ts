@@ -6,7 +6,7 @@ import path from 'node:path'
 import {adminConnection, down, readEnv, up, type TestEnv} from '../test/testenv/testenv.js'
 import {credentialWarmBench} from './credential.js'
 import {execOverheadBench, fanout1000Bench, fanout50Bench} from './exec.js'
-import {cacheValueBench, execFloorBench} from './hot-path.js'
+import {cacheValueBench, execEntryBench, execFloorBench} from './hot-path.js'
 import {listBench} from './list.js'
 import {alternate, median} from './measure.js'
 
@@ -21,6 +21,7 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'credential-warm': credentialWarmBench,
   'exec-overhead': execOverheadBench,
   'exec-floor': execFloorBench,
+  'exec-entry': execEntryBench,
   'cache-value': cacheValueBench,
   'fanout-50': fanout50Bench,
   'fanout-1000': fanout1000Bench,

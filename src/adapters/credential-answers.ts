@@ -17,7 +17,8 @@
 import {closeSync, constants, fstatSync, openSync, readFileSync, statSync} from 'node:fs'
 import path from 'node:path'
 
-const VERSION = 1
+// 2: exec's answer holds the target's connection and credential, not a kubeconfig with a token.
+const VERSION = 2
 /** Every environment variable the credential path reads. */
 const KEY_ENV = [
   'KUBECONFIG',

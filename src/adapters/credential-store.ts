@@ -8,7 +8,9 @@ import {readdir, rm, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {
   createEntry,
+  entryMargin,
   isUsable,
+  type LifetimeRule,
   parseEntry,
   serializeEntry,
   servedUntil,
@@ -54,6 +56,8 @@ export interface ObtainResult {
   fromCache: boolean
   /** Until when the cache serves it, when it is in the cache. */
   cachedUntil?: Date
+  /** When the plugin returned it. */
+  obtainedAt: Date
 }
 
 type LockOutcome = {release: () => Promise<void>} | {entry: CacheEntry}
@@ -78,45 +82,65 @@ export class CredentialStore {
    * `cpcred credential` before its requests: a writer replaces entries by rename, so a reader sees a whole
    * old or a whole new entry. Corrupt entries are reported and treated as missing; this never throws.
    */
-  lookup(key: string): Promise<CacheEntry | undefined> {
-    return this.read(key, false)
+  lookup(key: string, rule?: LifetimeRule): Promise<CacheEntry | undefined> {
+    return this.read(key, false, rule)
   }
 
   /**
    * The cached credential for `key`, or a fresh one from `fetch`, cached when createEntry allows it
    * (ttlSeconds caps the entry's life; 0 turns caching off). Concurrent callers for one key, in this process
    * or others, run `fetch` once: the others wait for the lock and then find the entry. A fetch failure
-   * propagates unchanged; a cache failure is reported and bypassed.
+   * propagates unchanged; a cache failure is reported and bypassed. `rule` says how much of its life a
+   * cached credential must have left (core/credential-cache.ts; the cache's margin when absent).
    */
-  async obtain(key: string, fetch: () => Promise<Credential>, ttlSeconds?: number): Promise<ObtainResult> {
+  async obtain(
+    key: string,
+    fetch: () => Promise<Credential>,
+    ttlSeconds?: number,
+    rule?: LifetimeRule,
+  ): Promise<ObtainResult> {
     if (ttlSeconds !== undefined && !(Number.isFinite(ttlSeconds) && ttlSeconds >= 0)) {
       // A caller's bug (flags are validated before this), not a cache failure: fail before running a plugin.
       throw new RangeError(`cache TTL must be a non-negative number of seconds, got ${ttlSeconds}`)
     }
-    const cached = await this.lookup(key)
-    if (cached) return {credential: cached.credential, fromCache: true, cachedUntil: servedUntil(cached)}
+    const served = (entry: CacheEntry): ObtainResult => ({
+      credential: entry.credential,
+      fromCache: true,
+      cachedUntil: servedUntil(entry, entryMargin(entry, rule)),
+      obtainedAt: entry.obtainedAt,
+    })
+    const fresh = async (): Promise<ObtainResult> => ({
+      credential: await fetch(),
+      fromCache: false,
+      obtainedAt: this.clock(),
+    })
+    const cached = await this.lookup(key, rule)
+    if (cached) return served(cached)
     // Nothing will be written, so there is nothing for concurrent callers to wait for.
-    if (ttlSeconds === 0) return {credential: await fetch(), fromCache: false}
+    if (ttlSeconds === 0) return fresh()
 
     let outcome: LockOutcome
     try {
       await ensurePrivateDir(this.dir)
-      outcome = await this.lockOrWait(key)
+      outcome = await this.lockOrWait(key, rule)
     } catch (error) {
       this.report(`credential cache not used (${describe(error)}); running the plugin without it`)
-      return {credential: await fetch(), fromCache: false}
+      return fresh()
     }
-    if ('entry' in outcome) {
-      return {credential: outcome.entry.credential, fromCache: true, cachedUntil: servedUntil(outcome.entry)}
-    }
+    if ('entry' in outcome) return served(outcome.entry)
 
     try {
       // Another caller may have filled the entry between our lookup and our taking the lock.
-      const filled = await this.read(key, true)
-      if (filled) return {credential: filled.credential, fromCache: true, cachedUntil: servedUntil(filled)}
+      const filled = await this.read(key, true, rule)
+      if (filled) return served(filled)
       const credential = await fetch()
       const saved = await this.save(key, credential, ttlSeconds)
-      return {credential, fromCache: false, cachedUntil: saved && servedUntil(saved)}
+      return {
+        credential,
+        fromCache: false,
+        cachedUntil: saved && servedUntil(saved, entryMargin(saved, rule)),
+        obtainedAt: saved?.obtainedAt ?? this.clock(),
+      }
     } finally {
       await outcome.release().catch((error: unknown) => {
         this.report(`could not release the credential cache lock ${this.lockPath(key)} (${describe(error)})`)
@@ -169,7 +193,7 @@ export class CredentialStore {
     return path.join(this.dir, `${fileStem(key)}.lock`)
   }
 
-  private async read(key: string, quiet: boolean): Promise<CacheEntry | undefined> {
+  private async read(key: string, quiet: boolean, rule?: LifetimeRule): Promise<CacheEntry | undefined> {
     const file = this.entryPath(key)
     let text: string | undefined
     try {
@@ -188,7 +212,7 @@ export class CredentialStore {
       }
       return undefined
     }
-    return isUsable(entry, this.clock()) ? entry : undefined
+    return isUsable(entry, this.clock(), entryMargin(entry, rule)) ? entry : undefined
   }
 
   /**
@@ -196,7 +220,7 @@ export class CredentialStore {
    * proper-lockfile's retries, so that the wait is bounded by time (not by a count) and so that waiters pick
    * up the entry without each taking the lock in turn.
    */
-  private async lockOrWait(key: string): Promise<LockOutcome> {
+  private async lockOrWait(key: string, rule?: LifetimeRule): Promise<LockOutcome> {
     // Loaded here, not at the top: the warm lookup path must not pay for it (or for its exit hooks).
     const {lock} = await import('proper-lockfile')
     const lockfilePath = this.lockPath(key)
@@ -226,7 +250,7 @@ export class CredentialStore {
         )
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(pollDelay(attempt), remaining)))
-      const entry = await this.read(key, true)
+      const entry = await this.read(key, true, rule)
       if (entry) return {entry}
     }
   }

@@ -210,6 +210,7 @@ export class Hub {
       runner: options.runner ?? pluginRunner,
       stdinIsTTY: options.stdinIsTTY ?? Boolean(process.stdin.isTTY),
       onPluginStderr: options.onPluginStderr ?? ((text) => processPrinter().text(text, 'stderr')),
+      idleTimeoutMs: options.idleTimeoutMs,
     })
     return new Hub(config, client, {apiVersion: options.apiVersion, versionCache: options.versionCache})
   }

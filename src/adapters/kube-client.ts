@@ -90,6 +90,8 @@ export class KubeClient {
     readonly endpoint: Endpoint,
     private readonly auth: AuthSource,
     private readonly impersonation: Impersonation = {},
+    /** How long a request may go without a byte (connecting included) before it fails with ETIMEDOUT. */
+    private readonly idleTimeoutMs = IDLE_TIMEOUT_MS,
   ) {}
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -212,7 +214,7 @@ export class KubeClient {
       })
       // A watch is quiet for minutes between events; the server ends it (timeoutSeconds).
       if (!how.stream) {
-        request.setTimeout(IDLE_TIMEOUT_MS, () =>
+        request.setTimeout(this.idleTimeoutMs, () =>
           request.destroy(Object.assign(new Error('no answer'), {code: 'ETIMEDOUT'})),
         )
       }

@@ -65,3 +65,36 @@ export function translateKubeError(
     cause: error,
   })
 }
+
+/** Connection failures that say the server is down or out of reach, not that it is someone else. */
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EPIPE',
+  'EAI_AGAIN',
+])
+
+/**
+ * Whether a failure to talk to a cluster is an outage: refused, reset or timed-out connections, an
+ * unreachable network, or a 5xx answer. Never a 401 or 403 (the server answered: the credential or
+ * its rights are wrong), never a TLS verification failure (the server may not be the one it was), and
+ * never a 4xx. Looks through CpcredError causes, since the hub adapter wraps what the client threw.
+ */
+export function isOutage(error: unknown): boolean {
+  for (let current = error, depth = 0; current !== undefined && depth < 5; depth++) {
+    if (current instanceof KubeConnectionError)
+      return current.code !== undefined && OUTAGE_CODES.has(current.code)
+    if (current instanceof KubeApiError) return current.status >= 500 && current.status <= 599
+    current = (current as {cause?: unknown} | null)?.cause
+  }
+  return false
+}
+
+/** Whether a connection failure's errno code says the server is down or out of reach. */
+export function isOutageCode(code: string | undefined): boolean {
+  return code !== undefined && OUTAGE_CODES.has(code)
+}

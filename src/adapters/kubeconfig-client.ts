@@ -43,6 +43,8 @@ export interface ContextClientOptions {
   stdinIsTTY: boolean
   /** Where an exec plugin's stderr goes on success. */
   onPluginStderr?: (text: string) => void
+  /** A request that goes this long without a byte fails (default: a minute). */
+  idleTimeoutMs?: number
 }
 
 export async function clientForContext(
@@ -83,6 +85,7 @@ export async function clientForContext(
     endpoint,
     await authFor(user, cluster, context.user ?? '', merged, contextName, options),
     impersonation,
+    options.idleTimeoutMs,
   )
 }
 

@@ -1,6 +1,7 @@
 // Recently read profiles, so that `cpcred credential` (run by kubectl on every command) does not
 // open a TLS connection to the hub each time: a profile read less than --profile-max-age ago is
-// used again. Profiles hold no secrets; the files are private all the same.
+// used again (src/cli/recent-profile.ts), and while the hub is down one up to --profile-max-stale.
+// Profiles hold no secrets; the files are private all the same.
 import {createHash} from 'node:crypto'
 import path from 'node:path'
 import {PROFILE_VERSIONS, type ClusterProfile, type ProfileVersion} from '../core/cluster-profile.js'
@@ -20,6 +21,8 @@ export interface Snapshot {
   profile: ClusterProfile
   file: string
   fetchedAt: number
+  /** The identity of the hub it was read from (hub-summary.ts). */
+  hub: string
 }
 
 export class ProfileSnapshots {
@@ -33,22 +36,26 @@ export class ProfileSnapshots {
     return path.join(this.dir, `${key}.json`)
   }
 
-  /** The profile if it was read from this hub, as this user, at most `maxAgeMs` ago. */
-  async recent(
-    hubIdentity: string,
-    namespace: string,
-    name: string,
-    maxAgeMs: number,
-  ): Promise<Snapshot | undefined> {
-    if (maxAgeMs <= 0) return undefined
+  /**
+   * The profile as last read from this hub, as this user, however long ago (for a hub outage,
+   * --profile-max-stale). The file is named by the hub identity, and the identity is also stored in
+   * it and compared: a snapshot never stands in for another hub's profile.
+   */
+  async last(hubIdentity: string, namespace: string, name: string): Promise<Snapshot | undefined> {
     const file = this.file(hubIdentity, namespace, name)
     try {
       const text = await readIfExists(file)
       if (!text) return undefined
-      const entry = JSON.parse(text) as {version: number; fetchedAt: number; profile: ClusterProfile}
+      const entry = JSON.parse(text) as {
+        version: number
+        fetchedAt: number
+        hub?: string
+        profile: ClusterProfile
+      }
       const age = this.now() - entry.fetchedAt
-      return entry.version === VERSION && age >= 0 && age <= maxAgeMs
-        ? {profile: entry.profile, file, fetchedAt: entry.fetchedAt}
+      const sameHub = entry.hub === undefined || entry.hub === hubIdentity
+      return entry.version === VERSION && age >= 0 && sameHub
+        ? {profile: entry.profile, file, fetchedAt: entry.fetchedAt, hub: hubIdentity}
         : undefined
     } catch {
       return undefined
@@ -94,10 +101,10 @@ export class ProfileSnapshots {
       await ensurePrivateDir(this.dir)
       const file = this.file(hubIdentity, profile.metadata.namespace ?? '', profile.metadata.name)
       const fetchedAt = this.now()
-      await writeFileAtomic(file, JSON.stringify({version: VERSION, fetchedAt, profile}), {
+      await writeFileAtomic(file, JSON.stringify({version: VERSION, fetchedAt, hub: hubIdentity, profile}), {
         mode: 'private',
       })
-      return {profile, file, fetchedAt}
+      return {profile, file, fetchedAt, hub: hubIdentity}
     } catch {
       // The snapshot is an optimisation; reading the hub next time is always correct.
       return undefined

@@ -5,7 +5,8 @@
 // only the private directory rather than a shared temp dir of thousands of entries. One directory
 // per run rather than per target: a fan-out over a thousand targets saved a mkdtemp and a recursive
 // removal per target (about 0.4 ms of its 4 ms each).
-import {mkdtemp, readdir, rm, stat, writeFile} from 'node:fs/promises'
+import {existsSync} from 'node:fs'
+import {mkdtemp, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type {TempKubeconfigs} from '../usecases/exec-command.js'
@@ -30,12 +31,21 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
       return mkdtemp(path.join(root, `exec-${process.pid}-`))
     })())
   return {
-    async create(content) {
-      const file = path.join(await dir(), `kubeconfig-${++created}`)
+    credentialReader: credentialReader(env),
+    async create(content, kind = 'kubeconfig') {
+      const file = path.join(await dir(), `${kind}-${++created}`)
       // Nobody else can enter the fresh 0700 directory, and the file dies with the command, so an
       // exclusive 0600 create is enough: no temp-and-rename, no fsync on the way to every command.
       await writeFile(file, content, {mode: 0o600, flag: 'wx'})
       return file
+    },
+    async replace(file, content) {
+      // Beside it in the same private directory, then renamed over it: kubectl reading the file
+      // meanwhile sees the old credential or the new one, never half of one.
+      const next = `${file}.next`
+      await rm(next, {force: true})
+      await writeFile(next, content, {mode: 0o600, flag: 'wx'})
+      await rename(next, file)
     },
     async remove(file) {
       await rm(file, {force: true})
@@ -86,4 +96,17 @@ function isRunning(pid: number): boolean {
     // EPERM: it runs, as another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
+}
+
+/**
+ * cat, by absolute path, for the exec entry that hands kubectl the credential file: found in PATH
+ * as kubectl would find it, so the entry does not depend on the PATH the command gives kubectl.
+ */
+function credentialReader(env: NodeJS.ProcessEnv): string {
+  for (const dir of ['/bin', '/usr/bin', ...(env.PATH ?? '').split(path.delimiter)]) {
+    if (!path.isAbsolute(dir)) continue
+    const file = path.join(dir, 'cat')
+    if (existsSync(file)) return file
+  }
+  return 'cat'
 }

@@ -5,6 +5,7 @@ import {defaultCredentialCacheDir} from '../adapters/cache-dir.js'
 import {answerKey, findAnswer} from '../adapters/credential-answers.js'
 import {outputSink} from '../adapters/output-sink.js'
 import type {PreparedTarget} from '../usecases/exec-one.js'
+import {printableLines} from '../core/printable.js'
 
 /** Flags after which the full path must run: it explains itself, skips the cache, or shows help. */
 const FULL_PATH_FLAGS = /^(?:-v|--verbose|--no-cache|-h|--help)(?:=|$)/
@@ -37,17 +38,26 @@ function find(command: 'credential' | 'exec', args: string[]): string | undefine
 }
 
 async function runPrepared(command: string[], target: PreparedTarget): Promise<void> {
-  const [{runToExit}, {runWithTerminal}, {nodeChildRunner, forwardingSignals}, {tempKubeconfigs}] =
-    await Promise.all([
-      import('./run-to-exit.js'),
-      import('../usecases/exec-one.js'),
-      import('../adapters/child-process.js'),
-      import('../adapters/temp-kubeconfigs.js'),
-    ])
-  const deps = {children: nodeChildRunner, temp: tempKubeconfigs(), forwardingSignals}
+  const [
+    {runToExit},
+    {runWithTerminal},
+    {nodeChildRunner, forwardingSignals},
+    {tempKubeconfigs},
+    {renewCredential},
+  ] = await Promise.all([
+    import('./run-to-exit.js'),
+    import('../usecases/exec-one.js'),
+    import('../adapters/child-process.js'),
+    import('../adapters/temp-kubeconfigs.js'),
+    import('../adapters/credential-renewal.js'),
+  ])
+  const deps = {children: nodeChildRunner, temp: tempKubeconfigs(), forwardingSignals, renew: renewCredential}
+  const stderr = outputSink(2)
   await runToExit(async () => {
     try {
-      return await runWithTerminal(deps, command, target)
+      return await runWithTerminal(deps, command, target, {
+        onWarning: (message) => stderr.write(`warning: ${printableLines(message)}\n`),
+      })
     } finally {
       await deps.temp.dispose()
     }

@@ -9,7 +9,8 @@ import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-
 import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, VERBOSE_FLAG} from './flags.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
-import {readRecentProfile, summarizedHub} from './recent-profile.js'
+import {readRecentProfile, staleProfileWarning, summarizedHub} from './recent-profile.js'
+import {lifetimeRule} from '../core/credential-cache.js'
 import {answerKey} from '../adapters/credential-answers.js'
 import {keepWith, signInputs} from './answer-inputs.js'
 
@@ -79,14 +80,22 @@ export async function runCredential(argv: string[], printer: Printer = processPr
     loadProviders(providerSelection),
   ])
   const {identity} = hub.summary
-  const {profile, snapshot} = await readRecentProfile(
+  const {profile, snapshot, stale} = await readRecentProfile(
     hub,
     ref,
-    flags['no-cache'] ? 0 : flags['profile-max-age'],
+    {
+      maxAgeMs: flags['no-cache'] ? 0 : flags['profile-max-age'],
+      maxStaleMs: flags['profile-max-stale'],
+      remember: !flags['no-cache'],
+    },
     flags['api-version'],
   )
   const resolution = resolveAccess(profile, requireProviders(loaded))
-  const warnings = [...loaded.warnings, ...resolution.warnings]
+  const warnings = [
+    ...(stale ? [staleProfileWarning(resolution.profile, stale)] : []),
+    ...loaded.warnings,
+    ...resolution.warnings,
+  ]
   for (const warning of warnings) printer.warn(warning)
 
   let cache: CredentialStore | undefined
@@ -109,6 +118,8 @@ export async function runCredential(argv: string[], printer: Printer = processPr
       },
       timeoutMs: flags['plugin-timeout'],
       ttlSeconds: flags['cache-ttl'] === undefined ? undefined : flags['cache-ttl'] / 1000,
+      lifetimeRule: lifetimeRule(seconds(flags['min-credential-lifetime']), false),
+      cacheOnly: stale?.reason,
       onPluginStderr: (text) => printer.text(text, 'stderr'),
     },
   )
@@ -134,4 +145,8 @@ export async function runCredential(argv: string[], printer: Printer = processPr
       },
     )
   }
+}
+
+function seconds(milliseconds: number | undefined): number | undefined {
+  return milliseconds === undefined ? undefined : milliseconds / 1000
 }

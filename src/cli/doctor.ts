@@ -1,6 +1,8 @@
 // `cpcred doctor`: its adapters, and how its report is shown.
 import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
+import path from 'node:path'
 import {findExecutable} from '../adapters/executables.js'
+import {ProfileSnapshots} from '../adapters/profile-snapshots.js'
 import type {Printer} from '../adapters/printer.js'
 import {pluginRunner} from '../adapters/process.js'
 import {probeServer} from '../adapters/server-probe.js'
@@ -14,6 +16,7 @@ export function doctorDeps(printer: Printer): DoctorDeps {
     probe: probeServer,
     findExecutable,
     cache: new CredentialStore(defaultCredentialCacheDir()),
+    snapshots: new ProfileSnapshots(path.join(path.dirname(defaultCredentialCacheDir()), 'profiles')),
     now: () => new Date(),
     env: process.env,
     stdinIsTTY: Boolean(process.stdin.isTTY),

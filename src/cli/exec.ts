@@ -3,8 +3,10 @@
 // runs from the bundled fast path; src/commands/exec.ts gives it help text.
 import type {Hub} from '../adapters/hub.js'
 import type {Printer} from '../adapters/printer.js'
-import type {ClusterProfile} from '../core/cluster-profile.js'
-import {readRecentProfile, summarizedHub} from './recent-profile.js'
+import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
+import {readRecentProfile, staleProfileWarning, summarizedHub, type StaleProfile} from './recent-profile.js'
+import {lifetimeRule} from '../core/credential-cache.js'
+import {realpathSync} from 'node:fs'
 import {runToExit} from './run-to-exit.js'
 import {answerKey} from '../adapters/credential-answers.js'
 import type {Snapshot} from '../adapters/profile-snapshots.js'
@@ -161,6 +163,7 @@ export async function runExec(argv: string[]): Promise<number> {
     {pluginRunner},
     {tempKubeconfigs},
     {RunCredentials},
+    {renewCredential},
   ] = await Promise.all([
     import('../adapters/printer.js'),
     import('../adapters/hub.js'),
@@ -172,6 +175,7 @@ export async function runExec(argv: string[]): Promise<number> {
     import('../adapters/process.js'),
     import('../adapters/temp-kubeconfigs.js'),
     import('../usecases/obtain-credential.js'),
+    import('../adapters/credential-renewal.js'),
   ])
   const printer = processPrinter()
   const selecting = flags.selector !== undefined || flags.all
@@ -194,17 +198,29 @@ export async function runExec(argv: string[]): Promise<number> {
   const {identity} = summarized.summary
   let profiles: ClusterProfile[]
   let snapshot: Snapshot | undefined
+  let stale: StaleProfile | undefined
+  const shown = [...loaded.warnings]
   if (oneNamed) {
-    // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age).
-    const maxAge = flags['no-cache'] ? 0 : flags['profile-max-age']
+    // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age), and
+    // while the hub is down, the last one read (--profile-max-stale).
     const recent = await readRecentProfile(
       summarized,
       parseProfileRef(options.names[0]!),
-      maxAge,
+      {
+        maxAgeMs: flags['no-cache'] ? 0 : flags['profile-max-age'],
+        maxStaleMs: flags['profile-max-stale'],
+        remember: !flags['no-cache'],
+      },
       flags['api-version'],
     )
     profiles = [recent.profile]
     snapshot = recent.snapshot
+    stale = recent.stale
+    if (stale) {
+      const warning = staleProfileWarning(profileKey(recent.profile), stale)
+      printer.warn(warning)
+      shown.push(warning)
+    }
   } else {
     const hub = await Hub.fromConfig(await summarized.config(), {apiVersion: flags['api-version']})
     try {
@@ -221,7 +237,7 @@ export async function runExec(argv: string[]): Promise<number> {
     if (profiles.length === 0 && !ciOutput) return ExitCode.Success
   }
 
-  const warned = new Set<string>(loaded.warnings)
+  const warned = new Set<string>(shown)
   const store = flags['no-cache']
     ? undefined
     : new CredentialStore(defaultCredentialCacheDir(), {
@@ -235,6 +251,7 @@ export async function runExec(argv: string[]): Promise<number> {
     temp: tempKubeconfigs(),
     now: () => performance.now(),
     forwardingSignals,
+    renew: renewCredential,
   }
   const input = {
     command: options.command,
@@ -244,6 +261,10 @@ export async function runExec(argv: string[]): Promise<number> {
     stdinIsTTY: Boolean(process.stdin.isTTY),
     pluginTimeoutMs: flags['plugin-timeout'],
     cacheTtlSeconds: cacheTtlSeconds(flags),
+    // During a hub outage the credential in the cache is all there is: any still valid will do.
+    lifetimeRule: lifetimeRule(stale ? undefined : seconds(flags['min-credential-lifetime']), !stale),
+    cacheOnly: stale?.reason,
+    renewCommand: renewCommand(flags),
     as: flags.as,
     asGroups: flags['as-group'],
     onWarning: (message: string) => {
@@ -344,5 +365,34 @@ function selectionScope(hub: Hub, options: ExecOptions): SelectionScope {
 }
 
 function cacheTtlSeconds(flags: ExecFlags): number | undefined {
-  return flags['cache-ttl'] === undefined ? undefined : flags['cache-ttl'] / 1000
+  return seconds(flags['cache-ttl'])
+}
+
+function seconds(milliseconds: number | undefined): number | undefined {
+  return milliseconds === undefined ? undefined : milliseconds / 1000
+}
+
+/**
+ * `cpcred credential PROFILE` as this run would obtain it: this cpcred (by its real path, run by
+ * this node), the same hub, providers and cache flags. Relative paths stay valid: it runs in this
+ * working directory, with this environment. Nothing in it is a secret.
+ */
+function renewCommand(flags: ExecFlags): (profile: string) => string[] {
+  const args: string[] = []
+  const pass = (name: string, value: string | number | boolean | undefined) => {
+    if (value === undefined || value === false) return
+    args.push(value === true ? `--${name}` : `--${name}=${value}`)
+  }
+  pass('kubeconfig', flags.kubeconfig)
+  pass('context', flags.context)
+  pass('api-version', flags['api-version'])
+  pass('provider-file', flags['provider-file'])
+  for (const value of flags['access-provider']) pass('access-provider', value)
+  pass('no-cache', flags['no-cache'])
+  pass('cache-ttl', flags['cache-ttl'] === undefined ? undefined : `${flags['cache-ttl']}ms`)
+  pass('plugin-timeout', `${flags['plugin-timeout']}ms`)
+  pass('profile-max-age', `${flags['profile-max-age']}ms`)
+  pass('profile-max-stale', `${flags['profile-max-stale']}ms`)
+  const self = [process.execPath, realpathSync(process.argv[1]!)]
+  return (profile) => [...self, 'credential', profile, ...args]
 }

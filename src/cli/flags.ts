@@ -144,6 +144,17 @@ export const CREDENTIAL_RUN_FLAGS = {
     summary: 'Use a profile read from the hub less than this long ago again (0s: always read it).',
     default: '30s',
   },
+  'profile-max-stale': {
+    kind: 'duration',
+    summary:
+      'While the hub cannot be reached (refused, timed out, 5xx), use the last profile read from it up to this old, with a credential already cached (0s: never).',
+    default: '24h',
+  },
+  'min-credential-lifetime': {
+    kind: 'duration',
+    summary:
+      "Run the plugin again rather than hand out a cached credential that expires sooner than this (default: exec the lesser of 5m and half the credential's lifetime; credential 1m).",
+  },
 } as const satisfies FlagTable
 
 export const VERBOSE_FLAG = {

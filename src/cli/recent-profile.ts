@@ -1,6 +1,7 @@
 // A profile for the commands that run all the time (credential, exec): read again from the hub
 // unless it was read moments ago (--profile-max-age), since a TLS round trip to the hub would
-// dominate a warm run.
+// dominate a warm run; and while the hub is down, the last one read, within --profile-max-stale, so
+// that a hub outage does not become an outage of every cluster it lists.
 import path from 'node:path'
 import {Hub, type HubSelection} from '../adapters/hub.js'
 import {summarizeHub, type SummarizedHub} from '../adapters/hub-summary.js'
@@ -9,33 +10,106 @@ import {ProfileSnapshots, type Snapshot} from '../adapters/profile-snapshots.js'
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import {findProfile} from '../usecases/find-profiles.js'
 import type {ProfileRef} from '../usecases/profile-ref.js'
+import {isOutage} from '../adapters/kube-errors.js'
+import {CpcredError, ExitCode} from '../core/errors.js'
+import {formatDuration} from '../core/duration.js'
+import {humanDuration} from '../core/format.js'
 
 /** The hub as the hot paths know it: from the summary kept per kubeconfig content (hub-summary.ts). */
 export function summarizedHub(selection: HubSelection): Promise<SummarizedHub> {
   return summarizeHub(selection, path.join(cacheRoot(), 'hubs'))
 }
 
-/** The profile, and its snapshot when it was (or now is) kept for --profile-max-age. */
+/** How long a profile read waits for a silent hub when a copy of the profile is there to fall back on. */
+const HUB_PATIENCE_MS = 10_000
+
+/** How old a profile may be: --profile-max-age while the hub answers, --profile-max-stale while it is down. */
+export interface ProfileFreshness {
+  maxAgeMs: number
+  /** 0: never use a snapshot when the hub cannot be reached. */
+  maxStaleMs: number
+  /** Keep what is read (not with --no-cache: that run neither reads nor writes caches). */
+  remember: boolean
+}
+
+/** The hub could not be reached, and the profile is its last snapshot. */
+export interface StaleProfile {
+  ageMs: number
+  maxStaleMs: number
+  /** What reaching the hub said, e.g. "cannot reach hub https://…: connection refused". */
+  reason: string
+}
+
+export interface RecentProfile {
+  profile: ClusterProfile
+  /** Set when the profile may be used again within --profile-max-age (for answers). */
+  snapshot?: Snapshot
+  /** Set when the hub is down and the profile is a snapshot within --profile-max-stale. */
+  stale?: StaleProfile
+}
+
+/**
+ * The profile: a snapshot read less than maxAgeMs ago, else the hub's, else — when the hub is down
+ * (connection refused, timeout, 5xx; never a 401 or 403, never a TLS failure) — the snapshot of this
+ * hub read less than maxStaleMs ago. Whoever uses a stale profile must say so, and may only pair it
+ * with a credential already in the cache.
+ */
 export async function readRecentProfile(
   hub: SummarizedHub,
   ref: ProfileRef,
-  maxAgeMs: number,
+  freshness: ProfileFreshness,
   apiVersion?: string,
-): Promise<{profile: ClusterProfile; snapshot?: Snapshot}> {
+): Promise<RecentProfile> {
   const {identity, namespace} = hub.summary
+  const {maxAgeMs, maxStaleMs, remember} = freshness
   const snapshots = new ProfileSnapshots(path.join(cacheRoot(), 'profiles'))
-  const recent = await snapshots.recent(identity, ref.namespace ?? namespace, ref.name, maxAgeMs)
-  if (recent) return {profile: recent.profile, snapshot: recent}
-  const client = await Hub.fromConfig(await hub.config(), {
-    apiVersion,
-    versionCache: maxAgeMs > 0 ? snapshots.servedVersion(identity) : undefined,
-  })
+  const profileNamespace = ref.namespace ?? namespace
+  const last = remember ? await snapshots.last(identity, profileNamespace, ref.name) : undefined
+  if (last && maxAgeMs > 0 && Date.now() - last.fetchedAt <= maxAgeMs)
+    return {profile: last.profile, snapshot: last}
+  // With a copy to fall back on, a hub that does not answer (packets dropped, not refused) is given
+  // up on after HUB_PATIENCE_MS rather than a minute: kubectl waits for every call.
+  const fallback = maxStaleMs > 0 ? last : undefined
+  let profile: ClusterProfile
   try {
-    const profile = await findProfile(client, ref, {namespace, allNamespaces: false})
-    return {profile, snapshot: maxAgeMs > 0 ? await snapshots.remember(identity, profile) : undefined}
-  } finally {
-    await client.client.close()
+    const client = await Hub.fromConfig(await hub.config(), {
+      apiVersion,
+      versionCache: remember ? snapshots.servedVersion(identity) : undefined,
+      idleTimeoutMs: fallback ? HUB_PATIENCE_MS : undefined,
+    })
+    try {
+      profile = await findProfile(client, ref, {namespace, allNamespaces: false})
+    } finally {
+      await client.client.close()
+    }
+  } catch (error) {
+    if (!fallback || !isOutage(error)) throw error
+    const reason = (error as Error).message
+    const ageMs = Date.now() - fallback.fetchedAt
+    if (ageMs > maxStaleMs) {
+      throw new CpcredError(
+        `${reason}; the last copy of ClusterProfile ${profileNamespace}/${ref.name} was read ${humanDuration(ageMs)} ago, ` +
+          `longer than --profile-max-stale ${formatDuration(maxStaleMs)} allows`,
+        {
+          exitCode: ExitCode.Unreachable,
+          hint: 'bring the hub back, or allow an older copy with --profile-max-stale (profiles change: a removed one may mean access was withdrawn)',
+          cause: error,
+        },
+      )
+    }
+    return {profile: fallback.profile, stale: {ageMs, maxStaleMs, reason}}
   }
+  // Kept even with --profile-max-age 0s: it is what a hub outage falls back on.
+  const snapshot = remember ? await snapshots.remember(identity, profile) : undefined
+  return {profile, snapshot: maxAgeMs > 0 ? snapshot : undefined}
+}
+
+/** The one line a command prints when it goes on with a stale profile. */
+export function staleProfileWarning(ref: string, stale: StaleProfile): string {
+  return (
+    `${stale.reason}; using ClusterProfile ${ref} as read ${humanDuration(stale.ageMs)} ago ` +
+    `(--profile-max-stale ${formatDuration(stale.maxStaleMs)}) and only a credential already in the cache`
+  )
 }
 
 /** ~/.cache/cpcred (XDG_CACHE_HOME/cpcred). */

@@ -9,6 +9,8 @@ export default class Credential extends Command {
     'Print an ExecCredential for a profile: cpcred as a kubectl exec credential plugin.'
   static override description = `Resolves the profile against your provider file, runs the matched plugin (or serves a cached, still-valid credential for exactly the same identity and target) and prints the ExecCredential on stdout, in the apiVersion kubectl asked for in KUBERNETES_EXEC_INFO (v1 when run by hand). This is what 'cpcred kubeconfig --mode cpcred' writes into kubeconfigs.
 
+While the hub cannot be reached (refused, timed out, 5xx), the profile as last read is used up to --profile-max-stale (24h), only with a credential already cached, and a warning says how old it is; a 401 or 403 from the hub, a TLS failure or another hub identity never counts as an outage.
+
 The plugin runs in a process group of its own: --plugin-timeout or a signal to cpcred stops it and everything it started.`
   static override usage = 'credential NAMESPACE/NAME [FLAGS]'
   static override strict = false

@@ -13,6 +13,7 @@ const DOCTOR_FLAGS = {
   ...TARGET_FLAGS,
   ...PROVIDER_FLAGS,
   'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
+  'profile-max-stale': CREDENTIAL_RUN_FLAGS['profile-max-stale'],
   output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
 } as const satisfies FlagTable
 
@@ -59,6 +60,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
         profileText === undefined && (flags['all-namespaces'] || flags.all || flags.selector !== undefined),
       ),
       pluginTimeoutMs: flags['plugin-timeout'],
+      profileMaxStaleMs: flags['profile-max-stale'],
     }).finally(() => printer.status(''))
     if (flags.output === 'json') printer.data(`${JSON.stringify(doctorJson(report), null, 4)}\n`)
     else await showReport(printer, report)

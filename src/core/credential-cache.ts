@@ -184,6 +184,37 @@ export function servedUntil(entry: CacheEntry, marginSeconds = DEFAULT_EXPIRY_MA
   return new Date(expiresAt - marginSeconds * 1000)
 }
 
+/** exec's default floor on a credential's remaining lifetime, unless half its lifetime is less. */
+export const EXEC_MIN_LIFETIME_CAP_SECONDS = 300
+
+/**
+ * How long a credential must still be valid to be handed out, from how long it lives in all
+ * (expiry less the time it was obtained). Given (--min-credential-lifetime), that many seconds;
+ * otherwise, for a command that runs for a while (exec), the lesser of 5 minutes and half the
+ * lifetime: a command started with it then has a working credential for a while, while a credential
+ * that lives 10 minutes is still served from the cache for half of them. For kubectl, which asks
+ * again on 401 and at expiry, the cache's margin is enough (`cpcred credential`).
+ */
+export type LifetimeRule = (lifetimeSeconds: number | undefined) => number
+
+export function lifetimeRule(minLifetimeSeconds: number | undefined, forCommand: boolean): LifetimeRule {
+  if (minLifetimeSeconds !== undefined) return () => minLifetimeSeconds
+  if (!forCommand) return () => DEFAULT_EXPIRY_MARGIN_SECONDS
+  return (lifetime) =>
+    lifetime === undefined
+      ? DEFAULT_EXPIRY_MARGIN_SECONDS
+      : Math.min(EXEC_MIN_LIFETIME_CAP_SECONDS, lifetime / 2)
+}
+
+/** The margin the rule asks of an entry: its lifetime runs from obtainedAt to its expiry. */
+export function entryMargin(entry: CacheEntry, rule: LifetimeRule | undefined): number {
+  if (!rule) return DEFAULT_EXPIRY_MARGIN_SECONDS
+  const own = credentialExpiry(entry.credential)
+  const expiresAt =
+    own === undefined ? entry.expiresAt.getTime() : Math.min(own.getTime(), entry.expiresAt.getTime())
+  return rule(Math.max(0, (expiresAt - entry.obtainedAt.getTime()) / 1000))
+}
+
 /** Versioned JSON; the credential is stored as the plugin gave it (expirationTimestamp, not the parsed Date). */
 export function serializeEntry(entry: CacheEntry): string {
   const {token, clientCertificateData, clientKeyData, expirationTimestamp} = entry.credential

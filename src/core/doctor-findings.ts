@@ -809,3 +809,33 @@ function octal(mode: number): string {
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
+
+/** What credential and exec do while the hub is down, for one profile or for all. */
+export interface HubOutageFallback {
+  maxStaleMs: number
+  /** NAMESPACE/NAME, when one profile is checked. */
+  profile?: string
+  /** How old that profile's last copy is; undefined when none was kept. */
+  ageMs?: number
+}
+
+/**
+ * The hint for a hub that cannot be reached: how cpcred carries on meanwhile (the last copy of a
+ * profile, within --profile-max-stale, with cached credentials only), or why it cannot.
+ */
+export function hubOutageHint(fallback: HubOutageFallback): string {
+  const bound = `--profile-max-stale ${formatDuration(fallback.maxStaleMs)}`
+  if (fallback.maxStaleMs <= 0) return `${bound}: cpcred credential and exec fail until the hub is back`
+  if (fallback.profile === undefined) {
+    return `meanwhile cpcred credential and exec use profiles read within ${bound}, with credentials already cached`
+  }
+  if (fallback.ageMs === undefined) {
+    return `no copy of ${fallback.profile} was kept, so cpcred credential and exec fail for it until the hub is back`
+  }
+  const age = humanDuration(fallback.ageMs)
+  if (fallback.ageMs > fallback.maxStaleMs) {
+    return `the last copy of ${fallback.profile} was read ${age} ago, older than ${bound} allows: cpcred credential and exec fail for it until the hub is back`
+  }
+  const left = humanDuration(fallback.maxStaleMs - fallback.ageMs)
+  return `meanwhile cpcred credential and exec use ${fallback.profile} as read ${age} ago (${bound}: ${left} more), with credentials already cached`
+}

@@ -21,6 +21,7 @@ import {
 import {
   credentialKind,
   explainRejection,
+  hubOutageHint,
   hubRejectedHint,
   identityText,
   judgeApi,
@@ -41,6 +42,7 @@ import {
   type ApiResourcesDocument,
   type CacheFiles,
   type ExecutableLookup,
+  type HubOutageFallback,
   type ServerProbe,
   type UserInfo,
 } from '../core/doctor-findings.js'
@@ -52,7 +54,9 @@ import {describeFold, foldMembers} from '../core/member-fold.js'
 import {chooseProvider, resolveAccess, type Resolution} from '../core/resolve-access.js'
 import type {CredentialStore} from '../adapters/credential-store.js'
 import {errorCode, readIfExists} from '../adapters/files.js'
-import {Hub, loadHubConfig, type HubConfig, type HubSelection} from '../adapters/hub.js'
+import {Hub, hubIdentity, loadHubConfig, type HubConfig, type HubSelection} from '../adapters/hub.js'
+import {isOutageCode} from '../adapters/kube-errors.js'
+import type {ProfileSnapshots} from '../adapters/profile-snapshots.js'
 import {KubeApiError, type Endpoint} from '../adapters/kube-client.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {loadProviders, type LoadedProviders, type ProviderSelection} from '../adapters/providers.js'
@@ -77,6 +81,8 @@ export interface DoctorInput {
   /** Only this CI job's part of the selection (--shard). */
   shard?: Shard
   pluginTimeoutMs: number
+  /** --profile-max-stale of credential and exec, to say what they do while the hub is down. */
+  profileMaxStaleMs: number
 }
 
 export interface DoctorDeps {
@@ -85,6 +91,8 @@ export interface DoctorDeps {
   findExecutable(command: string, pathVariable: string | undefined): Promise<ExecutableLookup>
   /** Where cached credentials live; only read. */
   cache: CredentialStore
+  /** The profiles credential and exec read last; only read. */
+  snapshots?: ProfileSnapshots
   now(): Date
   env: NodeJS.ProcessEnv
   stdinIsTTY: boolean
@@ -131,6 +139,24 @@ function doctorMode(input: DoctorInput): DoctorMode {
     return 'profile'
   }
   return input.allNamespaces || input.selector !== undefined || input.all ? 'fleet' : 'hub'
+}
+
+/** The last copy of the checked profile, which credential and exec use while the hub is down. */
+async function outageFallback(
+  deps: DoctorDeps,
+  input: DoctorInput,
+  config: HubConfig,
+  ref: ProfileRef | undefined,
+): Promise<HubOutageFallback> {
+  const maxStaleMs = input.profileMaxStaleMs
+  if (!ref || !deps.snapshots) return {maxStaleMs}
+  const namespace = ref.namespace ?? config.namespace
+  const last = await deps.snapshots.last(hubIdentity(config), namespace, ref.name)
+  return {
+    maxStaleMs,
+    profile: `${namespace}/${ref.name}`,
+    ageMs: last && deps.now().getTime() - last.fetchedAt,
+  }
 }
 
 /** What the hub checks learn on the way, for the checks after them. */
@@ -207,7 +233,7 @@ function hubChecks(
       const context = findNamed(config().merged.contexts, config().context)?.context as
         ContextEntry | undefined
       state.probe = await deps.probe(endpoint)
-      return judgeServerTls(
+      const outcome = judgeServerTls(
         state.probe,
         {
           side: {kind: 'hub', cluster: context?.cluster ?? ''},
@@ -218,6 +244,11 @@ function hubChecks(
         },
         deps.now(),
       )
+      // A hub that is down, not another server: say how credential and exec carry on meanwhile.
+      if (outcome.status === 'fail' && isOutageCode(state.probe.connectError?.code)) {
+        outcome.hint = `${outcome.hint}; ${hubOutageHint(await outageFallback(deps, input, config(), ref))}`
+      }
+      return outcome
     },
     'hub-identity': async () => {
       try {

@@ -7,11 +7,21 @@ import type {TargetResult} from '../core/fan-out-report.js'
 import type {HubPin} from '../core/hub-pin.js'
 import type {Provider} from '../core/provider-file.js'
 import {resolveAccess} from '../core/resolve-access.js'
-import {renderTargetKubeconfig} from '../core/target-kubeconfig.js'
+import {TARGET_EXEC_API, targetConnection} from '../core/target-kubeconfig.js'
+import {renderExecCredential} from '../core/exec-credential.js'
+import type {LifetimeRule} from '../core/credential-cache.js'
 import type {ChildRunner, ChildStdin, OnLine, RunningChild} from '../adapters/child-process.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {obtainCredential, type CredentialCache} from './obtain-credential.js'
-import {runWithTerminal, stopAfter, type PreparedTarget, type TempKubeconfigs} from './exec-one.js'
+import {
+  renewalTime,
+  runWithTerminal,
+  stopAfter,
+  writeTarget,
+  type PreparedTarget,
+  type RenewCredential,
+  type TempKubeconfigs,
+} from './exec-one.js'
 
 export type {PreparedTarget, TempKubeconfigs} from './exec-one.js'
 export {TIMED_OUT_EXIT_CODE} from './exec-one.js'
@@ -24,6 +34,8 @@ export interface ExecDeps {
   now: () => number
   /** Signals for cpcred go to `forward` while `action` runs. */
   forwardingSignals<T>(forward: (signal: NodeJS.Signals) => void, action: () => Promise<T>): Promise<T>
+  /** Renews a running command's credential (src/adapters/credential-renewal.ts). */
+  renew: RenewCredential
 }
 
 export interface ExecInput {
@@ -34,6 +46,12 @@ export interface ExecInput {
   stdinIsTTY: boolean
   pluginTimeoutMs?: number
   cacheTtlSeconds?: number
+  /** How much of its life a credential must have left when a command starts with it. */
+  lifetimeRule: LifetimeRule
+  /** The hub is down and the profile is a stale snapshot: a cached credential only (obtain-credential.ts). */
+  cacheOnly?: string
+  /** `cpcred credential` for a profile (NAMESPACE/NAME) with this run's hub and provider flags. */
+  renewCommand: (profile: string) => string[]
   as?: string
   asGroups: string[]
   onWarning: (message: string) => void
@@ -61,6 +79,7 @@ export async function execOne(
     await onPrepared?.(target, credential)
     return await runWithTerminal(deps, input.command, target, {
       timeoutMs: input.timeoutMs,
+      onWarning: input.onWarning,
       onVerbose: input.onVerbose && ((message) => input.onVerbose!(`${profileKey(profile)}: ${message}`)),
     })
   } finally {
@@ -165,7 +184,8 @@ export async function execMany(
     started: number,
   ): Promise<TargetResult> => {
     const {target} = await prepare(deps, input, profile)
-    const kubeconfig = await deps.temp.create(target.kubeconfig)
+    const written = await writeTarget(deps, target, input.onWarning)
+    const kubeconfig = written.kubeconfig
     try {
       const child = deps.children.prefixed(
         {
@@ -195,7 +215,7 @@ export async function execMany(
       else if (outcome.signal) result.error = `killed by ${outcome.signal}`
       return result
     } finally {
-      await deps.temp.remove(kubeconfig)
+      await written.remove()
     }
   }
 
@@ -241,20 +261,33 @@ async function prepare(
       stdinIsTTY: input.stdinIsTTY,
       timeoutMs: input.pluginTimeoutMs,
       ttlSeconds: input.cacheTtlSeconds,
+      lifetimeRule: input.lifetimeRule,
+      cacheOnly: input.cacheOnly,
       onPluginStderr: input.onPluginStderr,
     },
   )
   input.onVerbose?.(
     `${resolution.profile}: provider "${resolution.provider.name}", credential ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
   )
+  const {credential, obtainedAt} = obtained
+  const target: PreparedTarget = {
+    connection: targetConnection(resolution, {as: input.as, asGroups: input.asGroups}),
+    credential: renderExecCredential(credential, TARGET_EXEC_API),
+    env: {CPCRED_PROFILE: profile.metadata.name, CPCRED_NAMESPACE: profile.metadata.namespace ?? ''},
+  }
+  // A credential that expires is renewed while the command runs, once it has only the lifetime
+  // a command must start with left (the same rule, so the renewal finds the cache's copy too old).
+  const expiresAt = credential.expiresAt?.getTime()
+  if (expiresAt !== undefined) {
+    const minLifetimeSeconds = Math.ceil(input.lifetimeRule((expiresAt - obtainedAt.getTime()) / 1000))
+    target.refresh = {
+      at: renewalTime(expiresAt, minLifetimeSeconds, Date.now()),
+      minLifetimeSeconds,
+      command: input.renewCommand(resolution.profile),
+    }
+  }
   return {
-    target: {
-      kubeconfig: renderTargetKubeconfig(resolution, obtained.credential, {
-        as: input.as,
-        asGroups: input.asGroups,
-      }),
-      env: {CPCRED_PROFILE: profile.metadata.name, CPCRED_NAMESPACE: profile.metadata.namespace ?? ''},
-    },
+    target,
     credential: {cacheKey: obtained.cacheKey, cachedUntil: obtained.cachedUntil},
   }
 }

@@ -1,6 +1,7 @@
 // A credential for a resolved profile: from the cache when a usable one is there for exactly this
 // identity and target, else from the plugin (once, even with many concurrent callers).
-import {cacheKey, cacheKeyInput, DEFAULT_EXPIRY_MARGIN_SECONDS} from '../core/credential-cache.js'
+import {cacheKey, cacheKeyInput, lifetimeRule, type LifetimeRule} from '../core/credential-cache.js'
+import {CpcredError, ExitCode} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential.js'
 import type {ExecConfig} from '../core/exec-config.js'
 import {pinnedEnv, type HubPin} from '../core/hub-pin.js'
@@ -8,12 +9,22 @@ import type {Resolution} from '../core/resolve-access.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {runPlugin, pluginLabel} from './run-plugin.js'
 
+export interface CachedCredential {
+  credential: Credential
+  fromCache: boolean
+  /** Until when the cache serves it (by the rule asked for), when it is in the cache. */
+  cachedUntil?: Date
+  /** When the plugin returned it. */
+  obtainedAt?: Date
+}
+
 export interface CredentialCache {
   obtain(
     key: string,
     fetch: () => Promise<Credential>,
     ttlSeconds?: number,
-  ): Promise<{credential: Credential; fromCache: boolean; cachedUntil?: Date}>
+    rule?: LifetimeRule,
+  ): Promise<CachedCredential>
 }
 
 export interface ObtainCredentialInput {
@@ -29,6 +40,14 @@ export interface ObtainCredentialInput {
   timeoutMs?: number
   /** Cache credentials that carry no expiry for this long (off when undefined). */
   ttlSeconds?: number
+  /** How much of its life a cached credential must have left (the cache's margin when absent). */
+  lifetimeRule?: LifetimeRule
+  /**
+   * The hub is down and the profile is a stale snapshot: only a credential already in the cache may
+   * be used, never a new one from the plugin for a profile that may have changed (or gone) since.
+   * The text says why, for the error when the cache has none.
+   */
+  cacheOnly?: string
   onPluginStderr?: (text: string) => void
 }
 
@@ -38,6 +57,8 @@ export interface ObtainedCredential {
   cacheKey: string
   /** Until when the credential cache serves it, when it is in the cache. */
   cachedUntil?: Date
+  /** When the plugin returned it (now, for a fresh one). */
+  obtainedAt: Date
 }
 
 export async function obtainCredential(
@@ -46,7 +67,7 @@ export async function obtainCredential(
 ): Promise<ObtainedCredential> {
   const {resolution} = input
   const {exec, key} = pluginRun(resolution, input.hubIdentity, input.hubPin)
-  const fetch = () =>
+  const run = () =>
     runPlugin(deps.runner, {
       exec,
       cluster: resolution.cluster,
@@ -56,9 +77,24 @@ export async function obtainCredential(
       timeoutMs: input.timeoutMs,
       onStderr: input.onPluginStderr,
     })
-  if (!deps.cache) return {credential: await fetch(), fromCache: false, cacheKey: key}
-  const {credential, fromCache, cachedUntil} = await deps.cache.obtain(key, fetch, input.ttlSeconds)
-  return {credential, fromCache, cacheKey: key, cachedUntil}
+  const {cacheOnly} = input
+  const fetch = cacheOnly
+    ? () =>
+        Promise.reject(
+          new CpcredError(`${cacheOnly}, and no credential for ${resolution.profile} is left in the cache`, {
+            exitCode: ExitCode.Unreachable,
+            hint: 'a new credential is only obtained with the profile as the hub has it now: bring the hub back',
+          }),
+        )
+    : run
+  if (!deps.cache) return {credential: await fetch(), fromCache: false, cacheKey: key, obtainedAt: new Date()}
+  const {credential, fromCache, cachedUntil, obtainedAt} = await deps.cache.obtain(
+    key,
+    fetch,
+    input.ttlSeconds,
+    input.lifetimeRule,
+  )
+  return {credential, fromCache, cacheKey: key, cachedUntil, obtainedAt: obtainedAt ?? new Date()}
 }
 
 /**
@@ -92,7 +128,7 @@ export function pluginRun(
  * cache, and a credential this run has just obtained is fresh.
  */
 export class RunCredentials implements CredentialCache {
-  private readonly held = new Map<string, Promise<{credential: Credential; fromCache: boolean}>>()
+  private readonly held = new Map<string, Promise<CachedCredential>>()
 
   constructor(
     private readonly cache: CredentialCache | undefined,
@@ -103,23 +139,26 @@ export class RunCredentials implements CredentialCache {
     key: string,
     fetch: () => Promise<Credential>,
     ttlSeconds?: number,
-  ): Promise<{credential: Credential; fromCache: boolean}> {
+    rule: LifetimeRule = lifetimeRule(undefined, false),
+  ): Promise<CachedCredential> {
     for (;;) {
       const held = this.held.get(key)
       if (held === undefined) break
-      const {credential} = await held
-      if (this.usable(credential)) return {credential, fromCache: true}
+      const obtained = await held
+      if (this.usable(obtained, rule)) return {...obtained, fromCache: true}
       if (this.held.get(key) === held) this.held.delete(key)
     }
     const obtaining = this.cache
-      ? this.cache.obtain(key, fetch, ttlSeconds)
-      : fetch().then((credential) => ({credential, fromCache: false}))
+      ? this.cache.obtain(key, fetch, ttlSeconds, rule)
+      : fetch().then((credential) => ({credential, fromCache: false, obtainedAt: this.now()}))
     this.held.set(key, obtaining)
     return obtaining
   }
 
-  private usable(credential: Credential): boolean {
+  private usable({credential, obtainedAt}: CachedCredential, rule: LifetimeRule): boolean {
     const expiresAt = credential.expiresAt?.getTime()
-    return expiresAt === undefined || this.now().getTime() + DEFAULT_EXPIRY_MARGIN_SECONDS * 1000 < expiresAt
+    if (expiresAt === undefined) return true
+    const lifetime = obtainedAt ? (expiresAt - obtainedAt.getTime()) / 1000 : undefined
+    return this.now().getTime() + rule(lifetime) * 1000 < expiresAt
   }
 }

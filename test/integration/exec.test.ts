@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {readFile, stat} from 'node:fs/promises'
+import {readFile, stat, writeFile} from 'node:fs/promises'
+import net from 'node:net'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
-import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv} from '../helpers/env.js'
-import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv, uniqueName} from '../helpers/env.js'
+import {pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {kubeCall, kubeRequest} from '../testenv/http.js'
 import {bundleProbe} from '../helpers/processes.js'
 
 describe('cpcred exec against the real spoke', () => {
@@ -243,3 +245,133 @@ describe('cpcred exec against the real spoke', () => {
     assert.match(missing.stderr, /^error: no-such-command-here: command not found\n/)
   })
 })
+
+describe('cpcred exec: a command that outlives its first credential', () => {
+  it('renews it while the command runs: kubectl proxy keeps working after the first token is revoked', async () => {
+    const {env, spoke} = await testEnv()
+    // Tokens of a spoke ServiceAccount, each bound to a Secret: deleting the Secret revokes the token
+    // on the spoke at once, so only a credential that was really renewed keeps working.
+    const account = uniqueName('renewed')
+    await kubeCall(spoke, 'POST', '/api/v1/namespaces/default/serviceaccounts', {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: {name: account},
+    })
+    const boundToken = async (index: number) => {
+      const secret = await kubeCall<{metadata: {uid: string}}>(
+        spoke,
+        'POST',
+        '/api/v1/namespaces/default/secrets',
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: {name: `${account}-${index}`},
+        },
+      )
+      const review = await kubeCall<{status: {token: string}}>(
+        spoke,
+        'POST',
+        `/api/v1/namespaces/default/serviceaccounts/${account}/token`,
+        {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          spec: {
+            expirationSeconds: 3600,
+            boundObjectRef: {
+              kind: 'Secret',
+              apiVersion: 'v1',
+              name: `${account}-${index}`,
+              uid: secret.metadata.uid,
+            },
+          },
+        },
+      )
+      return review.status.token
+    }
+    const [first, second] = [await boundToken(0), await boundToken(1)]
+    // The plugin hands out whatever the token file holds, saying it lasts 20 s: exec starts the
+    // command with 10 s of it left at least, and renews it when 10 s are left.
+    const fixture = await spokeFixture({prefix: 'renew', pluginEnv: {PLUGIN_TTL_SECONDS: '20'}})
+    await writeFile(fixture.tokenFile, first, {mode: 0o600})
+    const port = await freePort()
+    const started = Date.now()
+    const child = spawn(
+      process.execPath,
+      [
+        cpcredBin,
+        'exec',
+        `${fixture.namespace}/target`,
+        '--provider-file',
+        fixture.providerFile,
+        '--',
+        'kubectl',
+        'proxy',
+        `--port=${port}`,
+      ],
+      {
+        env: {...isolatedEnv, KUBECONFIG: env.hub.kubeconfig, XDG_CACHE_HOME: await tempDir('cpcred-cache-')},
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    )
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    const whoami = async () => {
+      const response = await fetch(
+        `http://127.0.0.1:${port}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+        {
+          method: 'POST',
+          headers: {'Content-Type': 'application/json'},
+          body: JSON.stringify({apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview'}),
+        },
+      )
+      const body = (await response.json()) as {status?: {userInfo?: {username?: string}}}
+      return {status: response.status, username: body.status?.userInfo?.username}
+    }
+    const expected = `system:serviceaccount:default:${account}`
+    try {
+      let answer: {status: number; username?: string} | undefined
+      while (!answer && Date.now() - started < 15_000) {
+        answer = await whoami().catch(() => undefined)
+        if (!answer) await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+      assert.deepEqual(answer, {status: 201, username: expected}, stderr)
+      // The next plugin run gives the second token; the first is revoked once it has expired.
+      await writeFile(fixture.tokenFile, second, {mode: 0o600})
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 22_000 - Date.now())))
+      await kubeCall(spoke, 'DELETE', `/api/v1/namespaces/default/secrets/${account}-0`)
+      await waitUntil('the spoke to reject the first token', async () => {
+        const {status} = await kubeRequest(
+          {server: env.spoke.server, caPem: spoke.caPem, bearerToken: first},
+          'GET',
+          '/api',
+        )
+        return status === 401
+      })
+      // The same kubectl process: it asked its exec entry again once the first credential expired.
+      assert.deepEqual(await whoami(), {status: 201, username: expected}, stderr)
+      const runs = await pluginRecords(fixture)
+      assert.ok(runs.length >= 2, `the plugin ran again to renew the credential (${runs.length} runs)`)
+    } finally {
+      child.kill('SIGTERM')
+      await exited
+    }
+    assert.doesNotMatch(stderr, /could not renew/)
+  })
+})
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const {port} = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}

@@ -157,10 +157,23 @@ export async function up(dir: string, log: (line: string) => void = () => {}): P
  * the server back with every object (and resourceVersions) as it was. Resolves once it is ready.
  */
 export async function restartApiserver(env: TestEnv, cluster: 'hub' | 'spoke'): Promise<void> {
+  await stopApiserver(env, cluster)
+  await startApiserverAgain(env, cluster)
+}
+
+/** Stops a cluster's kube-apiserver (etcd keeps running): its port then refuses connections. */
+export async function stopApiserver(env: TestEnv, cluster: 'hub' | 'spoke'): Promise<void> {
   const name = `${cluster}-apiserver`
   const info = env.processes.find((process) => process.name === name)
   if (!info) throw new Error(`no ${name} in ${env.dir}`)
   await stopProcesses([info])
+}
+
+/** Starts a stopped kube-apiserver again as it was first started; resolves once it is ready. */
+export async function startApiserverAgain(env: TestEnv, cluster: 'hub' | 'spoke'): Promise<void> {
+  const name = `${cluster}-apiserver`
+  const info = env.processes.find((process) => process.name === name)
+  if (!info) throw new Error(`no ${name} in ${env.dir}`)
   const restarted: ProcessInfo[] = []
   await startProcess(env.dir, restarted, name, info.binary, info.args)
   env.processes = env.processes.map((process) => (process.name === name ? restarted[0]! : process))

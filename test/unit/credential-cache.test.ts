@@ -7,8 +7,11 @@ import {
   cacheKeyInput,
   canonicalJson,
   createEntry,
+  entryMargin,
+  EXEC_MIN_LIFETIME_CAP_SECONDS,
   expiryFor,
   isUsable,
+  lifetimeRule,
   parseEntry,
   serializeEntry,
   type CacheEntry,
@@ -395,5 +398,41 @@ describe('cache entries', () => {
 
   it('read the untouched fixture the cases above are built from', () => {
     assert.notEqual(parseEntry(JSON.stringify(good), key), undefined)
+  })
+})
+
+describe('lifetimeRule', () => {
+  it('asks exec for the lesser of 5 minutes and half the lifetime', () => {
+    const rule = lifetimeRule(undefined, true)
+    assert.equal(EXEC_MIN_LIFETIME_CAP_SECONDS, 300)
+    assert.equal(rule(3600), 300)
+    assert.equal(rule(600), 300)
+    assert.equal(rule(120), 60)
+    assert.equal(rule(20), 10)
+  })
+
+  it('asks credential (kubectl refreshes on its own) for the cache margin only', () => {
+    assert.equal(lifetimeRule(undefined, false)(3600), DEFAULT_EXPIRY_MARGIN_SECONDS)
+  })
+
+  it('takes --min-credential-lifetime as it is, for either', () => {
+    assert.equal(lifetimeRule(900, true)(3600), 900)
+    assert.equal(lifetimeRule(10, false)(3600), 10)
+  })
+
+  it('measures an entry from when it was obtained to its expiry', () => {
+    const entry = createEntry('k', expiring(600), T0) as CacheEntry
+    const rule = lifetimeRule(undefined, true)
+    assert.equal(entryMargin(entry, rule), 300)
+    // 20 minutes into a 25-minute credential: the rule still asks for 5 minutes left.
+    const long = createEntry('k', expiring(1500), T0) as CacheEntry
+    assert.equal(isUsable(long, at(1199), entryMargin(long, rule)), true)
+    assert.equal(isUsable(long, at(1200), entryMargin(long, rule)), false)
+    assert.equal(entryMargin(entry, undefined), DEFAULT_EXPIRY_MARGIN_SECONDS)
+  })
+
+  it('measures a TTL-only entry by its TTL', () => {
+    const ttlEntry = createEntry('k', {token: TOKEN}, T0, 120) as CacheEntry
+    assert.equal(entryMargin(ttlEntry, lifetimeRule(undefined, true)), 60)
   })
 })

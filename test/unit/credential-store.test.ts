@@ -9,7 +9,7 @@ import {
   defaultCredentialCacheDir,
   type CredentialStoreOptions,
 } from '../../src/adapters/credential-store.js'
-import {createEntry, serializeEntry} from '../../src/core/credential-cache.js'
+import {createEntry, lifetimeRule, serializeEntry} from '../../src/core/credential-cache.js'
 import type {Credential} from '../../src/core/exec-credential.js'
 
 const T0 = new Date('2026-03-01T12:00:00Z')
@@ -207,6 +207,29 @@ describe('CredentialStore.obtain', () => {
     assert.equal(result.credential.token, 'renewed-token')
     assert.equal((await store.lookup(key))?.credential.token, 'renewed-token')
     assert.equal(await modeOf(store.entryPath(key)), 0o600)
+  })
+
+  it('runs the plugin again when the entry has less left than the lifetime rule asks, and says until when it serves', async () => {
+    const {store, clock} = await setup()
+    const key = keyFor('rule')
+    const exec = lifetimeRule(undefined, true)
+    const first = await store.obtain(key, countingFetch(), undefined, exec)
+    // A one-hour credential: exec starts commands with it until 5 minutes before it expires.
+    assert.deepEqual(first.cachedUntil, new Date('2026-03-01T12:55:00Z'))
+    assert.deepEqual(first.obtainedAt, T0)
+    clock.now = new Date('2026-03-01T12:54:00Z')
+    const early = countingFetch(credential('early', '2026-03-01T14:00:00Z'))
+    assert.equal((await store.obtain(key, early, undefined, exec)).credential.token, TOKEN)
+    assert.equal(early.calls, 0)
+    clock.now = new Date('2026-03-01T12:56:00Z')
+    // kubectl's `cpcred credential` would still get it (one-minute margin) ...
+    assert.equal((await store.lookup(key))?.credential.token, TOKEN)
+    // ... a command that may run a while does not.
+    const renewed = countingFetch(credential('renewed', '2026-03-01T13:56:00Z'))
+    const result = await store.obtain(key, renewed, undefined, exec)
+    assert.equal(renewed.calls, 1)
+    assert.equal(result.credential.token, 'renewed')
+    assert.equal(result.fromCache, false)
   })
 
   it('replaces a corrupt entry with a fresh one', async () => {

@@ -8,6 +8,7 @@ import {
   MAX_CLOCK_SKEW_MS,
   clockSkewMs,
   credentialKind,
+  hubOutageHint,
   describeCredentialShape,
   explainRejection,
   hubRejectedHint,
@@ -725,5 +726,31 @@ describe('judgeCache', () => {
     assert.deepEqual([lax.outcome.status, lax.outcome.hint], ['warn', 'chmod 700 /c/credentials'])
     const theirs = judgeCache({...base, dirInfo: {mode: 0o40700, uid: 0}}, key, 'ns/p', now)
     assert.match(theirs.outcome.detail, /so cpcred does not use the cache$/)
+  })
+})
+
+describe('a hub outage: what credential and exec do meanwhile', () => {
+  const day = 24 * 3_600_000
+  it('names the copy in use and how long it may still be used', () => {
+    assert.equal(
+      hubOutageHint({maxStaleMs: day, profile: 'fleet/eu', ageMs: 5 * 60_000}),
+      'meanwhile cpcred credential and exec use fleet/eu as read 5m ago (--profile-max-stale 24h0m0s: 23h more), with credentials already cached',
+    )
+  })
+
+  it('says when they fail instead: no copy, a copy too old, or --profile-max-stale 0s', () => {
+    assert.match(hubOutageHint({maxStaleMs: day, profile: 'fleet/eu'}), /^no copy of fleet\/eu was kept/)
+    assert.match(
+      hubOutageHint({maxStaleMs: day, profile: 'fleet/eu', ageMs: 2 * day}),
+      /read 2d ago, older than --profile-max-stale 24h0m0s allows: .* fail for it/,
+    )
+    assert.match(
+      hubOutageHint({maxStaleMs: 0, profile: 'fleet/eu', ageMs: 1000}),
+      /fail until the hub is back/,
+    )
+  })
+
+  it('speaks of profiles in general when none is checked', () => {
+    assert.match(hubOutageHint({maxStaleMs: day}), /use profiles read within --profile-max-stale 24h0m0s/)
   })
 })

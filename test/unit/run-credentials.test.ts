@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import type {Credential} from '../../src/core/exec-credential.js'
 import {RunCredentials, type CredentialCache} from '../../src/usecases/obtain-credential.js'
+import {lifetimeRule} from '../../src/core/credential-cache.js'
 
 const at = (iso: string) => new Date(iso)
 
@@ -68,5 +69,22 @@ describe('RunCredentials', () => {
     await Promise.all([run.obtain('k1', fetch), run.obtain('k1', fetch), run.obtain('k2', fetch)])
     assert.deepEqual(asked.sort(), ['k1', 'k2'])
     assert.equal(runs(), 0)
+  })
+
+  it('asks again for a command when the credential it holds has less than its minimum lifetime left', async () => {
+    let now = at('2026-11-23T10:00:00Z')
+    const {fetch, runs} = plugin([
+      {token: 'a', expiresAt: at('2026-11-23T10:10:00Z')},
+      {token: 'b', expiresAt: at('2026-11-23T10:20:00Z')},
+    ])
+    const run = new RunCredentials(undefined, () => now)
+    const exec = lifetimeRule(undefined, true)
+    assert.equal((await run.obtain('key', fetch, undefined, exec)).credential.token, 'a')
+    // 10-minute credential: 5 minutes must be left for a command to start with it.
+    now = at('2026-11-23T10:04:59Z')
+    assert.equal((await run.obtain('key', fetch, undefined, exec)).credential.token, 'a')
+    now = at('2026-11-23T10:05:01Z')
+    assert.equal((await run.obtain('key', fetch, undefined, exec)).credential.token, 'b')
+    assert.equal(runs(), 2)
   })
 })
