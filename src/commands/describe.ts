@@ -51,6 +51,7 @@ export default class Describe extends Command {
       providerSource: loaded.source,
       now: new Date(),
       showEnv: flags['show-env'],
+      hubPin: hub.pin(),
     }
     if (flags.output === 'text') {
       printer.cells(describeProfile(input))

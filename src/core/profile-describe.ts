@@ -17,6 +17,7 @@ import {
   type ProviderSource,
 } from './cluster-profile.js'
 import {isCpcredError} from './errors.js'
+import {pinnedEnv, pinsHub, type HubPin} from './hub-pin.js'
 import {age, humanDuration, type Cells} from './format.js'
 import type {Provider} from './provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from './resolve-access.js'
@@ -32,6 +33,8 @@ export interface DescribeInput {
   now: Date
   /** Print environment values; without it only names are shown. */
   showEnv: boolean
+  /** The hub the profile was read from: kubeconfigs cpcred writes pin it in the plugin's env. */
+  hubPin?: HubPin
 }
 
 export interface CertificateSummary {
@@ -87,8 +90,11 @@ export interface ResolvedEnvVar {
   name: string
   /** Only with showEnv. */
   value?: string
-  /** `profile` when the profile's additional-envs extension set or replaced it. */
-  source: 'provider' | 'profile'
+  /**
+   * `profile` when the profile's additional-envs extension set or replaced it; `hub` for the hub pin
+   * that kubeconfigs cpcred writes add (a path and a context name, shown always: no secret).
+   */
+  source: 'provider' | 'profile' | 'hub'
 }
 
 export interface ResolvedDescription {
@@ -151,7 +157,7 @@ export function describeProfileData(input: DescribeInput): ProfileDescription {
         showEnv,
       }),
     ),
-    resolution: describeResolution(profile, providers, showEnv),
+    resolution: describeResolution(profile, providers, showEnv, input.hubPin),
   }
 }
 
@@ -317,10 +323,11 @@ function writeResolution(out: DescribeWriter, data: ProfileDescription, showEnv:
   out.list(
     1,
     'Environment',
-    resolution.env.map(
-      (variable) =>
-        `${variable.name}=${showEnv ? quote([variable.value ?? '']) : REDACTED}` +
-        (variable.source === 'profile' ? '  (from the profile)' : ''),
+    resolution.env.map((variable) =>
+      variable.source === 'hub'
+        ? `${variable.name}=${quote([variable.value ?? ''])}  (the hub, pinned in kubeconfigs cpcred writes)`
+        : `${variable.name}=${showEnv ? quote([variable.value ?? '']) : REDACTED}` +
+          (variable.source === 'profile' ? '  (from the profile)' : ''),
     ),
   )
   out.field(1, 'Exec API Version', resolution.apiVersion)
@@ -334,6 +341,7 @@ function describeResolution(
   profile: ClusterProfile,
   providers: Provider[],
   showEnv: boolean,
+  hubPin?: HubPin,
 ): ResolvedDescription | UnresolvedDescription {
   let resolution: Resolution
   try {
@@ -353,6 +361,10 @@ function describeResolution(
     const described: ResolvedEnvVar = {name: variable.name, source: source ? 'provider' : 'profile'}
     return showEnv ? {name: variable.name, value: variable.value, source: described.source} : described
   })
+  if (hubPin && pinsHub(resolution)) {
+    const pinned = pinnedEnv(resolution, hubPin).slice(-2)
+    env.push(...pinned.map((variable): ResolvedEnvVar => ({...variable, source: 'hub'})))
+  }
   return {
     provider: provider.name,
     source: resolution.offered.source,

@@ -242,6 +242,24 @@ describe('describeProfile', () => {
     ])
   })
 
+  it('shows the hub pin that kubeconfigs cpcred writes add to the plugin env, with its values', () => {
+    const hubPin = {kubeconfigPaths: ['/home/me/.kube/hub', '/home/me/.kube/more'], context: 'hub-admin'}
+    const out = describeText(input({hubPin}))
+    assert.deepEqual(section(out, 'Environment').slice(-2), [
+      // Shell-quoted, as every environment value describe shows.
+      '                         KUBECONFIG=/home/me/.kube/hub\\:/home/me/.kube/more  (the hub, pinned in kubeconfigs cpcred writes)',
+      '                         CPCRED_HUB_CONTEXT=hub-admin  (the hub, pinned in kubeconfigs cpcred writes)',
+    ])
+    // Before it, describe said "Environment: <none>" for a provider without env of its own.
+    const bare = describeText(
+      input({
+        hubPin,
+        providers: [{...input().providers[0]!, execConfig: {...input().providers[0]!.execConfig, env: []}}],
+      }),
+    )
+    assert.match(bare, /Environment: +KUBECONFIG=\/home\/me\/\.kube\/hub/)
+  })
+
   it('says what each reserved extension does under the matching provider', () => {
     const out = describeText(input())
     const secretreader = section(out, 'secretreader').join('\n')
