@@ -250,14 +250,6 @@ describe('describeProfile', () => {
       '                         KUBECONFIG=/home/me/.kube/hub\\:/home/me/.kube/more  (the hub, pinned in kubeconfigs cpcred writes)',
       '                         CPCRED_HUB_CONTEXT=hub-admin  (the hub, pinned in kubeconfigs cpcred writes)',
     ])
-    // Before it, describe said "Environment: <none>" for a provider without env of its own.
-    const bare = describeText(
-      input({
-        hubPin,
-        providers: [{...input().providers[0]!, execConfig: {...input().providers[0]!.execConfig, env: []}}],
-      }),
-    )
-    assert.match(bare, /Environment: +KUBECONFIG=\/home\/me\/\.kube\/hub/)
   })
 
   it('says what each reserved extension does under the matching provider', () => {
