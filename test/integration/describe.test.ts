@@ -52,8 +52,13 @@ describe('cpcred describe against the real hub', () => {
     assert.match(data.resolution.command, /fake-plugin\.mjs$/)
     assert.deepEqual(
       data.resolution.env.map((variable: {name: string}) => variable.name),
-      ['PLUGIN_TOKEN_FILE', 'PLUGIN_RECORD'],
+      ['PLUGIN_TOKEN_FILE', 'PLUGIN_RECORD', 'KUBECONFIG', 'CPCRED_HUB_CONTEXT'],
     )
+    // The hub pin a plugin-mode kubeconfig adds: where the profile was read, never a secret.
+    assert.deepEqual(data.resolution.env.slice(2), [
+      {name: 'KUBECONFIG', value: fixture.hubKubeconfig, source: 'hub'},
+      {name: 'CPCRED_HUB_CONTEXT', value: 'hub', source: 'hub'},
+    ])
   })
 
   it('suggests the right name and refuses to prompt without a terminal', async () => {
