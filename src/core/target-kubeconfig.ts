@@ -2,6 +2,7 @@
 // profile and the credential the plugin returned, nothing else. It holds a secret, so it only ever
 // lives in a 0600 file in a 0700 directory, and is removed when the command ends.
 import type {Credential} from './exec-credential.js'
+import {emitKubeconfigJson} from './kubeconfig-text.js'
 import type {Resolution} from './resolve-access.js'
 
 export interface TargetKubeconfigOptions {
@@ -34,18 +35,13 @@ export function renderTargetKubeconfig(
   if (credential.token) user.token = credential.token
   if (options.as) user.as = options.as
   if (options.as && options.asGroups?.length) user['as-groups'] = options.asGroups
-  // JSON is valid YAML, and kubectl, helm and client-go read it; no YAML library is needed here.
-  return `${JSON.stringify(
-    {
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{name: TARGET_CONTEXT, cluster}],
-      users: [{name: TARGET_CONTEXT, user}],
-      contexts: [{name: TARGET_CONTEXT, context: {cluster: TARGET_CONTEXT, user: TARGET_CONTEXT}}],
-      'current-context': TARGET_CONTEXT,
-      preferences: {},
-    },
-    null,
-    2,
-  )}\n`
+  return emitKubeconfigJson({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{name: TARGET_CONTEXT, cluster}],
+    users: [{name: TARGET_CONTEXT, user}],
+    contexts: [{name: TARGET_CONTEXT, context: {cluster: TARGET_CONTEXT, user: TARGET_CONTEXT}}],
+    'current-context': TARGET_CONTEXT,
+    preferences: {},
+  })
 }
