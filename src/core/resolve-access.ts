@@ -115,11 +115,11 @@ export function resolveAccess(profile: ClusterProfile, providers: Provider[]): R
     decisions.push(`The cluster comes from the profile's status.accessProviders entry "${provider.name}".`)
   }
 
-  const profileCluster = offered.cluster
-  if (!profileCluster || typeof profileCluster.server !== 'string' || profileCluster.server === '') {
+  const profileCluster = offered.cluster as ProfileCluster
+  if (offered.invalid !== undefined) {
     throw new CpcredError(
-      `ClusterProfile ${key}: its ${offered.source} entry "${provider.name}" has no cluster.server, so the cluster cannot be reached`,
-      {hint: 'Ask the cluster manager that publishes this profile to fill in the server URL.'},
+      `ClusterProfile ${key}: its ${offered.source} entry "${provider.name}" is refused: ${offered.invalid}`,
+      {hint: 'Ask the cluster manager that publishes this profile to fix the entry.'},
     )
   }
   const caData = profileCluster['certificate-authority-data']
