@@ -14,6 +14,7 @@ import {
   servedUntil,
   type CacheEntry,
 } from '../core/credential-cache.js'
+import {CpcredError} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential.js'
 import {answersDir} from './credential-answers.js'
 import {ensurePrivateDir, errorCode, readIfExists, writeFileAtomic} from './files.js'
@@ -221,8 +222,9 @@ export class CredentialStore {
       }
       const remaining = deadline - Date.now()
       if (remaining <= 0) {
-        throw new Error(
+        throw new CpcredError(
           `gave up after ${this.lockTimeoutMs} ms waiting for the lock ${lockfilePath}, held by another cpcred`,
+          {hint: `if no other cpcred is running, remove ${lockfilePath}`},
         )
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(pollDelay(attempt), remaining)))

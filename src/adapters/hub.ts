@@ -23,7 +23,7 @@ import {
   type KubeconfigFile,
   type MergedKubeconfig,
 } from '../core/kubeconfig-merge.js'
-import {KubeApiError, type KubeClient} from './kube-client.js'
+import {KubeApiError, parseJsonBody, type KubeClient} from './kube-client.js'
 import {translateKubeError} from './kube-errors.js'
 import {processPrinter} from './printer.js'
 import type {ContextClientOptions} from './kubeconfig-client.js'
@@ -310,7 +310,7 @@ export class Hub {
         this.withDeprecatedProviders(list.items ?? [])
       const metadata = trailingListMetadata(text)
       if (!metadata) {
-        const list = JSON.parse(text) as {items?: ClusterProfile[]; metadata?: ListMetadata}
+        const list = parseJsonBody(text) as {items?: ClusterProfile[]; metadata?: ListMetadata}
         return {
           items: await readItems(list),
           next: list.metadata?.continue || undefined,
@@ -320,7 +320,7 @@ export class Hub {
       let items: Promise<ClusterProfile[]> | undefined
       return {
         get items() {
-          return (items ??= readItems(JSON.parse(text) as {items?: ClusterProfile[]}))
+          return (items ??= readItems(parseJsonBody(text) as {items?: ClusterProfile[]}))
         },
         next: metadata.continue || undefined,
         resourceVersion: metadata.resourceVersion,

@@ -94,7 +94,7 @@ export class KubeClient {
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const text = await this.requestText(method, path, options)
-    return (text.length ? JSON.parse(text) : {}) as T
+    return (text.length ? parseJsonBody(text) : {}) as T
   }
 
   /** The response body as text, for a caller that reads part of it before parsing the rest. */
@@ -139,7 +139,7 @@ export class KubeClient {
       lines.on('line', (line) => {
         if (line.trim() === '') return
         try {
-          onEvent(JSON.parse(line) as WatchEvent)
+          onEvent(parseJsonBody(line) as WatchEvent)
         } catch (error) {
           stream.destroy()
           reject(error)
@@ -340,6 +340,21 @@ const tlsFailures: Record<string, string> = {
 /** Why TLS verification failed, in words, for a code Node reports (undefined for others). */
 export function tlsFailureReason(code: string): string | undefined {
   return Object.hasOwn(tlsFailures, code) ? tlsFailures[code] : undefined
+}
+
+/**
+ * A response body read as JSON. Anything else (a proxy's HTML page, a captive portal) means the
+ * endpoint is not a Kubernetes API server: a connection-class failure, not a bug in cpcred.
+ */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new KubeConnectionError(
+      'the server answered with something that is not JSON (is it a Kubernetes API server?)',
+      'ENOTJSON',
+    )
+  }
 }
 
 /** A failed connection, with its reason in words. */
