@@ -17,7 +17,8 @@ import {
 import {CpcredError} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential.js'
 import {answersDir} from './credential-answers.js'
-import {ensurePrivateDir, errorCode, readIfExists, writeFileAtomic} from './files.js'
+import {ensurePrivateDir, errorCode, writeFileAtomic} from './files.js'
+import {readPrivateFile} from './private-files.js'
 
 /**
  * How long a caller waits for another process that holds the lock of the same key. That process is running
@@ -174,7 +175,9 @@ export class CredentialStore {
     const file = this.entryPath(key)
     let text: string | undefined
     try {
-      text = await readIfExists(file)
+      text = await readPrivateFile(file, (reason) => {
+        if (!quiet) this.report(`ignoring credential cache entry ${file}: ${reason}; it will be replaced`)
+      })
     } catch (error) {
       if (!quiet) this.report(`cannot read credential cache entry ${file} (${describe(error)}); ignoring it`)
       return undefined
