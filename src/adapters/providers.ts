@@ -8,6 +8,7 @@ import {
   mergeProviders,
   parseAccessProviderFlag,
   parseProviderFile,
+  withResolvedCommands,
   type Provider,
 } from '../core/provider-file.js'
 
@@ -56,7 +57,10 @@ export async function loadProviders(
   }
   const fromFile = text === undefined ? {providers: [], warnings: []} : parseProviderFile(text, file)
   const fromFlags = (selection.accessProviders ?? []).map(parseAccessProviderFlag)
-  const providers = mergeProviders(fromFile.providers, fromFlags)
+  const providers = mergeProviders(
+    withResolvedCommands(fromFile.providers, path.dirname(file)),
+    withResolvedCommands(fromFlags, process.cwd()),
+  )
   const parts = [
     text === undefined ? undefined : file,
     fromFlags.length ? '--access-provider flags' : undefined,
