@@ -6,6 +6,7 @@ import type {FlagTable} from '../cli/flag-table.js'
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenShard} from '../cli/shard.js'
+import {checkLabelSelector} from '../core/label-selector.js'
 import {runDoctor} from '../usecases/doctor.js'
 
 const DOCTOR_FLAGS = {
@@ -40,6 +41,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Doctor)
+    checkLabelSelector(flags.selector)
     const printer = processPrinter()
     const report = await runDoctor(doctorDeps(printer), {
       hub: hubSelection(flags),
