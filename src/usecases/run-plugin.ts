@@ -105,7 +105,9 @@ export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInp
       },
     )
   }
-  if (result.stderr) input.onStderr?.(result.stderr)
+  // The plugin's stderr is the user's, but CI logs keep it forever: what it says about the
+  // credential it just returned (a debug line with the token) is cut out before it is shown.
+  if (result.stderr) input.onStderr?.(redactCredential(result.stderr, credential))
   return credential
 }
 
@@ -134,6 +136,31 @@ function tooLargeToStart(input: RunPluginInput, env: Record<string, string>): Cp
         'make it smaller, or set provideClusterInfo to false for this provider if the plugin does not need it',
     },
   )
+}
+
+const REDACTED = '<redacted>'
+
+/**
+ * `text` without the secrets of `credential`: the token, the key and the certificate data, whole,
+ * base64-encoded, and line by line (a PEM body logged on its own, or wrapped differently).
+ */
+export function redactCredential(text: string, credential: Credential): string {
+  const secrets = new Set<string>()
+  for (const value of [credential.token, credential.clientKeyData, credential.clientCertificateData]) {
+    if (!value) continue
+    secrets.add(value.trim())
+    secrets.add(Buffer.from(value).toString('base64'))
+    for (const line of value.split(/\r?\n/)) {
+      // PEM body lines; the armour lines (-----BEGIN …) are not secret and too common to cut.
+      if (line.length >= 16 && !line.startsWith('-----')) secrets.add(line.trim())
+    }
+  }
+  let redacted = text
+  // Longest first, so a whole PEM goes before its lines.
+  for (const secret of [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) {
+    redacted = redacted.split(secret).join(REDACTED)
+  }
+  return redacted
 }
 
 /** The plugin's own stderr, for the error message: it is the user's to see (and never ours to log). */
