@@ -14,6 +14,8 @@ const DOCTOR_FLAGS = {
   ...TARGET_FLAGS,
   ...PROVIDER_FLAGS,
   'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
+  // Doctor never writes the cache; like every other credential command it can be told not to read it.
+  'no-cache': {kind: 'boolean', summary: 'Do not read the credential cache (the cache check is left out).'},
   output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
 } as const satisfies FlagTable
 
@@ -57,6 +59,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
         args.profile === undefined && (flags['all-namespaces'] || flags.all || flags.selector !== undefined),
       ),
       pluginTimeoutMs: flags['plugin-timeout'],
+      noCache: flags['no-cache'],
     }).finally(() => printer.status(''))
     if (flags.output === 'json') printer.data(`${JSON.stringify(doctorJson(report), null, 4)}\n`)
     else await showReport(printer, report)

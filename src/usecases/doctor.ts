@@ -77,6 +77,8 @@ export interface DoctorInput {
   /** Only this CI job's part of the selection (--shard). */
   shard?: Shard
   pluginTimeoutMs: number
+  /** --no-cache: the credential cache is not read. */
+  noCache?: boolean
 }
 
 export interface DoctorDeps {
@@ -418,6 +420,7 @@ async function checkProfile(
     },
     'target-clock': async () => judgeClock(probe?.http, 'the target', whyNoAnswer(probe)),
     cache: async () => {
+      if (input.noCache) return ok('not read (--no-cache)')
       const {key: cacheKey} = pluginRun(resolution!, hub().identity(), hub().pin())
       let files: CacheFiles
       try {
