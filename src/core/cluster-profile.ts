@@ -4,8 +4,14 @@
 // credentialProviders (and with stricter validation, which the hub applies).
 
 export const GROUP = 'multicluster.x-k8s.io'
-/** The versions cpcred reads, the one it prefers first. */
-export const PROFILE_VERSIONS = ['v1alpha2', 'v1alpha1'] as const
+/**
+ * The versions cpcred reads, the one it prefers first: v1alpha1 while the hub serves it. Its fields
+ * are a superset of v1alpha2's (credentialProviders), and the upstream access library
+ * (sigs.k8s.io/cluster-inventory-api/pkg/access) and the controllers built on it read v1alpha1, so
+ * reading v1alpha2 would make cpcred choose differently from every Go consumer on the same hub.
+ * Revisit when pkg/access reads v1alpha2, or v1alpha2 gains fields v1alpha1 lacks (docs/providers.md).
+ */
+export const PROFILE_VERSIONS = ['v1alpha1', 'v1alpha2'] as const
 export type ProfileVersion = (typeof PROFILE_VERSIONS)[number]
 export const PLURAL = 'clusterprofiles'
 export const RESOURCE = `${PLURAL}.${GROUP}`

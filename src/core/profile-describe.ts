@@ -167,6 +167,7 @@ export function describeProfile(input: DescribeInput): Cells {
 
   out.field(0, 'Name', metadata.name)
   out.field(0, 'Namespace', metadata.namespace)
+  out.field(0, 'API Version', profile.apiVersion && `${profile.apiVersion} (the version read from the hub)`)
   out.labels(0, 'Labels', metadata.labels)
   out.annotations(0, 'Annotations', metadata.annotations)
   out.field(0, 'Display Name', profile.spec?.displayName)

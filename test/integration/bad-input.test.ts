@@ -202,7 +202,7 @@ describe('bad input, as it comes in the field', () => {
       expectFailure(
         await run(['list', '--kubeconfig', env.spoke.kubeconfig]),
         3,
-        /does not serve multicluster\.x-k8s\.io v1alpha2 or v1alpha1 clusterprofiles/,
+        /does not serve multicluster\.x-k8s\.io v1alpha1 or v1alpha2 clusterprofiles/,
       )
     })
 
