@@ -94,7 +94,9 @@ export function labelSelectorProblem(selector: string): string | undefined {
         } else if (next?.kind === 'op' && (next.text === '>' || next.text === '<')) {
           at++
           const value = word(`a number after "${next.text}"`)
-          if (!/^-?\d+$/.test(value)) return `"${value}" after "${next.text}" is not a whole number`
+          // A label value as well (so no sign), and an integer.
+          if (!/^\d+$/.test(value))
+            return `"${value}" after "${next.text}" is not a whole number of 0 or more`
         } else if (next?.kind === 'word' && (next.text === 'in' || next.text === 'notin')) {
           at++
           if (tokens[at]?.text !== '(') return `expected "(" after "${next.text}"`

@@ -14,7 +14,8 @@ export const VALID_SELECTORS = [
   'tier=1,  env!=test , !legacy',
   'example.com/team=a-b_c.d',
   'count>3',
-  'count<-1',
+  'count<01',
+  'a in(b)',
   'a in ()',
 ]
 export const INVALID_SELECTORS: Array<[string, RegExp]> = [
@@ -29,4 +30,7 @@ export const INVALID_SELECTORS: Array<[string, RegExp]> = [
   ['count>three', /not a whole number/],
   [`env=${'x'.repeat(64)}`, /is not a label value/],
   ['a b', /unexpected "b" after "a"/],
+  ['count<-1', /not a whole number/],
+  ['a>1.5', /not a whole number/],
+  ['!!a', /expected a label key/],
 ]
