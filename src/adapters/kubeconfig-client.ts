@@ -6,6 +6,7 @@ import {CpcredError, UsageError} from '../core/errors.js'
 import type {ExecConfig} from '../core/exec-config.js'
 import type {Credential} from '../core/exec-credential.js'
 import {findNamed, type MergedKubeconfig, type NamedEntry} from '../core/kubeconfig-merge.js'
+import {holdsPemCertificate} from '../core/resolve-access.js'
 import {runPlugin, pluginLabel} from '../usecases/run-plugin.js'
 import {
   KubeClient,
@@ -67,7 +68,7 @@ export async function clientForContext(
 
   const endpoint: Endpoint = {
     server: cluster.server,
-    caPem: await certificateAuthority(cluster),
+    caPem: await certificateAuthority(cluster, context.cluster ?? '', contextName),
     insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
     tlsServerName: cluster['tls-server-name'],
     proxyUrl: cluster['proxy-url'],
@@ -86,12 +87,32 @@ export async function clientForContext(
   )
 }
 
-async function certificateAuthority(cluster: KubeconfigCluster): Promise<string | undefined> {
-  if (cluster['certificate-authority-data']) {
-    return Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')
+/**
+ * The CA bundle a cluster entry names. Data that holds no PEM certificate is said to be that: TLS
+ * would only report the server as "not signed by a trusted CA", pointing away from the kubeconfig.
+ */
+async function certificateAuthority(
+  cluster: KubeconfigCluster,
+  clusterName: string,
+  contextName: string,
+): Promise<string | undefined> {
+  const notPem = (what: string) =>
+    new UsageError(
+      `the ${what} of cluster "${clusterName}" (context "${contextName}") is not a PEM certificate`,
+      'fix the kubeconfig: kubectl fails the same way ("unable to load root certificates")',
+    )
+  const data = cluster['certificate-authority-data']
+  if (data) {
+    if (!holdsPemCertificate(data)) throw notPem('certificate-authority-data (base64 of PEM)')
+    return Buffer.from(data, 'base64').toString('utf8')
   }
-  if (cluster['certificate-authority'])
-    return readReferencedFile(cluster['certificate-authority'], 'certificate-authority')
+  if (cluster['certificate-authority']) {
+    const pem = await readReferencedFile(cluster['certificate-authority'], 'certificate-authority')
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+      throw notPem(`certificate-authority file ${cluster['certificate-authority']}`)
+    }
+    return pem
+  }
   return undefined
 }
 

@@ -181,7 +181,7 @@ function noProviderInCommon(profile: ClusterProfile, providers: Provider[]): Cpc
 }
 
 /** Base64 of a PEM bundle with a certificate in it (a cheap check: this runs on every credential). */
-function holdsPemCertificate(data: string): boolean {
+export function holdsPemCertificate(data: string): boolean {
   const compact = data.replace(/\s+/g, '')
   if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) return false
   return Buffer.from(compact, 'base64').toString('latin1').includes('-----BEGIN CERTIFICATE-----')

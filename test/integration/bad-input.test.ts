@@ -189,6 +189,23 @@ describe('bad input, as it comes in the field', () => {
       expectFailure(await run(['list', '--kubeconfig', file]), 3, /cannot reach the hub .*certificate/i)
     })
 
+    it('says the hub CA data is not a PEM certificate, not that the hub is untrusted (exit 2)', async () => {
+      const file = await tokenKubeconfig(
+        dir,
+        'not-pem-ca',
+        hub,
+        Buffer.from('hello').toString('base64'),
+        token,
+      )
+      const result = await run(['list', '--kubeconfig', file])
+      expectFailure(
+        result,
+        2,
+        /the certificate-authority-data \(base64 of PEM\) of cluster .* is not a PEM certificate/,
+      )
+      assert.doesNotMatch(result.stderr, /trusted CA|hub is running/)
+    })
+
     it('says the hub rejected the credentials on a 401 (exit 4)', async () => {
       const {env} = await testEnv()
       const file = await tokenKubeconfig(dir, 'bad-token', hub, env.hub.caData, 'not-a-real-token')
