@@ -16,6 +16,8 @@ export interface ChildResult {
   exitCode: number
   signal?: string
   notFound: boolean
+  /** Why the command could not be started otherwise (EACCES, E2BIG…), in words. */
+  startError?: string
 }
 
 export interface RunningChild {
@@ -79,6 +81,9 @@ function start(
       exitCode: exit.spawnError ? 127 : exitStatus(exit),
       signal: exit.signal ?? undefined,
       notFound: exit.spawnError?.code === 'ENOENT',
+      ...(exit.spawnError && exit.spawnError.code !== 'ENOENT'
+        ? {startError: startFailure(exit.spawnError)}
+        : {}),
     }
   })
   return {result, kill: (signal) => group.signal(signal), stop: () => group.stop()}
@@ -115,4 +120,15 @@ export async function forwardingSignals<T>(
   } finally {
     for (const [signal, handler] of handlers) process.off(signal, handler)
   }
+}
+
+const START_FAILURES: Record<string, string> = {
+  EACCES: 'permission denied (is it executable?)',
+  E2BIG: "its arguments and environment exceed the operating system's limit (E2BIG)",
+  ENOEXEC: 'it is not a program this system can run',
+  ENOTDIR: 'a part of its path is not a directory',
+}
+
+function startFailure(error: NodeJS.ErrnoException): string {
+  return (error.code && START_FAILURES[error.code]) ?? error.code ?? error.message
 }

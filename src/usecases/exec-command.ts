@@ -164,13 +164,14 @@ export async function execMany(
         profile: key,
         exitCode: outcome.exitCode,
         durationMs: deps.now() - started,
-        started: !outcome.notFound,
+        started: !outcome.notFound && outcome.startError === undefined,
       }
       if (outcome.signal) result.signal = outcome.signal
       if (timer.fired) {
         result.timedOut = true
         result.error = `timed out after ${formatDuration(input.timeoutMs!)}`
       } else if (outcome.notFound) result.error = `command not found: ${input.command[0]}`
+      else if (outcome.startError) result.error = `cannot start ${input.command[0]}: ${outcome.startError}`
       else if (outcome.signal) result.error = `killed by ${outcome.signal}`
       return result
     } finally {

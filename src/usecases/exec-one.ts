@@ -87,5 +87,10 @@ function commandOutcome(result: ChildResult, command: string): number {
   if (result.notFound) {
     throw new CpcredError(`command not found: ${command}`, {hint: 'check the command after --, or your PATH'})
   }
+  if (result.startError) {
+    throw new CpcredError(`cannot start ${command}: ${result.startError}`, {
+      hint: 'check the command after --',
+    })
+  }
   return result.exitCode
 }

@@ -755,6 +755,26 @@ describe('bad input, as it comes in the field', () => {
       )
     })
 
+    it('names a command that cannot be started, alone and in a fan-out (exit 1), never "report it"', async () => {
+      const file = path.join(await tempDir(), 'not-executable')
+      await writeFile(file, '#!/bin/sh\necho hi\n', {mode: 0o644})
+      const one = await exec([target(), '--provider-file', fixture.providerFile, '--', file])
+      expectFailure(one, 1, /cannot start .*not-executable: permission denied \(is it executable\?\)/)
+      const many = await exec([
+        target(),
+        target(),
+        '--provider-file',
+        fixture.providerFile,
+        '-o',
+        'json',
+        '--',
+        file,
+      ])
+      assert.notEqual(many.code, 0)
+      assert.match(many.stdout, /cannot start .*not-executable: permission denied/)
+      assert.doesNotMatch(`${one.stderr}${many.stderr}`, /report it/)
+    })
+
     it('escapes a hostile plugin error in the fan-out lines and summary', async () => {
       const file = await fakeMode('hostile')
       const result = await exec([
