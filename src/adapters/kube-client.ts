@@ -3,6 +3,7 @@
 // loads in milliseconds and speaks only what cpcred needs: JSON requests with client-go's TLS,
 // bearer/basic/client-certificate auth, impersonation, gzip, keep-alive and proxies.
 import type http from 'node:http'
+import {CpcredError, ExitCode} from '../core/errors.js'
 import type https from 'node:https'
 
 export interface Endpoint {
@@ -276,7 +277,16 @@ export async function proxyFor(url: URL, proxyUrl: string | undefined): Promise<
   }
   const {getProxyForUrl} = await import('proxy-from-env')
   const proxy = getProxyForUrl(url.href)
-  return proxy ? new URL(proxy) : undefined
+  if (!proxy) return undefined
+  try {
+    return new URL(proxy)
+  } catch {
+    // A CpcredError of the connection class: it can surface on paths that translate nothing else.
+    throw new CpcredError('the proxy in HTTPS_PROXY, HTTP_PROXY or ALL_PROXY is not a URL', {
+      exitCode: ExitCode.Unreachable,
+      hint: 'write it as http://host:port, or unset it',
+    })
+  }
 }
 
 function authorizationHeaders(credentials: Credentials): Record<string, string> {

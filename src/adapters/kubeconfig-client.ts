@@ -1,7 +1,12 @@
 // Turns a kubeconfig context into a KubeClient, the way client-go's clientcmd does: cluster TLS
 // settings, the user's certificate, token, basic auth or exec plugin, and impersonation.
 import {readFile} from 'node:fs/promises'
-import {EXEC_EXTENSION, type ProfileCluster} from '../core/cluster-profile.js'
+import {
+  EXEC_EXTENSION,
+  proxyUrlProblem,
+  serverUrlProblem,
+  type ProfileCluster,
+} from '../core/cluster-profile.js'
 import {CpcredError, UsageError} from '../core/errors.js'
 import type {ExecConfig} from '../core/exec-config.js'
 import type {Credential} from '../core/exec-credential.js'
@@ -58,6 +63,17 @@ export async function clientForContext(
   const clusterEntry = context.cluster ? findNamed(merged.clusters, context.cluster) : undefined
   const cluster = (clusterEntry?.cluster ?? {}) as KubeconfigCluster
   if (!cluster.server) throw new UsageError(`context "${contextName}" has no cluster with a server`)
+  // The same judgement as for a profile's entry: a URL TLS cannot use is named here, not met later
+  // as "Invalid URL" on the first request (and never echoed: it could hold a password).
+  const urlProblem =
+    (typeof cluster.server === 'string' ? serverUrlProblem(cluster.server) : 'the server is not a string') ??
+    (cluster['proxy-url'] ? proxyUrlProblem(cluster['proxy-url']) : undefined)
+  if (urlProblem) {
+    throw new UsageError(
+      `cluster "${context.cluster ?? ''}" of context "${contextName}" cannot be used: ${urlProblem}`,
+      'fix the cluster entry in the kubeconfig (kubectl config view shows it)',
+    )
+  }
   const userEntry: NamedEntry | undefined = context.user ? findNamed(merged.users, context.user) : undefined
   if (context.user && !userEntry) {
     throw new UsageError(

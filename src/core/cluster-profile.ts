@@ -126,6 +126,27 @@ export function checkProfileCluster(cluster: unknown): string | undefined {
   const server = (cluster as {server?: unknown}).server
   if (server === undefined || server === null || server === '') return 'it has no cluster.server'
   if (typeof server !== 'string') return 'its cluster.server is not a string'
+  const problem = serverUrlProblem(server)
+  if (problem) return problem
+  const fields = cluster as Record<string, unknown>
+  for (const field of ['certificate-authority-data', 'tls-server-name', 'proxy-url', ...LOCAL_FILE_FIELDS]) {
+    if (fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'string') {
+      return `its cluster.${field} is not a string`
+    }
+  }
+  for (const field of ['insecure-skip-tls-verify', 'disable-compression']) {
+    if (fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'boolean') {
+      return `its cluster.${field} is not a boolean`
+    }
+  }
+  if (typeof fields['proxy-url'] === 'string' && fields['proxy-url'] !== '') {
+    return proxyUrlProblem(fields['proxy-url'])
+  }
+  return undefined
+}
+
+/** Why a server URL cannot be used (absolute http(s), a host, no user information, no controls). */
+export function serverUrlProblem(server: string): string | undefined {
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/.test(server)) {
     return 'control characters or whitespace in the server URL'
@@ -142,18 +163,19 @@ export function checkProfileCluster(cluster: unknown): string | undefined {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'the server URL is not http or https'
   if (url.hostname === '') return 'the server URL has no host'
-  const fields = cluster as Record<string, unknown>
-  for (const field of ['certificate-authority-data', 'tls-server-name', 'proxy-url', ...LOCAL_FILE_FIELDS]) {
-    if (fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'string') {
-      return `its cluster.${field} is not a string`
-    }
-  }
-  for (const field of ['insecure-skip-tls-verify', 'disable-compression']) {
-    if (fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'boolean') {
-      return `its cluster.${field} is not a boolean`
-    }
-  }
   return undefined
+}
+
+/** Why a proxy URL cannot be used: client-go takes http, https and socks5 proxies. */
+export function proxyUrlProblem(proxy: string): string | undefined {
+  try {
+    const {protocol} = new URL(proxy)
+    return ['http:', 'https:', 'socks5:'].includes(protocol)
+      ? undefined
+      : 'the proxy URL is not http, https or socks5'
+  } catch {
+    return 'the proxy URL is not an absolute URL'
+  }
 }
 
 /** The server URL with any user information replaced, for the rare place that shows a raw entry. */

@@ -160,6 +160,31 @@ describe('bad input, as it comes in the field', () => {
       )
     })
 
+    for (const [what, server, problem] of [
+      ['that is not a URL', 'not a url', /control characters or whitespace in the server URL/],
+      ['without a scheme', 'hub.example', /the server URL is not an absolute URL/],
+      [
+        'with user information',
+        'https://ada:hub-pass-w0rd@127.0.0.1:1',
+        /user information in the server URL/,
+      ],
+    ] as const) {
+      it(`names a hub server ${what} before any request (exit 2), never echoing it`, async () => {
+        const file = await tokenKubeconfig(dir, `odd-server-${what.length}`, server, '', token)
+        const result = await run(['list', '--kubeconfig', file])
+        expectFailure(result, 2, /cluster "odd-server-\d+" of context "odd-server-\d+" cannot be used: /)
+        assert.match(result.stderr, problem)
+        assert.ok(!result.stderr.includes('hub-pass-w0rd'))
+      })
+    }
+
+    it('names an HTTPS_PROXY that is not a URL (exit 3), never "report it"', async () => {
+      const file = await tokenKubeconfig(dir, 'proxied', 'https://hub.invalid:6443', '', token)
+      const result = await run(['list', '--kubeconfig', file], {HTTPS_PROXY: 'not a proxy'})
+      expectFailure(result, 3, /the proxy in HTTPS_PROXY, HTTP_PROXY or ALL_PROXY is not a URL/)
+      assert.doesNotMatch(result.stderr, /report it/)
+    })
+
     it('lists the known contexts for an unknown --context (exit 2)', async () => {
       expectFailure(
         await run(['list', '--context', 'nope']),
@@ -1142,6 +1167,20 @@ describe('bad input, as it comes in the field', () => {
           assert.equal(result.stdout, '')
         })
       }
+
+      it('refuses a proxy-url that is not a URL (exit 1)', async () => {
+        const ref = await profile('bad-proxy', {
+          server: spoke,
+          'certificate-authority-data': spokeCa,
+          'proxy-url': 'ftp://proxy',
+        })
+        const result = await run(['kubeconfig', ref, '--provider-file', fixture.providerFile])
+        expectFailure(
+          result,
+          1,
+          /bad-proxy: its accessProviders entry "fake" is refused: the proxy URL is not http, https or socks5/,
+        )
+      })
 
       it('ignores a local certificate-authority file with a warning; kubectl loads the result', async () => {
         const ref = await profile('ca-file', {

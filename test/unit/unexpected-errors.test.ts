@@ -49,6 +49,21 @@ const UNGUARDED_PARSES: Record<string, {count: number; why: string}> = {
   'cli/answer.ts': {count: 1, why: 'an answer cpcred wrote for itself, passed by the fast path'},
 }
 
+/**
+ * file: how many `new URL(` it may have outside a try block, and why its input is a URL already
+ * judged: servers and proxies are checked where they enter (checkProfileCluster for profiles,
+ * serverUrlProblem and proxyUrlProblem for the hub kubeconfig), so a bad one is a usage error there.
+ */
+const UNGUARDED_URLS: Record<string, {count: number; why: string}> = {
+  'adapters/kube-client.ts': {count: 4, why: 'endpoint servers and proxy-url, checked where they entered'},
+  'adapters/server-probe.ts': {
+    count: 2,
+    why: 'an endpoint server, checked where it entered, and a path on it',
+  },
+  'core/doctor-findings.ts': {count: 1, why: "a resolution's server, checked where the profile entered"},
+  'cli/complete.ts': {count: 1, why: "cpcred's own manifest, relative to its module"},
+}
+
 function sourceFiles(dir = SRC): string[] {
   return readdirSync(dir, {withFileTypes: true}).flatMap((entry) =>
     entry.isDirectory()
@@ -120,6 +135,22 @@ describe('no user-controlled input reaches "This is unexpected … report it"', 
     }
     const unlisted = [...counts].filter(([name, count]) => (UNGUARDED_PARSES[name]?.count ?? 0) < count)
     assert.deepEqual(unlisted, [], 'parse inside a try that throws a CpcredError, or list it with its reason')
+  })
+
+  it('every new URL outside a try block is listed with the reason its input was already judged', () => {
+    const counts = new Map<string, number>()
+    for (const {name, lines} of files) {
+      lines.forEach((line, index) => {
+        if (line.includes('new URL(') && !insideTry(lines, index))
+          counts.set(name, (counts.get(name) ?? 0) + 1)
+      })
+    }
+    const unlisted = [...counts].filter(([name, count]) => (UNGUARDED_URLS[name]?.count ?? 0) < count)
+    assert.deepEqual(
+      unlisted,
+      [],
+      'check the URL where it enters, parse it inside a try, or list it with its reason',
+    )
   })
 
   it('processes start in one place, which turns every start failure into a result', () => {
