@@ -8,9 +8,9 @@ import {
   mergeProviders,
   parseAccessProviderFlag,
   parseProviderFile,
-  withResolvedCommands,
   type Provider,
 } from '../core/provider-file.js'
+import {withResolvedCommands} from '../core/plugin-commands.js'
 
 export interface ProviderSelection {
   providerFile?: string

@@ -1,8 +1,7 @@
 // The consumer's provider file (the upstream `--clusterprofile-provider-file` JSON of
 // sigs.k8s.io/cluster-inventory-api/pkg/access) and the KEP-5339 flag form `name='command args'`.
 // Only these two say which command may run: a profile never does (DESIGN.md §5).
-import path from 'node:path'
-import {parse as parseShellWords, quote as quoteShellWords, type ParseEntry} from 'shell-quote'
+import {parse as parseShellWords, type ParseEntry} from 'shell-quote'
 import {UsageError} from './errors.js'
 import {
   EXEC_API_V1,
@@ -327,39 +326,6 @@ function checkQuoting(commandLine: string, at: string): void {
  * The providers to use: the file's, with a flag replacing the file entry of the same name in place
  * (so the file's order, which decides matching, is kept) and new names appended in flag order.
  */
-/**
- * A plugin command as it runs from anywhere: a relative path (`./bin/plugin`, `bin/plugin`) is
- * resolved against `baseDir` (the provider file's directory, or the working directory for an
- * --access-provider flag); an absolute path and a bare name (`kubelogin`, a PATH lookup, as in
- * kubeconfigs) stay as they are. client-go resolves a relative exec command against the directory
- * of the kubeconfig that holds it, so left relative it would name another file, or none.
- */
-export function resolvePluginCommand(command: string, baseDir: string): string {
-  return command.includes('/') && !path.isAbsolute(command) ? path.resolve(baseDir, command) : command
-}
-
-/**
- * An --access-provider value whose relative command is made absolute against `baseDir`, for a
- * kubeconfig that repeats the flag to `cpcred credential` (which kubectl runs from anywhere).
- */
-export function resolveAccessProviderFlag(value: string, baseDir: string): string {
-  const {name, execConfig} = parseAccessProviderFlag(value)
-  const command = resolvePluginCommand(execConfig.command, baseDir)
-  return command === execConfig.command
-    ? value
-    : `${name}=${quoteShellWords([command, ...(execConfig.args ?? [])])}`
-}
-
-/** The providers with their commands resolved (see resolvePluginCommand). */
-export function withResolvedCommands(providers: Provider[], baseDir: string): Provider[] {
-  return providers.map((provider) => {
-    const command = resolvePluginCommand(provider.execConfig.command, baseDir)
-    return command === provider.execConfig.command
-      ? provider
-      : {...provider, execConfig: {...provider.execConfig, command}}
-  })
-}
-
 export function mergeProviders(fromFile: Provider[], fromFlags: Provider[]): Provider[] {
   const merged = [...fromFile]
   for (const flagProvider of fromFlags) {

@@ -5,10 +5,9 @@ import {
   mergeProviders,
   parseAccessProviderFlag,
   parseProviderFile,
-  resolveAccessProviderFlag,
-  resolvePluginCommand,
   type Provider,
 } from '../../src/core/provider-file.js'
+import {resolveAccessProviderFlag, resolvePluginCommand} from '../../src/core/plugin-commands.js'
 
 const V1 = 'client.authentication.k8s.io/v1'
 
