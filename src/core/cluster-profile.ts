@@ -189,16 +189,28 @@ export function withoutUserInfo(server: string): string {
  * entry's cluster is checked here, once, and an entry that fails says why in `invalid`.
  */
 export function offeredProviders(profile: ClusterProfile): OfferedProvider[] {
-  const access = profile.status?.accessProviders ?? []
+  const access = namedEntries(profile.status?.accessProviders)
   const names = new Set(access.map((provider) => provider.name))
   const legacy = profile.apiVersion === undefined || profile.apiVersion === `${GROUP}/v1alpha1`
-  const deprecated = (legacy ? (profile.status?.credentialProviders ?? []) : []).filter(
+  const deprecated = (legacy ? namedEntries(profile.status?.credentialProviders) : []).filter(
     (provider) => !names.has(provider.name),
   )
   return [
     ...access.map((provider) => checked(provider, 'accessProviders')),
     ...deprecated.map((provider) => checked(provider, 'credentialProviders')),
   ]
+}
+
+/**
+ * The entries of a provider list that have a name. The CRD's schema guarantees the shape; a hub
+ * whose CRD does not (x-kubernetes-preserve-unknown-fields) must not crash every command.
+ */
+function namedEntries(list: unknown): AccessProvider[] {
+  if (!Array.isArray(list)) return []
+  return list.filter(
+    (entry): entry is AccessProvider =>
+      typeof entry === 'object' && entry !== null && typeof (entry as {name?: unknown}).name === 'string',
+  )
 }
 
 /** The one point where a profile's cluster entry is judged: every command reads entries here. */
