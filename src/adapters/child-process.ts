@@ -23,13 +23,19 @@ export interface ChildResult {
   startError?: string
 }
 
+/** What bash says when it cannot run a program, by errno; it exits 126 for all of them. */
+const SHELL_WORDS: Record<string, string> = {
+  EACCES: 'Permission denied',
+  EPERM: 'Operation not permitted',
+  ENOEXEC: 'cannot execute binary file: Exec format error',
+  E2BIG: "Argument list too long (its arguments and environment exceed the operating system's limit)",
+  ENOTDIR: 'Not a directory',
+}
+
 /** The shell's status and words for a command that could not be started. */
 export function startFailure(error: NodeJS.ErrnoException): {exitCode: number; reason: string} {
   if (error.code === 'ENOENT') return {exitCode: 127, reason: 'command not found'}
-  if (error.code === 'EACCES' || error.code === 'EPERM') return {exitCode: 126, reason: 'Permission denied'}
-  if (error.code === 'ENOEXEC')
-    return {exitCode: 126, reason: 'cannot execute binary file: Exec format error'}
-  return {exitCode: 126, reason: error.message}
+  return {exitCode: 126, reason: (error.code && SHELL_WORDS[error.code]) ?? error.code ?? error.message}
 }
 
 export interface RunningChild {

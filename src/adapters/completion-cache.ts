@@ -3,7 +3,8 @@
 import {createHash} from 'node:crypto'
 import {open, rm, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {ensurePrivateDir, errorCode, readIfExists, writeFileAtomic} from './files.js'
+import {ensurePrivateDir, errorCode, writeFileAtomic} from './files.js'
+import {readPrivateFile} from './private-files.js'
 
 const VERSION = 1
 /** Older than this, the list is still offered but refreshed. */
@@ -29,7 +30,7 @@ export class CompletionCache {
 
   async read(hubIdentity: string): Promise<CompletionList | undefined> {
     try {
-      const entry = JSON.parse((await readIfExists(this.file(hubIdentity, 'json'))) ?? 'null') as
+      const entry = JSON.parse((await readPrivateFile(this.file(hubIdentity, 'json'))) ?? 'null') as
         (CompletionList & {version: number}) | null
       return entry?.version === VERSION ? {fetchedAt: entry.fetchedAt, profiles: entry.profiles} : undefined
     } catch {

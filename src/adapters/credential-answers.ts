@@ -14,7 +14,8 @@
 // Answers hold credentials: 0600 files in a 0700 directory under the credential cache, written
 // through writeFileAtomic; one that is not a private file of this user is ignored. `cpcred cache
 // clear` removes them with the credentials.
-import {closeSync, constants, fstatSync, openSync, readFileSync, statSync} from 'node:fs'
+import {closeSync, fstatSync, openSync, readFileSync, statSync} from 'node:fs'
+import {isPrivateFile, PRIVATE_READ_FLAGS} from './private-files.js'
 import path from 'node:path'
 
 // 2: exec's answer holds the target's connection and credential, not a kubeconfig with a token.
@@ -81,13 +82,13 @@ export function fileSignature(file: string): string | undefined {
 export function findAnswer(credentialsDir: string, key: string, now: number): Answer | undefined {
   let fd: number
   try {
-    fd = openSync(answerFile(credentialsDir, key), constants.O_RDONLY | constants.O_NOFOLLOW)
+    fd = openSync(answerFile(credentialsDir, key), PRIVATE_READ_FLAGS)
   } catch {
     return undefined
   }
   try {
     const info = fstatSync(fd)
-    if (!info.isFile() || info.uid !== process.getuid?.() || (info.mode & 0o077) !== 0) return undefined
+    if (!isPrivateFile(info)) return undefined
     const answer = JSON.parse(readFileSync(fd, 'utf8')) as Answer
     if (answer.key !== key || !(now < answer.notAfter) || typeof answer.payload !== 'string') return undefined
     for (const [file, signature] of answer.files) {

@@ -16,9 +16,11 @@ import {
   servedUntil,
   type CacheEntry,
 } from '../core/credential-cache.js'
+import {CpcredError} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential.js'
 import {answersDir} from './credential-answers.js'
-import {ensurePrivateDir, errorCode, readIfExists, writeFileAtomic} from './files.js'
+import {ensurePrivateDir, errorCode, writeFileAtomic} from './files.js'
+import {readPrivateFile} from './private-files.js'
 
 /**
  * How long a caller waits for another process that holds the lock of the same key. That process is running
@@ -197,7 +199,9 @@ export class CredentialStore {
     const file = this.entryPath(key)
     let text: string | undefined
     try {
-      text = await readIfExists(file)
+      text = await readPrivateFile(file, (reason) => {
+        if (!quiet) this.report(`ignoring credential cache entry ${file}: ${reason}; it will be replaced`)
+      })
     } catch (error) {
       if (!quiet) this.report(`cannot read credential cache entry ${file} (${describe(error)}); ignoring it`)
       return undefined
@@ -245,8 +249,9 @@ export class CredentialStore {
       }
       const remaining = deadline - Date.now()
       if (remaining <= 0) {
-        throw new Error(
+        throw new CpcredError(
           `gave up after ${this.lockTimeoutMs} ms waiting for the lock ${lockfilePath}, held by another cpcred`,
+          {hint: `if no other cpcred is running, remove ${lockfilePath}`},
         )
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(pollDelay(attempt), remaining)))

@@ -4,6 +4,7 @@
 
 import {
   chmod,
+  lstat,
   mkdir,
   open,
   readFile,
@@ -64,6 +65,11 @@ export interface WriteOptions {
    * file keeps its mode and owner, a new one is 0600 (kubeconfigs the user owns and may share).
    */
   mode: 'private' | 'keep'
+  /**
+   * A new file cpcred makes (a report): a symlink at its path is refused, not followed, so a link
+   * planted there cannot make cpcred overwrite the file it points at.
+   */
+  refuseSymlink?: boolean
 }
 
 /**
@@ -80,18 +86,27 @@ export async function writeFileAtomic(
   content: string | Uint8Array,
   options: WriteOptions,
 ): Promise<void> {
+  if (options.refuseSymlink && (await lstatIfExists(file))?.isSymbolicLink()) {
+    throw new CpcredError(`${file} is a symbolic link; cpcred does not write through it`, {
+      hint: 'remove the link, or choose another path',
+    })
+  }
   // /dev/stdout, a FIFO, a terminal: written as they are, opened through the path given (the
   // kernel follows /proc's links to a pipe, which no readlink can); a temp file renamed over them
-  // would replace the device or pipe with a file.
-  const given = await stat(file).catch(() => undefined)
-  if (given && !given.isFile() && !given.isDirectory()) {
-    await writeFile(file, content)
-    return
+  // would replace the device or pipe with a file. Never for cpcred's own private files.
+  if (options.mode !== 'private') {
+    const given = await stat(file).catch(() => undefined)
+    if (given && !given.isFile() && !given.isDirectory()) {
+      await writeFile(file, content)
+      return
+    }
   }
-  const target = await followSymlinks(file)
-  const existing = await statIfExists(target)
+  // A private file (cache, answers, snapshots) is cpcred's own: whatever is at its path (a planted
+  // link, a file made readable to others) is replaced, never written through.
+  const target = options.mode === 'private' ? path.resolve(file) : await followSymlinks(file)
+  const existing = options.mode === 'private' ? await lstatIfExists(target) : await statIfExists(target)
   if (existing?.isDirectory()) throw new CpcredError(`${file} is a directory, not a file`)
-  if (existing && (existing.mode & 0o200) === 0) {
+  if (options.mode === 'keep' && existing && (existing.mode & 0o200) === 0) {
     throw new CpcredError(`${file} is read-only, so cpcred leaves it as it is`, {
       hint: `make it writable (chmod u+w ${target}) or write elsewhere`,
     })
@@ -156,14 +171,16 @@ async function keepOwner(handle: FileHandle, file: string, existing: Stats): Pro
   }
 }
 
-async function statIfExists(file: string): Promise<Stats | undefined> {
+async function statIfExists(file: string, how = stat): Promise<Stats | undefined> {
   try {
-    return await stat(file)
+    return await how(file)
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined
     throw error
   }
 }
+
+const lstatIfExists = (file: string) => statIfExists(file, lstat)
 
 /** The file's text, or undefined when it (or a directory on its path) does not exist. */
 export async function readIfExists(file: string): Promise<string | undefined> {

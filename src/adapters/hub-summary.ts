@@ -11,7 +11,8 @@ import os from 'node:os'
 import path from 'node:path'
 import type {HubPin} from '../core/hub-pin.js'
 import {kubeconfigPaths} from '../core/kubeconfig-merge.js'
-import {ensurePrivateDir, readIfExists, writeFileAtomic} from './files.js'
+import {ensurePrivateDir, writeFileAtomic} from './files.js'
+import {readPrivateFile} from './private-files.js'
 import {hubIdentity, hubPin, loadHubConfig, type HubConfig, type HubSelection} from './hub.js'
 
 const VERSION = 1
@@ -39,7 +40,7 @@ export async function summarizeHub(
   const file = await summaryFile(selection, cacheDir, env)
   if (file) {
     try {
-      const entry = JSON.parse((await readIfExists(file)) ?? 'null') as
+      const entry = JSON.parse((await readPrivateFile(file)) ?? 'null') as
         (HubSummary & {version: number}) | null
       if (entry?.version === VERSION) {
         return {summary: {identity: entry.identity, pin: entry.pin, namespace: entry.namespace}, config}

@@ -24,7 +24,7 @@ import {
   type KubeconfigFile,
   type MergedKubeconfig,
 } from '../core/kubeconfig-merge.js'
-import {KubeApiError, type KubeClient} from './kube-client.js'
+import {KubeApiError, parseJsonBody, type KubeClient} from './kube-client.js'
 import {translateKubeError} from './kube-errors.js'
 import {processPrinter} from './printer.js'
 import type {ContextClientOptions} from './kubeconfig-client.js'
@@ -161,9 +161,6 @@ export interface ProfileWatchEvent {
   /** The profile (for a BOOKMARK, only its metadata.resourceVersion is meaningful). */
   profile: ClusterProfile
 }
-
-/** v1alpha1 reads at once for profiles that only a v1alpha1 read can show providers of. */
-const LEGACY_READS_AT_ONCE = 8
 
 /** How long the server keeps one watch open before ending it, as client-go's reflector asks (5-10 min). */
 const WATCH_SECONDS = 300
@@ -308,11 +305,10 @@ export class Hub {
       const text = await this.client.requestText('GET', path, {
         query: {limit: options.limit, continue: continueToken, labelSelector: options.labelSelector},
       })
-      const readItems = async (list: {items?: ClusterProfile[]}) =>
-        this.withDeprecatedProviders(list.items ?? [])
+      const readItems = async (list: {items?: ClusterProfile[]}) => list.items ?? []
       const metadata = trailingListMetadata(text)
       if (!metadata) {
-        const list = JSON.parse(text) as {items?: ClusterProfile[]; metadata?: ListMetadata}
+        const list = parseJsonBody(text) as {items?: ClusterProfile[]; metadata?: ListMetadata}
         return {
           items: await readItems(list),
           next: list.metadata?.continue || undefined,
@@ -322,7 +318,7 @@ export class Hub {
       let items: Promise<ClusterProfile[]> | undefined
       return {
         get items() {
-          return (items ??= readItems(JSON.parse(text) as {items?: ClusterProfile[]}))
+          return (items ??= readItems(parseJsonBody(text) as {items?: ClusterProfile[]}))
         },
         next: metadata.continue || undefined,
         resourceVersion: metadata.resourceVersion,
@@ -380,43 +376,12 @@ export class Hub {
   async getProfile(namespace: string, name: string): Promise<ClusterProfile | undefined> {
     const path = `${await this.profilesPath(namespace)}/${encodeURIComponent(name)}`
     try {
-      const [profile] = await this.withDeprecatedProviders([
-        await this.client.request<ClusterProfile>('GET', path),
-      ])
-      return profile
+      return await this.client.request<ClusterProfile>('GET', path)
     } catch (error) {
       if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
         return undefined
       throw this.translate(error, `get ${RESOURCE} ${namespace}/${name}`)
     }
-  }
-
-  /**
-   * v1alpha2 has no credentialProviders. While a hub serves both versions, a cluster manager that has
-   * not moved on may still publish only those (through v1alpha1): a v1alpha2 profile without any
-   * accessProviders is read again as v1alpha1, and that object, as served, is used instead.
-   */
-  async withDeprecatedProviders(profiles: ClusterProfile[]): Promise<ClusterProfile[]> {
-    if (this.options.apiVersion !== undefined || (await this.apiVersion()) !== 'v1alpha2') return profiles
-    const legacy = profiles.flatMap((profile, index) =>
-      profile.status?.accessProviders?.length ? [] : [index],
-    )
-    const result = [...profiles]
-    for (let start = 0; start < legacy.length; start += LEGACY_READS_AT_ONCE) {
-      await Promise.all(
-        legacy.slice(start, start + LEGACY_READS_AT_ONCE).map(async (index) => {
-          const {namespace = '', name} = profiles[index]!.metadata
-          const path = `/apis/${GROUP}/v1alpha1/namespaces/${encodeURIComponent(namespace)}/${PLURAL}/${encodeURIComponent(name)}`
-          try {
-            const old = await this.client.request<ClusterProfile>('GET', path)
-            if (old.status?.credentialProviders?.length) result[index] = old
-          } catch {
-            // v1alpha1 is not served (or the profile went away meanwhile): the v1alpha2 object stands.
-          }
-        }),
-      )
-    }
-    return result
   }
 
   /** The clusterset of one namespace and the label that names it, or undefined when unlabelled or not readable. */

@@ -3,6 +3,7 @@
 // loads in milliseconds and speaks only what cpcred needs: JSON requests with client-go's TLS,
 // bearer/basic/client-certificate auth, impersonation, gzip, keep-alive and proxies.
 import type http from 'node:http'
+import {CpcredError, ExitCode} from '../core/errors.js'
 import type https from 'node:https'
 
 export interface Endpoint {
@@ -96,7 +97,7 @@ export class KubeClient {
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const text = await this.requestText(method, path, options)
-    return (text.length ? JSON.parse(text) : {}) as T
+    return (text.length ? parseJsonBody(text) : {}) as T
   }
 
   /** The response body as text, for a caller that reads part of it before parsing the rest. */
@@ -141,7 +142,7 @@ export class KubeClient {
       lines.on('line', (line) => {
         if (line.trim() === '') return
         try {
-          onEvent(JSON.parse(line) as WatchEvent)
+          onEvent(parseJsonBody(line) as WatchEvent)
         } catch (error) {
           stream.destroy()
           reject(error)
@@ -278,7 +279,16 @@ export async function proxyFor(url: URL, proxyUrl: string | undefined): Promise<
   }
   const {getProxyForUrl} = await import('proxy-from-env')
   const proxy = getProxyForUrl(url.href)
-  return proxy ? new URL(proxy) : undefined
+  if (!proxy) return undefined
+  try {
+    return new URL(proxy)
+  } catch {
+    // A CpcredError of the connection class: it can surface on paths that translate nothing else.
+    throw new CpcredError('the proxy in HTTPS_PROXY, HTTP_PROXY or ALL_PROXY is not a URL', {
+      exitCode: ExitCode.Unreachable,
+      hint: 'write it as http://host:port, or unset it',
+    })
+  }
 }
 
 function authorizationHeaders(credentials: Credentials): Record<string, string> {
@@ -342,6 +352,21 @@ const tlsFailures: Record<string, string> = {
 /** Why TLS verification failed, in words, for a code Node reports (undefined for others). */
 export function tlsFailureReason(code: string): string | undefined {
   return Object.hasOwn(tlsFailures, code) ? tlsFailures[code] : undefined
+}
+
+/**
+ * A response body read as JSON. Anything else (a proxy's HTML page, a captive portal) means the
+ * endpoint is not a Kubernetes API server: a connection-class failure, not a bug in cpcred.
+ */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new KubeConnectionError(
+      'the server answered with something that is not JSON (is it a Kubernetes API server?)',
+      'ENOTJSON',
+    )
+  }
 }
 
 /** A failed connection, with its reason in words. */

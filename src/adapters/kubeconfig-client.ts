@@ -1,11 +1,17 @@
 // Turns a kubeconfig context into a KubeClient, the way client-go's clientcmd does: cluster TLS
 // settings, the user's certificate, token, basic auth or exec plugin, and impersonation.
 import {readFile} from 'node:fs/promises'
-import {EXEC_EXTENSION, type ProfileCluster} from '../core/cluster-profile.js'
+import {
+  EXEC_EXTENSION,
+  proxyUrlProblem,
+  serverUrlProblem,
+  type ProfileCluster,
+} from '../core/cluster-profile.js'
 import {CpcredError, UsageError} from '../core/errors.js'
 import type {ExecConfig} from '../core/exec-config.js'
 import type {Credential} from '../core/exec-credential.js'
 import {findNamed, type MergedKubeconfig, type NamedEntry} from '../core/kubeconfig-merge.js'
+import {holdsPemCertificate} from '../core/resolve-access.js'
 import {runPlugin, pluginLabel} from '../usecases/run-plugin.js'
 import {
   KubeClient,
@@ -59,6 +65,17 @@ export async function clientForContext(
   const clusterEntry = context.cluster ? findNamed(merged.clusters, context.cluster) : undefined
   const cluster = (clusterEntry?.cluster ?? {}) as KubeconfigCluster
   if (!cluster.server) throw new UsageError(`context "${contextName}" has no cluster with a server`)
+  // The same judgement as for a profile's entry: a URL TLS cannot use is named here, not met later
+  // as "Invalid URL" on the first request (and never echoed: it could hold a password).
+  const urlProblem =
+    (typeof cluster.server === 'string' ? serverUrlProblem(cluster.server) : 'the server is not a string') ??
+    (cluster['proxy-url'] ? proxyUrlProblem(cluster['proxy-url']) : undefined)
+  if (urlProblem) {
+    throw new UsageError(
+      `cluster "${context.cluster ?? ''}" of context "${contextName}" cannot be used: ${urlProblem}`,
+      'fix the cluster entry in the kubeconfig (kubectl config view shows it)',
+    )
+  }
   const userEntry: NamedEntry | undefined = context.user ? findNamed(merged.users, context.user) : undefined
   if (context.user && !userEntry) {
     throw new UsageError(
@@ -69,7 +86,7 @@ export async function clientForContext(
 
   const endpoint: Endpoint = {
     server: cluster.server,
-    caPem: await certificateAuthority(cluster),
+    caPem: await certificateAuthority(cluster, context.cluster ?? '', contextName),
     insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
     tlsServerName: cluster['tls-server-name'],
     proxyUrl: cluster['proxy-url'],
@@ -89,12 +106,32 @@ export async function clientForContext(
   )
 }
 
-async function certificateAuthority(cluster: KubeconfigCluster): Promise<string | undefined> {
-  if (cluster['certificate-authority-data']) {
-    return Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')
+/**
+ * The CA bundle a cluster entry names. Data that holds no PEM certificate is said to be that: TLS
+ * would only report the server as "not signed by a trusted CA", pointing away from the kubeconfig.
+ */
+async function certificateAuthority(
+  cluster: KubeconfigCluster,
+  clusterName: string,
+  contextName: string,
+): Promise<string | undefined> {
+  const notPem = (what: string) =>
+    new UsageError(
+      `the ${what} of cluster "${clusterName}" (context "${contextName}") is not a PEM certificate`,
+      'fix the kubeconfig: kubectl fails the same way ("unable to load root certificates")',
+    )
+  const data = cluster['certificate-authority-data']
+  if (data) {
+    if (!holdsPemCertificate(data)) throw notPem('certificate-authority-data (base64 of PEM)')
+    return Buffer.from(data, 'base64').toString('utf8')
   }
-  if (cluster['certificate-authority'])
-    return readReferencedFile(cluster['certificate-authority'], 'certificate-authority')
+  if (cluster['certificate-authority']) {
+    const pem = await readReferencedFile(cluster['certificate-authority'], 'certificate-authority')
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+      throw notPem(`certificate-authority file ${cluster['certificate-authority']}`)
+    }
+    return pem
+  }
   return undefined
 }
 

@@ -2,6 +2,7 @@
 // plugins are shell wrappers around cloud CLIs: signalling only the wrapper leaves its children
 // running, and their copy of the wrapper's stdout keeps a reader waiting until they end.
 import {spawn, type ChildProcess, type StdioOptions} from 'node:child_process'
+import {EventEmitter} from 'node:events'
 import {signalExitCode} from '../core/errors.js'
 
 /** How long a stopped group gets between SIGTERM and SIGKILL. */
@@ -41,7 +42,16 @@ export interface GroupOptions {
 }
 
 export function startProcess(command: string, args: string[], options: GroupOptions): GroupProcess {
-  const child = spawn(command, args, {env: options.env, stdio: options.stdio, detached: options.ownGroup})
+  let child: ChildProcess
+  try {
+    child = spawn(command, args, {env: options.env, stdio: options.stdio, detached: options.ownGroup})
+  } catch (error) {
+    // Node throws some start failures instead of emitting them (E2BIG: arguments and environment
+    // beyond the OS limit, which a profile's exec extension can reach through KUBERNETES_EXEC_INFO).
+    // They are the same kind of outcome as ENOENT: the program never started.
+    if (typeof (error as NodeJS.ErrnoException)?.code !== 'string') throw error
+    return neverStarted(error as NodeJS.ErrnoException)
+  }
   let exit: GroupExit | undefined
   let finish: (exit: GroupExit) => void = () => undefined
   const ended = new Promise<GroupExit>((resolve) => (finish = resolve))
@@ -99,6 +109,17 @@ export function startProcess(command: string, args: string[], options: GroupOpti
         setTimeout(abandonStdio, STDIO_DRAIN_MS).unref()
       }, STOP_GRACE_MS).unref()
     },
+  }
+}
+
+function neverStarted(spawnError: NodeJS.ErrnoException): GroupProcess {
+  const child = new EventEmitter() as ChildProcess
+  Object.assign(child, {stdin: null, stdout: null, stderr: null, pid: undefined})
+  return {
+    child,
+    ended: Promise.resolve({code: null, signal: null, spawnError}),
+    signal: () => undefined,
+    stop: () => undefined,
   }
 }
 

@@ -6,7 +6,8 @@ import {createHash} from 'node:crypto'
 import path from 'node:path'
 import {PROFILE_VERSIONS, type ClusterProfile, type ProfileVersion} from '../core/cluster-profile.js'
 import type {ServedVersionCache} from './hub.js'
-import {ensurePrivateDir, readIfExists, writeFileAtomic} from './files.js'
+import {ensurePrivateDir, writeFileAtomic} from './files.js'
+import {readPrivateFile} from './private-files.js'
 
 const VERSION = 1
 /** Hubs change the versions they serve rarely, and a wrong guess only costs a discovery. */
@@ -44,7 +45,7 @@ export class ProfileSnapshots {
   async last(hubIdentity: string, namespace: string, name: string): Promise<Snapshot | undefined> {
     const file = this.file(hubIdentity, namespace, name)
     try {
-      const text = await readIfExists(file)
+      const text = await readPrivateFile(file)
       if (!text) return undefined
       const entry = JSON.parse(text) as {
         version: number
@@ -72,7 +73,7 @@ export class ProfileSnapshots {
     return {
       read: async () => {
         try {
-          const entry = JSON.parse((await readIfExists(file)) ?? 'null') as {
+          const entry = JSON.parse((await readPrivateFile(file)) ?? 'null') as {
             fetchedAt: number
             version: string
           } | null

@@ -10,6 +10,7 @@ import {
   parseProviderFile,
   type Provider,
 } from '../core/provider-file.js'
+import {withResolvedCommands} from '../core/plugin-commands.js'
 
 export interface ProviderSelection {
   providerFile?: string
@@ -56,7 +57,10 @@ export async function loadProviders(
   }
   const fromFile = text === undefined ? {providers: [], warnings: []} : parseProviderFile(text, file)
   const fromFlags = (selection.accessProviders ?? []).map(parseAccessProviderFlag)
-  const providers = mergeProviders(fromFile.providers, fromFlags)
+  const providers = mergeProviders(
+    withResolvedCommands(fromFile.providers, path.dirname(file)),
+    withResolvedCommands(fromFlags, process.cwd()),
+  )
   const parts = [
     text === undefined ? undefined : file,
     fromFlags.length ? '--access-provider flags' : undefined,

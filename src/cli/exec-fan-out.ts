@@ -180,7 +180,7 @@ async function writeReports(
   for (const {kind, file} of reports) {
     try {
       const content = kind === 'junit' ? renderJUnit(report) : renderJsonReport(report)
-      await writeFileAtomic(file, content, {mode: 'keep'})
+      await writeFileAtomic(file, content, {mode: 'keep', refuseSymlink: true})
     } catch (error) {
       if (!isCpcredError(error) && !(error instanceof Error && 'code' in error)) throw error
       printer.error(

@@ -20,6 +20,7 @@ import type {ReportRequest} from './exec-fan-out.js'
 import path from 'node:path'
 import {foldTargets} from './targets.js'
 import {ExitCode, UsageError} from '../core/errors.js'
+import {checkLabelSelector} from '../core/label-selector.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
   CREDENTIAL_RUN_FLAGS,
@@ -110,6 +111,7 @@ export function parseExecArgs(argv: string[]): ExecOptions {
     throw new UsageError('--timeout 0s would stop every command at once', 'give a duration such as 90s or 5m')
   if (flags['output-dir'] === '')
     throw new UsageError('--output-dir is empty', 'name the directory for the logs, e.g. --output-dir logs')
+  checkLabelSelector(flags.selector)
   const selecting = flags.selector !== undefined || flags.all
   return {
     names: positionals,

@@ -22,7 +22,7 @@ export const HUB_FLAGS = {
   'api-version': {
     kind: 'option',
     summary:
-      'Read ClusterProfiles in this version (default: v1alpha2 when the hub serves it, else v1alpha1).',
+      'Read ClusterProfiles in this version (default: v1alpha1 while the hub serves it, else v1alpha2).',
     options: PROFILE_VERSIONS,
     helpGroup: 'HUB',
   },

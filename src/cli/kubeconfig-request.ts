@@ -3,6 +3,7 @@
 import {realpathSync} from 'node:fs'
 import type {Hub} from '../adapters/hub.js'
 import {requireProviders, type LoadedProviders} from '../adapters/providers.js'
+import {resolveAccessProviderFlag} from '../core/plugin-commands.js'
 import type {KubeconfigRequest} from '../usecases/write-kubeconfig.js'
 import type {FlagValues} from './flag-table.js'
 import type {KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS} from './flags.js'
@@ -27,7 +28,9 @@ export function kubeconfigRequest(
     // cpcred mode: kubectl runs this very cpcred, by its real path.
     cpcredCommand: [realpathSync(process.argv[1]!)],
     providerFile: loaded.file,
-    accessProviders: flags['access-provider'] ?? [],
+    accessProviders: (flags['access-provider'] ?? []).map((value) =>
+      resolveAccessProviderFlag(value, process.cwd()),
+    ),
     as: flags.as,
     asGroups: flags['as-group'] ?? [],
     contextNameTemplate: flags['context-name'],

@@ -54,11 +54,22 @@ const SYSTEM_REASONS: Record<string, string> = {
   EEXIST: 'it already exists',
   ENOSPC: 'no space left on the device',
   EROFS: 'the file system is read-only',
+  // Operating-system limits: the environment, not a bug.
+  E2BIG: 'the arguments and environment exceed the operating system limit',
+  EMFILE: 'too many open files (raise ulimit -n)',
+  ENFILE: 'too many open files on the system',
+  ENOMEM: 'out of memory',
+  EAGAIN: 'resource temporarily unavailable (process or thread limit?)',
+  ENAMETOOLONG: 'the file name is too long',
+  ELOOP: 'too many symbolic links',
+  EFBIG: 'the file is too large',
+  EDQUOT: 'disk quota exceeded',
+  ETXTBSY: 'the file is busy',
 }
 
 /** "cannot open /x: permission denied" for Node's file system errors, undefined for anything else. */
 function systemErrorMessage(error: unknown): string | undefined {
   const {code, syscall, path} = (error ?? {}) as NodeJS.ErrnoException
-  if (typeof code !== 'string' || typeof syscall !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined
+  if (typeof code !== 'string' || typeof syscall !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return undefined
   return `cannot ${syscall}${path ? ` ${path}` : ''}: ${SYSTEM_REASONS[code] ?? code}`
 }

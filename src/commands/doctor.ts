@@ -6,6 +6,7 @@ import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/fl
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenShard} from '../cli/shard.js'
+import {checkLabelSelector} from '../core/label-selector.js'
 import {runDoctor} from '../usecases/doctor.js'
 
 const DOCTOR_FLAGS = {
@@ -14,6 +15,8 @@ const DOCTOR_FLAGS = {
   ...PROVIDER_FLAGS,
   'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
   'profile-max-stale': CREDENTIAL_RUN_FLAGS['profile-max-stale'],
+  // Doctor never writes the cache; like every other credential command it can be told not to read it.
+  'no-cache': {kind: 'boolean', summary: 'Do not read the credential cache (the cache check is left out).'},
   output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
 } as const satisfies FlagTable
 
@@ -45,6 +48,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
   async run(): Promise<void> {
     const {flags, positionals} = parseFlags(DOCTOR_FLAGS, this.argv, DOCTOR_USAGE)
     const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
+    checkLabelSelector(flags.selector)
     const printer = processPrinter()
     const report = await runDoctor(doctorDeps(printer), {
       hub: hubSelection(flags),
@@ -61,6 +65,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       ),
       pluginTimeoutMs: flags['plugin-timeout'],
       profileMaxStaleMs: flags['profile-max-stale'],
+      noCache: flags['no-cache'],
     }).finally(() => printer.status(''))
     if (flags.output === 'json') printer.data(`${JSON.stringify(doctorJson(report), null, 4)}\n`)
     else await showReport(printer, report)

@@ -17,13 +17,6 @@ import type {Resolution} from './resolve-access.js'
 /** `cpcred credential`'s flag for a KEP-5339 provider (see parseAccessProviderFlag). */
 export const ACCESS_PROVIDER_FLAG = '--access-provider'
 
-/**
- * Options for yaml's stringify that print a kubeconfig the way kubectl does: sequences not indented,
- * no folding, and no anchors or aliases for objects that appear twice (kubectl never writes them, and
- * not every kubeconfig reader follows them).
- */
-export const KUBECONFIG_YAML_OPTIONS = {indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false} as const
-
 export type KubeconfigMode = 'plugin' | 'cpcred'
 
 export interface KubeconfigEntryInput {

@@ -12,6 +12,7 @@ import {
   ADDITIONAL_ENVS_EXTENSION,
   EXEC_EXTENSION,
   offeredProviders,
+  withoutUserInfo,
   type ClusterProfile,
   type OfferedProvider,
   type ProviderSource,
@@ -73,6 +74,9 @@ export interface OfferedProviderDescription {
   inProviderFile: boolean
   /** Resolution uses this entry. */
   chosen: boolean
+  /** Why cpcred refuses this entry (its server URL, for one), or null when it can be used. */
+  invalid: string | null
+  /** Null when the entry has none, or when it is invalid (the URL may hold a password). */
   server: string | null
   certificateAuthority: CertificateAuthorityDescription | null
   /** A file path in a profile means nothing on this machine: shown, never read. */
@@ -169,6 +173,7 @@ export function describeProfile(input: DescribeInput): Cells {
 
   out.field(0, 'Name', metadata.name)
   out.field(0, 'Namespace', metadata.namespace)
+  out.field(0, 'API Version', profile.apiVersion && `${profile.apiVersion} (the version read from the hub)`)
   out.labels(0, 'Labels', metadata.labels)
   out.annotations(0, 'Annotations', metadata.annotations)
   out.field(0, 'Display Name', profile.spec?.displayName)
@@ -249,11 +254,13 @@ function writeEntry(out: DescribeWriter, entry: OfferedProviderDescription, now:
   out.field(
     2,
     'Server',
-    entry.server === null
-      ? '<none> (this entry cannot be used)'
-      : isHttps(entry.server)
-        ? entry.server
-        : `${entry.server}  WARNING: not https, credentials would travel without TLS protection`,
+    entry.invalid !== null
+      ? `<invalid: ${entry.invalid}> (this entry cannot be used)`
+      : entry.server === null
+        ? '<none> (this entry cannot be used)'
+        : isHttps(entry.server)
+          ? entry.server
+          : `${entry.server}  WARNING: not https, credentials would travel without TLS protection`,
   )
   out.list(2, 'Certificate Authority', certificateLines(entry.certificateAuthority, now))
   if (entry.certificateAuthorityFile !== null) {
@@ -390,7 +397,8 @@ interface EntryContext {
 
 function describeEntry(entry: OfferedProvider, context: EntryContext): OfferedProviderDescription {
   const cluster = isObject(entry.cluster) ? entry.cluster : undefined
-  const server = nonEmptyText(cluster?.server)
+  const invalid = entry.invalid ?? null
+  const server = invalid === null ? nonEmptyText(cluster?.server) : null
   const insecure = cluster?.['insecure-skip-tls-verify'] === true
   const caData = nonEmptyText(cluster?.['certificate-authority-data'])
   const certificateAuthority = caData === null ? null : decodeCertificateAuthorityData(caData, context.now)
@@ -418,6 +426,7 @@ function describeEntry(entry: OfferedProvider, context: EntryContext): OfferedPr
     overridesDeprecatedEntry: context.overridesDeprecatedEntry,
     inProviderFile: context.provider !== undefined,
     chosen: context.chosen,
+    invalid,
     server,
     certificateAuthority,
     certificateAuthorityFile: nonEmptyText(cluster?.['certificate-authority']),
@@ -581,6 +590,7 @@ function redactProfile(profile: ClusterProfile, showEnv: boolean): ClusterProfil
     for (const entry of arrayOf<{cluster?: Record<string, unknown>}>(list)) {
       const cluster = entry?.cluster
       if (!isObject(cluster)) continue
+      if (typeof cluster.server === 'string') cluster.server = withoutUserInfo(cluster.server)
       if (typeof cluster['proxy-url'] === 'string')
         cluster['proxy-url'] = redactProxyPassword(cluster['proxy-url'])
       if (showEnv || !Array.isArray(cluster.extensions)) continue

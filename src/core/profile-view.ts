@@ -68,7 +68,7 @@ function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOpti
     'VERSION',
     'PROVIDERS',
     'AGE',
-    ...(wide ? ['DISPLAY NAME', 'CLUSTERSET', 'MEMBER', 'SERVER'] : []),
+    ...(wide ? ['DISPLAY NAME', 'CLUSTERSET', 'MEMBER', 'SERVER', 'API'] : []),
   ]
   const rows = profiles.map((profile) => {
     const namespace = profile.metadata.namespace ?? ''
@@ -84,6 +84,8 @@ function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOpti
       CLUSTERSET: options.clustersetOf?.(namespace) || '<none>',
       MEMBER: memberIdOf(profile) ?? '<none>',
       SERVER: options.chosenServer?.(profile) || '<none>',
+      // Which version was read: v1alpha2 has no credentialProviders (see PROFILE_VERSIONS).
+      API: profile.apiVersion?.split('/')[1] || '<unknown>',
     }
     return columns.map((column) => cells[column]!)
   })

@@ -115,11 +115,11 @@ export function resolveAccess(profile: ClusterProfile, providers: Provider[]): R
     decisions.push(`The cluster comes from the profile's status.accessProviders entry "${provider.name}".`)
   }
 
-  const profileCluster = offered.cluster
-  if (!profileCluster || typeof profileCluster.server !== 'string' || profileCluster.server === '') {
+  const profileCluster = offered.cluster as ProfileCluster
+  if (offered.invalid !== undefined) {
     throw new CpcredError(
-      `ClusterProfile ${key}: its ${offered.source} entry "${provider.name}" has no cluster.server, so the cluster cannot be reached`,
-      {hint: 'Ask the cluster manager that publishes this profile to fill in the server URL.'},
+      `ClusterProfile ${key}: its ${offered.source} entry "${provider.name}" is refused: ${offered.invalid}`,
+      {hint: 'Ask the cluster manager that publishes this profile to fix the entry.'},
     )
   }
   const caData = profileCluster['certificate-authority-data']
@@ -181,7 +181,7 @@ function noProviderInCommon(profile: ClusterProfile, providers: Provider[]): Cpc
 }
 
 /** Base64 of a PEM bundle with a certificate in it (a cheap check: this runs on every credential). */
-function holdsPemCertificate(data: string): boolean {
+export function holdsPemCertificate(data: string): boolean {
   const compact = data.replace(/\s+/g, '')
   if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) return false
   return Buffer.from(compact, 'base64').toString('latin1').includes('-----BEGIN CERTIFICATE-----')

@@ -7,6 +7,7 @@
 // and again on each refresh, and a Node start would add about 40 ms to every kubectl call
 // (docs/performance.md). Neither the entry's arguments nor its environment hold a secret: only the
 // file's path. Both files are 0600 in a 0700 directory and removed when the command ends.
+import {emitKubeconfigJson} from './kubeconfig-text.js'
 import type {Resolution} from './resolve-access.js'
 
 export interface TargetKubeconfigOptions {
@@ -67,17 +68,13 @@ export function renderTargetKubeconfig(
   if (connection.as) user.as = connection.as
   if (connection.as && connection.asGroups?.length) user['as-groups'] = connection.asGroups
   // JSON is valid YAML, and kubectl, helm and client-go read it; no YAML library is needed here.
-  return `${JSON.stringify(
-    {
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{name: TARGET_CONTEXT, cluster: connection.cluster}],
-      users: [{name: TARGET_CONTEXT, user}],
-      contexts: [{name: TARGET_CONTEXT, context: {cluster: TARGET_CONTEXT, user: TARGET_CONTEXT}}],
-      'current-context': TARGET_CONTEXT,
-      preferences: {},
-    },
-    null,
-    2,
-  )}\n`
+  return emitKubeconfigJson({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{name: TARGET_CONTEXT, cluster: connection.cluster}],
+    users: [{name: TARGET_CONTEXT, user}],
+    contexts: [{name: TARGET_CONTEXT, context: {cluster: TARGET_CONTEXT, user: TARGET_CONTEXT}}],
+    'current-context': TARGET_CONTEXT,
+    preferences: {},
+  })
 }

@@ -83,6 +83,8 @@ export interface DoctorInput {
   pluginTimeoutMs: number
   /** --profile-max-stale of credential and exec, to say what they do while the hub is down. */
   profileMaxStaleMs: number
+  /** --no-cache: the credential cache is not read. */
+  noCache?: boolean
 }
 
 export interface DoctorDeps {
@@ -449,6 +451,7 @@ async function checkProfile(
     },
     'target-clock': async () => judgeClock(probe?.http, 'the target', whyNoAnswer(probe)),
     cache: async () => {
+      if (input.noCache) return ok('not read (--no-cache)')
       const {key: cacheKey} = pluginRun(resolution!, hub().identity(), hub().pin())
       let files: CacheFiles
       try {

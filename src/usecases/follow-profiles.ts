@@ -15,7 +15,6 @@ import {
 
 export interface ProfileWatchSource extends ProfilePageSource {
   /** What a listing would show of profiles a watch reported (the hub's v1alpha1 fallback). */
-  withDeprecatedProviders?(profiles: ClusterProfile[]): Promise<ClusterProfile[]>
   watchProfiles(
     options: {namespace?: string; labelSelector?: string},
     resourceVersion: string,
@@ -98,10 +97,7 @@ export async function followProfiles(
   let applying: Promise<void> = Promise.resolve()
   const enqueue = (event: ProfileWatchEvent) => {
     applying = applying.then(async () => {
-      if (event.type === 'ADDED' || event.type === 'MODIFIED') {
-        const [profile] = (await source.withDeprecatedProviders?.([event.profile])) ?? [event.profile]
-        apply({...event, profile: profile!})
-      } else apply(event)
+      apply(event)
     })
   }
   const apply = (event: ProfileWatchEvent) => {

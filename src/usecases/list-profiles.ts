@@ -60,7 +60,12 @@ export async function listProfiles(
       const match = chooseProvider(profile, providers)
       chosenCache.set(
         profile,
-        match && {provider: match.provider.name, server: match.offered.cluster?.server},
+        match && {
+          provider: match.provider.name,
+          server: match.offered.invalid
+            ? `<invalid: ${match.offered.invalid}>`
+            : match.offered.cluster?.server,
+        },
       )
     }
     return chosenCache.get(profile)

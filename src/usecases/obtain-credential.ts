@@ -73,6 +73,7 @@ export async function obtainCredential(
       cluster: resolution.cluster,
       clusterConfig: resolution.execClusterConfig,
       label: pluginLabel(resolution.provider.name, exec.command),
+      profile: resolution.profile,
       stdinIsTTY: input.stdinIsTTY,
       timeoutMs: input.timeoutMs,
       onStderr: input.onPluginStderr,

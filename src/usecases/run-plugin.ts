@@ -1,6 +1,6 @@
 // Runs one exec credential plugin to the letter of the client-go protocol: KUBERNETES_EXEC_INFO in,
 // an ExecCredential of the same apiVersion out, every failure named after the plugin (exit code 5).
-import type {ProfileCluster} from '../core/cluster-profile.js'
+import {EXEC_EXTENSION, type ProfileCluster} from '../core/cluster-profile.js'
 import {CpcredError, ExitCode, signalExitCode} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import {
@@ -24,6 +24,8 @@ export interface RunPluginInput {
   clusterConfig?: unknown
   /** Names the plugin in messages, e.g. `provider "x" (/usr/bin/plugin)`. */
   label: string
+  /** `namespace/name` of the profile the plugin runs for, when there is one. */
+  profile?: string
   stdinIsTTY: boolean
   timeoutMs?: number
   /** Receives what a successful plugin wrote on stderr (it belongs to the user, as in client-go). */
@@ -58,6 +60,7 @@ export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInp
       hint: exec.installHint?.trim() || 'install the plugin or fix execConfig.command in the provider file',
     })
   }
+  if (result.startError === 'E2BIG') throw tooLargeToStart(input, env)
   if (result.startError) {
     throw new CpcredError(`${label} could not be started (${result.startError}): ${exec.command}`, {
       exitCode: ExitCode.PluginFailed,
@@ -102,8 +105,62 @@ export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInp
       },
     )
   }
-  if (result.stderr) input.onStderr?.(result.stderr)
+  // The plugin's stderr is the user's, but CI logs keep it forever: what it says about the
+  // credential it just returned (a debug line with the token) is cut out before it is shown.
+  if (result.stderr) input.onStderr?.(redactCredential(result.stderr, credential))
   return credential
+}
+
+/**
+ * The OS refused to start the plugin: its arguments and environment exceed ARG_MAX (or one variable
+ * exceeds MAX_ARG_STRLEN, 128 KiB on Linux). KEP-5339 warns that KUBERNETES_EXEC_INFO, which carries
+ * the profile's exec extension, can get there.
+ */
+function tooLargeToStart(input: RunPluginInput, env: Record<string, string>): CpcredError {
+  const bytes = (text: string) => Buffer.byteLength(text)
+  const execInfo = bytes(env[EXEC_INFO_ENV] ?? '')
+  const total =
+    [input.exec.command, ...(input.exec.args ?? [])].reduce((sum, arg) => sum + bytes(arg) + 1, 0) +
+    Object.entries({...process.env, ...env}).reduce(
+      (sum, [name, value]) => sum + bytes(`${name}=${value}`) + 1,
+      0,
+    )
+  const profile = input.profile ? ` for ClusterProfile ${input.profile}` : ''
+  return new CpcredError(
+    `${input.label}${profile} could not be started: its arguments and environment (${total} bytes, ` +
+      `${EXEC_INFO_ENV} ${execInfo} bytes) exceed the operating system's limit (E2BIG)`,
+    {
+      exitCode: ExitCode.PluginFailed,
+      hint:
+        `the profile's ${EXEC_EXTENSION} extension travels in ${EXEC_INFO_ENV}: ask its cluster manager to ` +
+        'make it smaller, or set provideClusterInfo to false for this provider if the plugin does not need it',
+    },
+  )
+}
+
+const REDACTED = '<redacted>'
+
+/**
+ * `text` without the secrets of `credential`: the token, the key and the certificate data, whole,
+ * base64-encoded, and line by line (a PEM body logged on its own, or wrapped differently).
+ */
+export function redactCredential(text: string, credential: Credential): string {
+  const secrets = new Set<string>()
+  for (const value of [credential.token, credential.clientKeyData, credential.clientCertificateData]) {
+    if (!value) continue
+    secrets.add(value.trim())
+    secrets.add(Buffer.from(value).toString('base64'))
+    for (const line of value.split(/\r?\n/)) {
+      // PEM body lines; the armour lines (-----BEGIN …) are not secret and too common to cut.
+      if (line.length >= 16 && !line.startsWith('-----')) secrets.add(line.trim())
+    }
+  }
+  let redacted = text
+  // Longest first, so a whole PEM goes before its lines.
+  for (const secret of [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) {
+    redacted = redacted.split(secret).join(REDACTED)
+  }
+  return redacted
 }
 
 /** The plugin's own stderr, for the error message: it is the user's to see (and never ours to log). */

@@ -3,8 +3,8 @@
 // under the same lock as `cpcred kubeconfig --merge`, and not at all when nothing changed.
 import type {ClusterProfile} from '../core/cluster-profile.js'
 import {profileKey} from '../core/cluster-profile.js'
-import {isCpcredError, UsageError} from '../core/errors.js'
-import {hubPinWarnings, KUBECONFIG_YAML_OPTIONS, renderKubeconfig} from '../core/kubeconfig-render.js'
+import {isCpcredError} from '../core/errors.js'
+import {hubPinWarnings, renderKubeconfig} from '../core/kubeconfig-render.js'
 import {planSync, type SyncPlan} from '../core/kubeconfig-sync.js'
 import {foldMembers, type MemberFold} from '../core/member-fold.js'
 import type {Provider} from '../core/provider-file.js'
@@ -44,13 +44,8 @@ export async function syncKubeconfig(files: KubeconfigFiles, request: SyncReques
 
   const plan = async (): Promise<SyncOutcome> => {
     const text = await files.read(request.file)
-    const {parse, stringify} = await import('yaml')
-    let existing: unknown
-    try {
-      existing = text === undefined ? undefined : parse(text)
-    } catch (error) {
-      throw new UsageError(`${request.file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
-    }
+    const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig-text.js')
+    const existing = text === undefined ? undefined : await parseKubeconfig(text, request.file)
     const result = planSync({
       existing,
       desired,
@@ -62,7 +57,7 @@ export async function syncKubeconfig(files: KubeconfigFiles, request: SyncReques
       source: request.file,
     })
     const write = result.changed && !request.dryRun
-    if (write) await files.write(request.file, stringify(result.document, KUBECONFIG_YAML_OPTIONS))
+    if (write) await files.write(request.file, await emitKubeconfig(result.document))
     return {...result, wrote: write, warnings: [...new Set(warnings)], folds}
   }
   return request.dryRun ? plan() : files.withLock(request.file, plan)

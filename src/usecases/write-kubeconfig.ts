@@ -8,7 +8,6 @@ import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
 import type {HubPin} from '../core/hub-pin.js'
 import {
   hubPinWarnings,
-  KUBECONFIG_YAML_OPTIONS,
   mergeIntoKubeconfig,
   renderKubeconfig,
   type KubeconfigMode,
@@ -98,12 +97,12 @@ export async function writeKubeconfig(
       ...hubPinWarnings(entries, options),
     ]),
   ]
-  const {stringify, parse} = await import('yaml')
+  const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig-text.js')
   const contexts = document.contexts.map((context) => context.name)
 
   switch (destination.kind) {
     case 'stdout':
-      return {yaml: stringify(document, KUBECONFIG_YAML_OPTIONS), messages: [], warnings, skipped}
+      return {yaml: await emitKubeconfig(document), messages: [], warnings, skipped}
     case 'file': {
       if (!destination.overwrite && (await files.read(destination.file)) !== undefined) {
         throw new UsageError(
@@ -111,7 +110,7 @@ export async function writeKubeconfig(
           'pass --overwrite to replace it, or --merge to add to it',
         )
       }
-      await files.write(destination.file, stringify(document, KUBECONFIG_YAML_OPTIONS))
+      await files.write(destination.file, await emitKubeconfig(document))
       return {
         messages: [`Wrote ${contexts.length} context(s) to ${destination.file}: ${namesInBrief(contexts)}`],
         warnings,
@@ -121,20 +120,13 @@ export async function writeKubeconfig(
     case 'merge':
       return files.withLock(destination.file, async () => {
         const text = await files.read(destination.file)
-        let existing: unknown
-        try {
-          existing = text === undefined ? undefined : parse(text)
-        } catch (error) {
-          throw new UsageError(
-            `${destination.file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
-          )
-        }
+        const existing = text === undefined ? undefined : await parseKubeconfig(text, destination.file)
         const merged = mergeIntoKubeconfig(existing, document, {
           overwrite: destination.overwrite,
           setCurrent: destination.setCurrent,
           source: destination.file,
         })
-        await files.write(destination.file, stringify(merged.document, KUBECONFIG_YAML_OPTIONS))
+        await files.write(destination.file, await emitKubeconfig(merged.document))
         const messages = [
           ...(merged.added.length ? [`Added to ${destination.file}: ${namesInBrief(merged.added)}`] : []),
           ...(merged.replaced.length

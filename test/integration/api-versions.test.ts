@@ -2,6 +2,7 @@
 // test hub), a hub serving only v1alpha1 (one of its own), inventory member ids, and both spellings
 // of the clusterset label.
 import assert from 'node:assert/strict'
+import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
 import {kubeCall, waitFor} from '../testenv/http.js'
@@ -14,6 +15,7 @@ import {
   runProgram,
   tempDir,
   testEnv,
+  writeProviderFile,
 } from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {MEMBER_ID_LABEL} from '../../src/core/cluster-profile.js'
@@ -32,19 +34,59 @@ describe('a hub serving v1alpha1 and v1alpha2', () => {
     fixture = await spokeFixture({prefix: 'apiversions'})
   })
 
-  it('reads v1alpha2: list -o json shows the objects as served, and --api-version v1alpha1 forces the old one', async () => {
+  it('reads v1alpha1 while it is served, and says so; --api-version v1alpha2 forces the new one', async () => {
     const listed = await run(['list', '-n', fixture.namespace, '-o', 'json'])
     assert.equal(listed.code, 0, listed.stderr)
     assert.deepEqual(
       JSON.parse(listed.stdout).items.map((item: {apiVersion: string}) => item.apiVersion),
-      ['multicluster.x-k8s.io/v1alpha2'],
+      ['multicluster.x-k8s.io/v1alpha1'],
     )
-    const forced = await run(['list', '-n', fixture.namespace, '-o', 'json', '--api-version', 'v1alpha1'])
-    assert.equal(JSON.parse(forced.stdout).items[0].apiVersion, 'multicluster.x-k8s.io/v1alpha1')
+    const wide = await run(['list', '-n', fixture.namespace, '-o', 'wide'])
+    assert.match(wide.stdout, /^target\s.*\sv1alpha1$/m)
+    const described = await run(['describe', `${fixture.namespace}/target`])
+    assert.match(
+      described.stdout,
+      /^API Version:\s+multicluster\.x-k8s\.io\/v1alpha1 \(the version read from the hub\)$/m,
+    )
+    const forced = await run(['list', '-n', fixture.namespace, '-o', 'json', '--api-version', 'v1alpha2'])
+    assert.equal(JSON.parse(forced.stdout).items[0].apiVersion, 'multicluster.x-k8s.io/v1alpha2')
+    const forcedWide = await run(['list', '-n', fixture.namespace, '-o', 'wide', '--api-version', 'v1alpha2'])
+    assert.match(forcedWide.stdout, /^target\s.*\sv1alpha2$/m)
   })
 
-  it('runs the main flows through v1alpha2: describe, kubeconfig with kubectl, credential, exec', async () => {
+  it('chooses as the upstream access library does: both provider lists, the provider file order', async () => {
+    // B only in the deprecated list, A in accessProviders, and the provider file prefers B:
+    // sigs.k8s.io/cluster-inventory-api/pkg/access reads v1alpha1, merges both lists and takes B.
+    const {hub} = await testEnv()
+    const cluster = structuredClone(fixture.profile.status!.accessProviders![0]!.cluster)
+    await applyProfile(hub, {
+      metadata: {name: 'both-lists', namespace: fixture.namespace},
+      spec: {clusterManager: {name: 'm'}},
+      status: {accessProviders: [{name: 'fake', cluster}], credentialProviders: [{name: 'legacy', cluster}]},
+    })
+    const providers = JSON.parse(await readFile(fixture.providerFile, 'utf8')) as {
+      providers: {name: string}[]
+    }
+    const file = await writeProviderFile(await tempDir(), [
+      {...providers.providers[0], name: 'legacy'},
+      providers.providers[0],
+    ])
+    const target = `${fixture.namespace}/both-lists`
+    const described = await run(['describe', target, '--provider-file', file])
+    assert.equal(described.code, 0, described.stderr)
+    assert.match(described.stdout, /Chose provider "legacy" \(1st of 2 configured\)/)
+    // Asked for v1alpha2, which has no credentialProviders: only "fake" is offered.
+    const forced = await run(['describe', target, '--provider-file', file, '--api-version', 'v1alpha2'])
+    assert.match(forced.stdout, /Chose provider "fake" \(2nd of 2 configured\)/)
+  })
+
+  it('runs the main flows through v1alpha2 when asked: describe, kubeconfig with kubectl, credential, exec', async () => {
     const target = `${fixture.namespace}/target`
+    const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      cpcred([args[0]!, '--api-version', 'v1alpha2', ...args.slice(1)], {
+        KUBECONFIG: fixture.hubKubeconfig,
+        ...env,
+      })
     const described = await run(['describe', target, '--provider-file', fixture.providerFile])
     assert.equal(described.code, 0, described.stderr)
     assert.match(described.stdout, /Chose provider "fake"/)
@@ -91,7 +133,7 @@ describe('a hub serving v1alpha1 and v1alpha2', () => {
     assert.equal(JSON.parse(exec.stdout).status.userInfo.username, fixture.username)
   })
 
-  it('still reaches a profile whose manager publishes only the deprecated credentialProviders (v1alpha1)', async () => {
+  it('reaches a profile whose manager publishes only the deprecated credentialProviders (v1alpha1)', async () => {
     const {hub} = await testEnv()
     await applyProfile(hub, {
       metadata: {name: 'legacy', namespace: fixture.namespace},
@@ -194,7 +236,7 @@ describe('inventory member ids and clusterset labels', () => {
     assert.match(kubeconfig.stdout, /eu-1-by-gke/)
     const wide = await run(['list', '-n', fixture.namespace, '-l', 'fleet=members', '-o', 'wide'])
     assert.match(wide.stdout, /MEMBER\s+SERVER/)
-    assert.match(wide.stdout, /^eu-1-by-ocm\s.*\seu-1\s+<none>$/m)
+    assert.match(wide.stdout, /^eu-1-by-ocm\s.*\seu-1\s+<none>\s+v1alpha1$/m)
   })
 
   it('reads the clusterset from either spelling of the namespace label, and describe says which', async () => {

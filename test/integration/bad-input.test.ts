@@ -6,11 +6,25 @@
 import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile} from 'node:fs/promises'
+import {
+  chmod,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import YAML from 'yaml'
 import {STOP_GRACE_MS} from '../../src/adapters/process-group.js'
+import type {ProfileCluster} from '../../src/core/cluster-profile.js'
 import {RAW_CONTROL, HOSTILE} from '../helpers/controls.js'
 import {
   applyProfile,
@@ -18,6 +32,7 @@ import {
   cpcredBin,
   createServiceAccount,
   isolatedEnv,
+  runProgram,
   serviceAccountToken,
   tempDir,
   testEnv,
@@ -28,6 +43,7 @@ import {
 import {fakePlugin, pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {shellScript, waitForPids, waitGone} from '../helpers/processes.js'
 import {createPki} from '../testenv/pki.js'
+import {INVALID_SELECTORS, VALID_SELECTORS} from '../helpers/selectors.js'
 
 const STACK_TRACE = /\n\s+at .+\(.*:\d+:\d+\)|\n\s+at file:|node:internal/
 
@@ -144,6 +160,31 @@ describe('bad input, as it comes in the field', () => {
       )
     })
 
+    for (const [what, server, problem] of [
+      ['that is not a URL', 'not a url', /control characters or whitespace in the server URL/],
+      ['without a scheme', 'hub.example', /the server URL is not an absolute URL/],
+      [
+        'with user information',
+        'https://ada:hub-pass-w0rd@127.0.0.1:1',
+        /user information in the server URL/,
+      ],
+    ] as const) {
+      it(`names a hub server ${what} before any request (exit 2), never echoing it`, async () => {
+        const file = await tokenKubeconfig(dir, `odd-server-${what.length}`, server, '', token)
+        const result = await run(['list', '--kubeconfig', file])
+        expectFailure(result, 2, /cluster "odd-server-\d+" of context "odd-server-\d+" cannot be used: /)
+        assert.match(result.stderr, problem)
+        assert.ok(!result.stderr.includes('hub-pass-w0rd'))
+      })
+    }
+
+    it('names an HTTPS_PROXY that is not a URL (exit 3), never "report it"', async () => {
+      const file = await tokenKubeconfig(dir, 'proxied', 'https://hub.invalid:6443', '', token)
+      const result = await run(['list', '--kubeconfig', file], {HTTPS_PROXY: 'not a proxy'})
+      expectFailure(result, 3, /the proxy in HTTPS_PROXY, HTTP_PROXY or ALL_PROXY is not a URL/)
+      assert.doesNotMatch(result.stderr, /report it/)
+    })
+
     it('lists the known contexts for an unknown --context (exit 2)', async () => {
       expectFailure(
         await run(['list', '--context', 'nope']),
@@ -171,6 +212,23 @@ describe('bad input, as it comes in the field', () => {
         token,
       )
       expectFailure(await run(['list', '--kubeconfig', file]), 3, /cannot reach the hub .*certificate/i)
+    })
+
+    it('says the hub CA data is not a PEM certificate, not that the hub is untrusted (exit 2)', async () => {
+      const file = await tokenKubeconfig(
+        dir,
+        'not-pem-ca',
+        hub,
+        Buffer.from('hello').toString('base64'),
+        token,
+      )
+      const result = await run(['list', '--kubeconfig', file])
+      expectFailure(
+        result,
+        2,
+        /the certificate-authority-data \(base64 of PEM\) of cluster .* is not a PEM certificate/,
+      )
+      assert.doesNotMatch(result.stderr, /trusted CA|hub is running/)
     })
 
     it('says the hub rejected the credentials on a 401 (exit 4)', async () => {
@@ -202,7 +260,7 @@ describe('bad input, as it comes in the field', () => {
       expectFailure(
         await run(['list', '--kubeconfig', env.spoke.kubeconfig]),
         3,
-        /does not serve multicluster\.x-k8s\.io v1alpha2 or v1alpha1 clusterprofiles/,
+        /does not serve multicluster\.x-k8s\.io v1alpha1 or v1alpha2 clusterprofiles/,
       )
     })
 
@@ -722,6 +780,26 @@ describe('bad input, as it comes in the field', () => {
       )
     })
 
+    it('names a command that cannot be started, alone (126, as a shell) and in a fan-out, never "report it"', async () => {
+      const file = path.join(await tempDir(), 'not-executable')
+      await writeFile(file, '#!/bin/sh\necho hi\n', {mode: 0o644})
+      const one = await exec([target(), '--provider-file', fixture.providerFile, '--', file])
+      expectFailure(one, 126, /not-executable: Permission denied/)
+      const many = await exec([
+        target(),
+        target(),
+        '--provider-file',
+        fixture.providerFile,
+        '-o',
+        'json',
+        '--',
+        file,
+      ])
+      assert.notEqual(many.code, 0)
+      assert.match(many.stdout, /not-executable: Permission denied/)
+      assert.doesNotMatch(`${one.stderr}${many.stderr}`, /report it/)
+    })
+
     it('escapes a hostile plugin error in the fan-out lines and summary', async () => {
       const file = await fakeMode('hostile')
       const result = await exec([
@@ -794,6 +872,657 @@ describe('bad input, as it comes in the field', () => {
       })
       assert.equal(next.code, 0, next.stderr)
       assert.deepEqual(await readdir(root), [])
+    })
+  })
+
+  // Issue 19's classes: each case checks the exit class, a short message naming the problem, no
+  // stack trace, no secret in anything printed, and that nothing the user had was lost.
+  describe('hostile and odd data', () => {
+    const PASSWORD = 'hunter2-s3cr3t-pw'
+    const AMBIGUOUS = ['no', 'on', 'y', 'off', 'yes', '~', 'null', '0x1F', '012', '1e3', '2026-01-01']
+    let spokeCa: string
+
+    /** kubectl's reading of a kubeconfig file, or its error. */
+    const kubectlView = async (file: string) => {
+      const viewed = await runProgram(
+        'kubectl',
+        ['config', 'view', '--raw', '-o', 'json', '--kubeconfig', file],
+        {
+          env: isolatedEnv,
+        },
+      )
+      assert.equal(viewed.code, 0, `kubectl cannot load ${file}: ${viewed.stderr}`)
+      return JSON.parse(viewed.stdout) as Record<string, {name: string}[]>
+    }
+
+    /** A kubeconfig written by kubectl itself, with ambiguous names (kubectl quotes them). */
+    const kubectlWrittenKubeconfig = async () => {
+      const file = path.join(await tempDir(), 'config')
+      for (const name of AMBIGUOUS) {
+        for (const args of [
+          ['set-cluster', name, `--server=https://${name === '~' ? 'tilde' : name}.example:6443`],
+          ['set-credentials', name, `--token=token-of-${name}`],
+          [
+            'set-context',
+            name,
+            `--cluster=${name}`,
+            `--user=${name}`,
+            `--namespace=${name === '~' ? 'x' : name}`,
+          ],
+        ]) {
+          const result = await runProgram('kubectl', ['config', ...args, '--kubeconfig', file], {
+            env: isolatedEnv,
+          })
+          assert.equal(result.code, 0, result.stderr)
+        }
+      }
+      await runProgram('kubectl', ['config', 'use-context', 'no', '--kubeconfig', file], {env: isolatedEnv})
+      return {file, before: await kubectlView(file)}
+    }
+
+    /** Every entry kubectl read before is still there, exactly. */
+    const assertKept = (
+      before: Record<string, {name: string}[]>,
+      after: Record<string, {name: string}[]>,
+    ) => {
+      for (const kind of ['clusters', 'users', 'contexts']) {
+        for (const entry of before[kind]!) {
+          assert.deepEqual(
+            after[kind]!.find((other) => other.name === entry.name),
+            entry,
+            `${kind} ${entry.name} survives`,
+          )
+        }
+      }
+    }
+
+    const profile = async (name: string, cluster: Record<string, unknown>, providerName = 'fake') => {
+      const {hub: hubConnection} = await testEnv()
+      await applyProfile(hubConnection, {
+        metadata: {name, namespace: fixture.namespace, labels: {odd: name}},
+        spec: {clusterManager: {name: 'test-manager'}},
+        status: {accessProviders: [{name: providerName, cluster: cluster as unknown as ProfileCluster}]},
+      })
+      return `${fixture.namespace}/${name}`
+    }
+
+    const expectNoPassword = (result: RunResult) => {
+      assert.ok(!`${result.stdout}${result.stderr}`.includes(PASSWORD), 'the password is never printed')
+      assert.ok(!`${result.stdout}${result.stderr}`.includes('ada:'), 'the user information is never printed')
+    }
+
+    let userinfo: string
+    before(async () => {
+      const {env} = await testEnv()
+      spokeCa = env.spoke.caData
+      userinfo = await profile('userinfo', {
+        server: spoke.replace('https://', `https://ada:${PASSWORD}@`),
+        'certificate-authority-data': spokeCa,
+      })
+    })
+
+    describe('kubeconfigs kubectl can always load', () => {
+      it('merges into a kubectl-written kubeconfig with ambiguous names; kubectl loads it, every entry kept', async () => {
+        const {file, before} = await kubectlWrittenKubeconfig()
+        const result = await run([
+          'kubeconfig',
+          `${fixture.namespace}/target`,
+          '--provider-file',
+          fixture.providerFile,
+          '--merge',
+          '--output-file',
+          file,
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        const after = await kubectlView(file)
+        assertKept(before, after)
+        assert.ok(after.contexts!.some((context) => context.name === `${fixture.namespace}/target`))
+        assert.equal(after['current-context'] as unknown, 'no', 'the current context stays')
+      })
+
+      it('writes a context named "yes" to stdout so that kubectl reads the string, not a bool', async () => {
+        const name = await profile(
+          'ambiguous-provider',
+          {server: spoke, 'certificate-authority-data': spokeCa},
+          'yes',
+        )
+        const providers = JSON.parse(await readFile(fixture.providerFile, 'utf8')) as {providers: object[]}
+        const file = await writeProviderFile(await tempDir(), [{...providers.providers[0], name: 'yes'}])
+        const result = await run([
+          'kubeconfig',
+          name,
+          '--provider-file',
+          file,
+          '--context-name',
+          '{provider}',
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        const out = path.join(await tempDir(), 'stdout.yaml')
+        await writeFile(out, result.stdout)
+        const read = await kubectlView(out)
+        assert.deepEqual(
+          read.contexts!.map((context) => context.name),
+          ['yes'],
+        )
+      })
+
+      it('syncs into a kubectl-written kubeconfig with ambiguous names; kubectl loads it, every entry kept', async () => {
+        const {file, before} = await kubectlWrittenKubeconfig()
+        const result = await run([
+          'sync',
+          '-n',
+          fixture.namespace,
+          '-l',
+          'odd=ambiguous-provider',
+          '--provider-file',
+          fixture.providerFile,
+          '--output-file',
+          file,
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        assertKept(before, await kubectlView(file))
+      })
+    })
+
+    describe('a cluster entry is judged where it enters', () => {
+      it('list -o wide shows an entry with user information as invalid, never the password', async () => {
+        const result = await run([
+          'list',
+          '-n',
+          fixture.namespace,
+          '-l',
+          'odd=userinfo',
+          '-o',
+          'wide',
+          '--provider-file',
+          fixture.providerFile,
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        assert.match(result.stdout, /<invalid: user information in the server URL>/)
+        expectNoPassword(result)
+      })
+
+      it('describe shows the entry as invalid with the reason, never the password', async () => {
+        const result = await run(['describe', userinfo, '--provider-file', fixture.providerFile])
+        assert.equal(result.code, 0, result.stderr)
+        assert.match(
+          result.stdout,
+          /Server:\s+<invalid: user information in the server URL> \(this entry cannot be used\)/,
+        )
+        assert.match(result.stdout, /is refused: user information in the server URL/)
+        expectNoPassword(result)
+      })
+
+      it('describe -o json marks the entry invalid and redacts the user information', async () => {
+        const result = await run([
+          'describe',
+          userinfo,
+          '--provider-file',
+          fixture.providerFile,
+          '-o',
+          'json',
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        const data = JSON.parse(result.stdout)
+        assert.equal(data.offeredProviders[0].invalid, 'user information in the server URL')
+        assert.equal(data.offeredProviders[0].server, null)
+        expectNoPassword(result)
+      })
+
+      it('kubeconfig refuses it (exit 1) naming profile, provider and problem, and writes nothing', async () => {
+        const file = path.join(await tempDir(), 'config')
+        const result = await run([
+          'kubeconfig',
+          userinfo,
+          '--provider-file',
+          fixture.providerFile,
+          '--output-file',
+          file,
+        ])
+        expectFailure(
+          result,
+          1,
+          /ClusterProfile .*\/userinfo: its accessProviders entry "fake" is refused: user information in the server URL/,
+        )
+        expectNoPassword(result)
+        assert.ok(!existsSync(file))
+      })
+
+      it('exec refuses it (exit 1) and never starts the command', async () => {
+        const marker = path.join(await tempDir(), 'ran')
+        const result = await run([
+          'exec',
+          userinfo,
+          '--provider-file',
+          fixture.providerFile,
+          '--',
+          'touch',
+          marker,
+        ])
+        expectFailure(result, 1, /user information in the server URL/)
+        expectNoPassword(result)
+        assert.ok(!existsSync(marker))
+      })
+
+      it('credential refuses it (exit 1) without running the plugin', async () => {
+        const before = (await pluginRecords(fixture)).length
+        const result = await run([
+          'credential',
+          userinfo,
+          '--provider-file',
+          fixture.providerFile,
+          '--no-cache',
+        ])
+        expectFailure(result, 1, /user information in the server URL/)
+        expectNoPassword(result)
+        assert.equal((await pluginRecords(fixture)).length, before)
+      })
+
+      it('doctor fails the resolution with the reason, never the password', async () => {
+        const result = await run(['doctor', userinfo, '--provider-file', fixture.providerFile])
+        assert.notEqual(result.code, 0)
+        assert.match(result.stdout, /user information in the server URL/)
+        assert.doesNotMatch(`${result.stdout}${result.stderr}`, STACK_TRACE)
+        expectNoPassword(result)
+      })
+
+      it('sync skips it with the reason, and the file stays loadable', async () => {
+        const {file, before} = await kubectlWrittenKubeconfig()
+        const result = await run([
+          'sync',
+          '-n',
+          fixture.namespace,
+          '-l',
+          'odd=userinfo',
+          '--provider-file',
+          fixture.providerFile,
+          '--output-file',
+          file,
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        assert.match(result.stderr, /user information in the server URL/)
+        expectNoPassword(result)
+        assertKept(before, await kubectlView(file))
+      })
+
+      const refused: Array<[string, string, RegExp]> = [
+        ['a control character', 'ctl-server', /control characters or whitespace in the server URL/],
+        ['no scheme', 'no-scheme', /the server URL is not (an absolute URL|http or https)/],
+        ['a relative URL', 'relative-url', /the server URL is not an absolute URL/],
+      ]
+      for (const [what, name, message] of refused) {
+        it(`kubeconfig refuses a server URL with ${what} (exit 1)`, async () => {
+          const server = {
+            'ctl-server': `${spoke}/\u0007x`,
+            'no-scheme': spoke.replace('https://', ''),
+            'relative-url': '/api',
+          }[name]!
+          const ref = await profile(name, {server, 'certificate-authority-data': spokeCa})
+          const result = await run(['kubeconfig', ref, '--provider-file', fixture.providerFile])
+          expectFailure(result, 1, message)
+          assert.match(
+            result.stderr,
+            new RegExp(`ClusterProfile .*/${name}: its accessProviders entry "fake" is refused`),
+          )
+          assert.equal(result.stdout, '')
+        })
+      }
+
+      it('refuses a proxy-url that is not a URL (exit 1)', async () => {
+        const ref = await profile('bad-proxy', {
+          server: spoke,
+          'certificate-authority-data': spokeCa,
+          'proxy-url': 'ftp://proxy',
+        })
+        const result = await run(['kubeconfig', ref, '--provider-file', fixture.providerFile])
+        expectFailure(
+          result,
+          1,
+          /bad-proxy: its accessProviders entry "fake" is refused: the proxy URL is not http, https or socks5/,
+        )
+      })
+
+      it('ignores a local certificate-authority file with a warning; kubectl loads the result', async () => {
+        const ref = await profile('ca-file', {
+          server: spoke,
+          'certificate-authority-data': spokeCa,
+          'certificate-authority': '/etc/passwd',
+        })
+        const file = path.join(await tempDir(), 'config')
+        const result = await run([
+          'kubeconfig',
+          ref,
+          '--provider-file',
+          fixture.providerFile,
+          '--output-file',
+          file,
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        assert.match(result.stderr, /^warning: .*names a certificate-authority file; .* it is ignored/m)
+        const read = await kubectlView(file)
+        const cluster = (read.clusters![0] as unknown as {cluster: Record<string, unknown>}).cluster
+        assert.equal(cluster['certificate-authority'], undefined)
+      })
+    })
+
+    describe('operating-system limits', () => {
+      let big: string
+      before(async () => {
+        // Far past Linux's 128 KiB limit for one environment variable: KUBERNETES_EXEC_INFO carries it.
+        big = await profile('big-exec', {
+          server: spoke,
+          'certificate-authority-data': spokeCa,
+          extensions: [{name: 'client.authentication.k8s.io/exec', extension: {blob: 'a'.repeat(300_000)}}],
+        })
+      })
+
+      it('credential names profile, provider and sizes for E2BIG (exit 5), never "report it"', async () => {
+        const result = await run(['credential', big, '--provider-file', fixture.providerFile, '--no-cache'])
+        expectFailure(
+          result,
+          5,
+          /provider "fake" .* for ClusterProfile .*\/big-exec could not be started: its arguments and environment \(\d+ bytes, KUBERNETES_EXEC_INFO \d+ bytes\) exceed the operating system's limit \(E2BIG\)/,
+        )
+        assert.doesNotMatch(result.stderr, /report it/)
+      })
+
+      it('exec stops at E2BIG (exit 5) and never starts the command', async () => {
+        const marker = path.join(await tempDir(), 'ran')
+        const result = await run([
+          'exec',
+          big,
+          '--provider-file',
+          fixture.providerFile,
+          '--no-cache',
+          '--',
+          'touch',
+          marker,
+        ])
+        expectFailure(result, 5, /E2BIG/)
+        assert.doesNotMatch(result.stderr, /report it/)
+        assert.ok(!existsSync(marker))
+      })
+    })
+
+    describe('files read back and files made new', () => {
+      /** A cached credential for the target, and the cache entry's path. */
+      const cached = async () => {
+        const home = await tempDir()
+        const first = await run(
+          ['credential', `${fixture.namespace}/target`, '--provider-file', fixture.providerFile],
+          {XDG_CACHE_HOME: home},
+        )
+        assert.equal(first.code, 0, first.stderr)
+        const dir = path.join(home, 'cpcred', 'credentials')
+        const entries = (await readdir(dir)).filter((name) => name.endsWith('.json'))
+        assert.equal(entries.length, 1)
+        return {home, entry: path.join(dir, entries[0]!)}
+      }
+      const again = (home: string) =>
+        run(['credential', `${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '-v'], {
+          XDG_CACHE_HOME: home,
+        })
+
+      it('never writes a credential through a cache entry replaced by a symlink', async () => {
+        const {home, entry} = await cached()
+        const victim = path.join(await tempDir(), 'victim')
+        await writeFile(victim, 'precious\n')
+        await rm(entry)
+        await symlink(victim, entry)
+        const before = (await pluginRecords(fixture)).length
+        const result = await again(home)
+        assert.equal(result.code, 0, result.stderr)
+        assert.match(result.stderr, /it is a symbolic link/)
+        assert.equal((await pluginRecords(fixture)).length - before, 1, 'the plugin ran instead')
+        assert.equal(await readFile(victim, 'utf8'), 'precious\n', 'the link target is untouched')
+        assert.ok((await lstat(entry)).isFile())
+        assert.equal((await stat(entry)).mode & 0o777, 0o600)
+        assertNoSecret({...result, stdout: ''})
+      })
+
+      it('does not serve a cache entry others may read, and replaces it with a private one', async () => {
+        const {home, entry} = await cached()
+        await chmod(entry, 0o644)
+        const before = (await pluginRecords(fixture)).length
+        const result = await again(home)
+        assert.equal(result.code, 0, result.stderr)
+        assert.match(result.stderr, /others may read or write it \(mode 0644\)/)
+        assert.equal((await pluginRecords(fixture)).length - before, 1)
+        assert.equal((await stat(entry)).mode & 0o777, 0o600)
+      })
+
+      for (const kind of ['junit', 'json']) {
+        it(`refuses a ${kind} report path that is a symlink, and leaves its target as it was`, async () => {
+          const dir = await tempDir()
+          const victim = path.join(dir, 'victim')
+          await writeFile(victim, 'precious\n')
+          const report = path.join(dir, `report.${kind}`)
+          await symlink(victim, report)
+          const result = await run([
+            'exec',
+            `${fixture.namespace}/target`,
+            '--provider-file',
+            fixture.providerFile,
+            '--report',
+            `${kind}=${report}`,
+            '--',
+            'true',
+          ])
+          assert.notEqual(result.code, 0)
+          assert.match(result.stderr, /report\.\w+ is a symbolic link; cpcred does not write through it/)
+          assert.doesNotMatch(result.stderr, STACK_TRACE)
+          assert.equal(await readFile(victim, 'utf8'), 'precious\n')
+          assert.ok((await lstat(report)).isSymbolicLink())
+        })
+      }
+    })
+
+    describe('relative plugin commands', () => {
+      /** A directory with bin/plugin, a wrapper around the fake plugin with the fixture's token. */
+      const pluginDir = async () => {
+        const dir = await tempDir()
+        await mkdir(path.join(dir, 'bin'))
+        const plugin = path.join(dir, 'bin', 'plugin')
+        await writeFile(
+          plugin,
+          `#!/bin/sh\nPLUGIN_TOKEN_FILE='${fixture.tokenFile}' PLUGIN_RECORD='${fixture.recordFile}' exec '${process.execPath}' '${fakePlugin}'\n`,
+        )
+        await chmod(plugin, 0o755)
+        return dir
+      }
+
+      it('resolves ./bin/plugin against the provider file; the kubeconfig works from anywhere', async () => {
+        const dir = await pluginDir()
+        const file = await writeProviderFile(dir, [
+          {
+            name: 'fake',
+            execConfig: {
+              apiVersion: 'client.authentication.k8s.io/v1',
+              command: './bin/plugin',
+              provideClusterInfo: true,
+            },
+          },
+        ])
+        const kubeconfig = path.join(await tempDir(), 'elsewhere', 'config')
+        const result = await run([
+          'kubeconfig',
+          `${fixture.namespace}/target`,
+          '--provider-file',
+          file,
+          '--output-file',
+          kubeconfig,
+          '--no-pin-hub',
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        const read = await kubectlView(kubeconfig)
+        const exec = (read.users![0] as unknown as {user: {exec: {command: string}}}).user.exec
+        assert.equal(exec.command, path.join(dir, 'bin', 'plugin'))
+        const whoami = await runProgram(
+          'kubectl',
+          ['--kubeconfig', kubeconfig, 'auth', 'whoami', '-o', 'json'],
+          {env: isolatedEnv, cwd: os.tmpdir()},
+        )
+        assert.equal(whoami.code, 0, whoami.stderr)
+        assert.equal(JSON.parse(whoami.stdout).status.userInfo.username, fixture.username)
+      })
+
+      it('resolves an inline --access-provider ./bin/plugin against the working directory', async () => {
+        const dir = await pluginDir()
+        const result = await runProgram(
+          process.execPath,
+          [
+            cpcredBin,
+            'credential',
+            `${fixture.namespace}/target`,
+            '--access-provider',
+            'fake=./bin/plugin',
+            '--no-cache',
+          ],
+          {env: {...isolatedEnv, KUBECONFIG: fixture.hubKubeconfig, XDG_CACHE_HOME: cacheHome}, cwd: dir},
+        )
+        assert.equal(result.code, 0, result.stderr)
+        assert.equal(JSON.parse(result.stdout).status.token, token)
+      })
+    })
+
+    describe('selectors, checked before any request', () => {
+      const hubKubectl = (args: string[]) =>
+        runProgram(
+          'kubectl',
+          ['--kubeconfig', fixture.hubKubeconfig, 'get', 'clusterprofiles', '-n', fixture.namespace, ...args],
+          {env: isolatedEnv},
+        )
+
+      for (const [selector, problem] of INVALID_SELECTORS) {
+        it(`refuses -l ${JSON.stringify(selector)} (exit 2), as the API server does`, async () => {
+          const result = await run(['list', '-n', fixture.namespace, '-l', selector])
+          expectFailure(
+            result,
+            2,
+            new RegExp(
+              `-l ${JSON.stringify(selector).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} is not a label selector: `,
+            ),
+          )
+          assert.match(result.stderr, problem)
+          assert.equal(result.stdout, '')
+          assert.notEqual((await hubKubectl(['-l', selector])).code, 0, 'the API server refuses it too')
+        })
+      }
+
+      it('accepts every selector the API server accepts', async () => {
+        for (const selector of VALID_SELECTORS) {
+          assert.equal((await hubKubectl(['-l', selector])).code, 0, `the API server accepts ${selector}`)
+          const result = await run(['list', '-n', fixture.namespace, '-l', selector, '-o', 'name'])
+          assert.equal(result.code, 0, `${selector}: ${result.stderr}`)
+        }
+      })
+
+      it('exec refuses a bad selector (exit 2) before running any plugin', async () => {
+        const before = (await pluginRecords(fixture)).length
+        const result = await run([
+          'exec',
+          '-l',
+          'env in prod',
+          '--provider-file',
+          fixture.providerFile,
+          '--',
+          'true',
+        ])
+        expectFailure(result, 2, /-l "env in prod" is not a label selector/)
+        assert.equal((await pluginRecords(fixture)).length, before)
+      })
+    })
+
+    describe("kubectl's lock files", () => {
+      it('names a stale kubectl lock, its age and the file to remove, within seconds; the kubeconfig stays', async () => {
+        const {file} = await kubectlWrittenKubeconfig()
+        const content = await readFile(file, 'utf8')
+        await writeFile(`${file}.lock`, '')
+        const old = new Date(Date.now() - 10 * 60_000)
+        await utimes(`${file}.lock`, old, old)
+        const started = Date.now()
+        const result = await run([
+          'kubeconfig',
+          `${fixture.namespace}/target`,
+          '--provider-file',
+          fixture.providerFile,
+          '--merge',
+          '--output-file',
+          file,
+        ])
+        assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`)
+        expectFailure(result, 1, /config\.lock is a lock file left by kubectl 10m ago/)
+        assert.match(result.stderr, new RegExp(`rm ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\.lock`))
+        assert.doesNotMatch(result.stderr, /another cpcred|ENOTDIR|rmdir/)
+        assert.equal(await readFile(file, 'utf8'), content)
+      })
+
+      it('waits out a kubectl lock that is released, then merges', async () => {
+        const {file, before} = await kubectlWrittenKubeconfig()
+        await writeFile(`${file}.lock`, '')
+        setTimeout(() => void rm(`${file}.lock`, {force: true}), 700)
+        const result = await run([
+          'kubeconfig',
+          `${fixture.namespace}/target`,
+          '--provider-file',
+          fixture.providerFile,
+          '--merge',
+          '--output-file',
+          file,
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        assertKept(before, await kubectlView(file))
+      })
+    })
+
+    describe("secrets in a plugin's stderr", () => {
+      it("credential shows a successful plugin's stderr with the token it returned redacted", async () => {
+        const file = await fakeMode('leaky')
+        const result = await run([
+          'credential',
+          `${fixture.namespace}/target`,
+          '--provider-file',
+          file,
+          '--no-cache',
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        assert.match(result.stderr, /fake-plugin: got token <redacted> from the identity provider/)
+        assert.ok(!result.stderr.includes(token), 'the token is not on stderr')
+      })
+
+      it('exec shows it redacted too, and the command still gets the credential', async () => {
+        const file = await fakeMode('leaky')
+        const result = await run([
+          'exec',
+          `${fixture.namespace}/target`,
+          '--provider-file',
+          file,
+          '--no-cache',
+          '--',
+          'kubectl',
+          'auth',
+          'whoami',
+          '-o',
+          'json',
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        assert.match(result.stderr, /got token <redacted>/)
+        assertNoSecret(result)
+        assert.equal(JSON.parse(result.stdout).status.userInfo.username, fixture.username)
+      })
+    })
+
+    it('doctor takes --no-cache and leaves the cache unread', async () => {
+      const result = await run([
+        'doctor',
+        `${fixture.namespace}/target`,
+        '--provider-file',
+        fixture.providerFile,
+        '--no-cache',
+      ])
+      assert.equal(result.code, 0, `${result.stdout}${result.stderr}`)
+      assert.match(result.stdout, /not read \(--no-cache\)/)
+      assertNoSecret(result)
     })
   })
 })

@@ -131,9 +131,8 @@ describe('cpcred list against the real hub', () => {
   })
 
   it("prints a kubectl-style table for one namespace, with v1alpha1's deprecated providers merged", async () => {
-    const result = await cpcred(['list', '-n', namespaces[1]!, '--api-version', 'v1alpha1'], {
-      KUBECONFIG: hubKubeconfig,
-    })
+    // v1alpha1 is read by default while the hub serves it.
+    const result = await cpcred(['list', '-n', namespaces[1]!], {KUBECONFIG: hubKubeconfig})
     assert.equal(result.code, 0, result.stderr)
     const lines = result.stdout.trimEnd().split('\n')
     assert.match(lines[0]!, /^NAME\s+MANAGER\s+HEALTHY\s+VERSION\s+PROVIDERS\s+AGE$/)
@@ -141,7 +140,9 @@ describe('cpcred list against the real hub', () => {
     assert.match(lines[1]!, /^beta\s+fleet-manager\s+<none>\s+<none>\s+token-request\s+\d+s$/)
     assert.match(lines[2]!, /^gamma\s+fleet-manager\s+<none>\s+<none>\s+token-request,legacy\s+\d+s$/)
     // v1alpha2 has no credentialProviders: a profile that also has accessProviders offers only those.
-    const current = await cpcred(['list', '-n', namespaces[1]!], {KUBECONFIG: hubKubeconfig})
+    const current = await cpcred(['list', '-n', namespaces[1]!, '--api-version', 'v1alpha2'], {
+      KUBECONFIG: hubKubeconfig,
+    })
     assert.match(current.stdout, /^gamma\s+fleet-manager\s+<none>\s+<none>\s+token-request\s+\d+s$/m)
   })
 
@@ -168,7 +169,7 @@ describe('cpcred list against the real hub', () => {
   it('prints YAML and names', async () => {
     const yaml = await cpcred(['list', '-n', namespaces[0]!, '-o', 'yaml'], {KUBECONFIG: hubKubeconfig})
     assert.equal(yaml.code, 0, yaml.stderr)
-    assert.match(yaml.stdout, /^apiVersion: v1\nitems:\n- apiVersion: multicluster.x-k8s.io\/v1alpha2\n/)
+    assert.match(yaml.stdout, /^apiVersion: v1\nitems:\n- apiVersion: multicluster.x-k8s.io\/v1alpha1\n/)
     const names = await cpcred(['list', '-n', namespaces[1]!, '-o', 'name'], {KUBECONFIG: hubKubeconfig})
     assert.equal(
       names.stdout,
@@ -221,19 +222,19 @@ describe('cpcred list filters and provider marking', () => {
     const lines = result.stdout.trimEnd().split('\n')
     assert.match(
       lines[0]!,
-      /^NAME\s+MANAGER\s+HEALTHY\s+VERSION\s+PROVIDERS\s+AGE\s+DISPLAY NAME\s+CLUSTERSET\s+MEMBER\s+SERVER$/,
+      /^NAME\s+MANAGER\s+HEALTHY\s+VERSION\s+PROVIDERS\s+AGE\s+DISPLAY NAME\s+CLUSTERSET\s+MEMBER\s+SERVER\s+API$/,
     )
     const {env} = await testEnv()
     assert.match(
       lines[1]!,
       new RegExp(
-        `^db-1\\s+fleet\\s+<none>\\s+<none>\\s+unknown-plugin\\s+\\S+\\s+Display db-1\\s+${setName}\\s+<none>\\s+<none>$`,
+        `^db-1\\s+fleet\\s+<none>\\s+<none>\\s+unknown-plugin\\s+\\S+\\s+Display db-1\\s+${setName}\\s+<none>\\s+<none>\\s+v1alpha1$`,
       ),
     )
     assert.match(
       lines[2]!,
       new RegExp(
-        `^web-1\\s+ocm\\s+<none>\\s+<none>\\s+token-request,secretreader\\*\\s+\\S+\\s+Display web-1\\s+${setName}\\s+<none>\\s+${env.spoke.server}/secretreader$`,
+        `^web-1\\s+ocm\\s+<none>\\s+<none>\\s+token-request,secretreader\\*\\s+\\S+\\s+Display web-1\\s+${setName}\\s+<none>\\s+${env.spoke.server}/secretreader\\s+v1alpha1$`,
       ),
     )
   })
@@ -305,7 +306,7 @@ describe('cpcred list errors', () => {
     assert.equal(result.code, 3)
     assert.match(
       result.stderr,
-      /^error: the hub \(context "spoke", https:\/\/127\.0\.0\.1:\d+\) does not serve multicluster\.x-k8s\.io v1alpha2 or v1alpha1 clusterprofiles\n/,
+      /^error: the hub \(context "spoke", https:\/\/127\.0\.0\.1:\d+\) does not serve multicluster\.x-k8s\.io v1alpha1 or v1alpha2 clusterprofiles\n/,
     )
     assert.match(result.stderr, /install the ClusterProfile CRD/)
     assert.doesNotMatch(result.stderr, /\n\s+at /)
@@ -375,7 +376,7 @@ describe('cpcred list errors', () => {
     )
     const wide = await cpcred(['list', '-o', 'wide'], {KUBECONFIG: kubeconfig})
     assert.equal(wide.code, 0, wide.stderr)
-    assert.match(wide.stdout.split('\n')[1]!, /^p\s+m\s+.*<none>\s+<none>\s+<none>\s+<none>$/)
+    assert.match(wide.stdout.split('\n')[1]!, /^p\s+m\s+.*<none>\s+<none>\s+<none>\s+<none>\s+v1alpha1$/)
     const filtered = await cpcred(['list', '--clusterset', 'prod'], {KUBECONFIG: kubeconfig})
     assert.equal(filtered.code, 4)
     assert.match(

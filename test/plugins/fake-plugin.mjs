@@ -37,6 +37,13 @@ switch (mode) {
       JSON.stringify({apiVersion, kind: 'ExecCredential', status: {token: token(), expirationTimestamp}}),
     )
     break
+  case 'leaky':
+    // A plugin that logs what it got, the token included, and succeeds.
+    process.stderr.write(`fake-plugin: got token ${token()} from the identity provider\n`)
+    process.stdout.write(
+      JSON.stringify({apiVersion, kind: 'ExecCredential', status: {token: token(), expirationTimestamp}}),
+    )
+    break
   case 'hang':
     setInterval(() => {}, 1000)
     break

@@ -39,4 +39,47 @@ describe('offeredProviders', () => {
   it('gives nothing for a profile without status', () => {
     assert.deepEqual(offeredProviders(profile(undefined)), [])
   })
+
+  it('skips entries without a name and lists that are not lists, from a hub whose CRD has no schema', () => {
+    const status = {
+      accessProviders: [
+        null,
+        'x',
+        {cluster: {server: 'https://nameless'}},
+        {name: 'ok', cluster: {server: 'https://ok'}},
+      ],
+      credentialProviders: {name: 'not-a-list'},
+    } as unknown as ClusterProfile['status']
+    assert.deepEqual(
+      offeredProviders(profile(status)).map((p) => [p.name, p.invalid]),
+      [['ok', undefined]],
+    )
+  })
+
+  it('marks an entry whose cluster is refused, with the reason and never the URL', () => {
+    const offered = offeredProviders(
+      profile({
+        accessProviders: [
+          {name: 'a', cluster: {server: 'https://u:pw@a.example'}},
+          {name: 'b', cluster: {server: 'https://b.example', 'proxy-url': 'ftp://p'}},
+          {
+            name: 'c',
+            cluster: {server: 'https://c.example', 'insecure-skip-tls-verify': 'yes' as unknown as boolean},
+          },
+          {name: 'd'},
+          {name: 'e', cluster: {server: 'https://e.example'}},
+        ],
+      }),
+    )
+    assert.deepEqual(
+      offered.map((p) => [p.name, p.invalid]),
+      [
+        ['a', 'user information in the server URL'],
+        ['b', 'the proxy URL is not http, https or socks5'],
+        ['c', 'its cluster.insecure-skip-tls-verify is not a boolean'],
+        ['d', 'it has no cluster'],
+        ['e', undefined],
+      ],
+    )
+  })
 })

@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict'
 import {createHash} from 'node:crypto'
-import {chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile} from 'node:fs/promises'
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {after, describe, it} from 'node:test'
@@ -124,7 +136,9 @@ describe('CredentialStore.lookup', () => {
     const {store, problems} = await setup()
     const key = keyFor('a')
     await mkdir(store.dir, {recursive: true})
-    await writeFile(store.entryPath(key), `{"version":1,"key":"${key}","credential":{"token":"${TOKEN}"`)
+    await writeFile(store.entryPath(key), `{"version":1,"key":"${key}","credential":{"token":"${TOKEN}"`, {
+      mode: 0o600,
+    })
     assert.equal(await store.lookup(key), undefined)
     assert.equal(problems.length, 1)
     assert.match(problems[0]!, /ignoring credential cache entry .*corrupt/)
@@ -144,7 +158,7 @@ describe('CredentialStore.lookup', () => {
     const key = keyFor('a')
     await mkdir(store.entryPath(key), {recursive: true})
     assert.equal(await store.lookup(key), undefined)
-    assert.match(problems[0]!, /cannot read credential cache entry/)
+    assert.match(problems[0]!, /ignoring credential cache entry .*: it is not a regular file/)
   })
 
   it('survives an onProblem that throws', async () => {
@@ -236,7 +250,7 @@ describe('CredentialStore.obtain', () => {
     const {store, problems} = await setup()
     const key = keyFor('a')
     await mkdir(store.dir, {recursive: true})
-    await writeFile(store.entryPath(key), 'garbage')
+    await writeFile(store.entryPath(key), 'garbage', {mode: 0o600})
     const fetch = countingFetch()
     await store.obtain(key, fetch)
     assert.equal(fetch.calls, 1)
@@ -348,7 +362,7 @@ describe('CredentialStore.obtain', () => {
     assert.equal(result.credential.token, TOKEN)
     assert.equal(fetch.calls, 1)
     assert.equal(problems.length, 2)
-    assert.match(problems[0]!, /cannot read credential cache entry/)
+    assert.match(problems[0]!, /ignoring credential cache entry .*: it is not a regular file/)
     assert.match(problems[1]!, /could not write credential cache entry/)
     assertNoSecret(problems)
     assert.equal(await exists(store.lockPath(key)), false)
@@ -435,4 +449,46 @@ describe('CredentialStore.clear', () => {
     assert.deepEqual(problems, [])
     assert.equal(JSON.parse(await readFile(store.entryPath(key), 'utf8')).key, key)
   })
+})
+
+// DESIGN.md §5: what cpcred reads back must be a regular, private file of the user; anything else
+// is ignored and replaced, never written through.
+describe('CredentialStore: the private-file rule', () => {
+  it('does not serve an entry through a symlink, and replaces the link without touching its target', async () => {
+    const {store, problems} = await setup()
+    const key = keyFor('a')
+    await writeEntryFile(store, key)
+    const elsewhere = path.join(path.dirname(store.dir), 'victim')
+    await writeFile(elsewhere, 'do not overwrite', {mode: 0o600})
+    await rm(store.entryPath(key))
+    await symlink(elsewhere, store.entryPath(key))
+    const fetch = countingFetch()
+    const result = await store.obtain(key, fetch)
+    assert.equal(fetch.calls, 1, 'the link is not a cache hit')
+    assert.equal(result.fromCache, false)
+    assert.equal(await readFile(elsewhere, 'utf8'), 'do not overwrite')
+    assert.ok((await lstat(store.entryPath(key))).isFile(), 'the link was replaced by a regular file')
+    assert.equal(await modeOf(store.entryPath(key)), 0o600)
+    assert.match(
+      problems[0]!,
+      /ignoring credential cache entry .*: it is a symbolic link; it will be replaced/,
+    )
+    assertNoSecret(problems)
+  })
+
+  for (const mode of [0o640, 0o604, 0o660]) {
+    it(`ignores an entry with mode ${mode.toString(8)} and replaces it with a private one`, async () => {
+      const {store, problems} = await setup()
+      const key = keyFor('a')
+      await writeEntryFile(store, key)
+      await chmod(store.entryPath(key), mode)
+      assert.equal(await store.lookup(key), undefined)
+      assert.match(problems[0]!, /others may read or write it/)
+      const fetch = countingFetch()
+      await store.obtain(key, fetch)
+      assert.equal(fetch.calls, 1)
+      assert.equal(await modeOf(store.entryPath(key)), 0o600)
+      assert.equal((await store.lookup(key))?.credential.token, TOKEN)
+    })
+  }
 })

@@ -408,7 +408,7 @@ describe('hub RBAC and API', () => {
     )
     assert.equal(
       newer.detail,
-      'the hub serves multicluster.x-k8s.io versions v1beta1, preferred v1beta1, but not v1alpha2 or v1alpha1, which cpcred reads',
+      'the hub serves multicluster.x-k8s.io versions v1beta1, preferred v1beta1, but not v1alpha1 or v1alpha2, which cpcred reads',
     )
     const forced = judgeApi(group, undefined, undefined, 'v1alpha2')
     assert.match(forced.detail, /but not v1alpha2, which cpcred reads/)

@@ -278,3 +278,35 @@ describe('readIfExists', () => {
     await assert.rejects(readIfExists(dir), {code: 'EISDIR'})
   })
 })
+
+describe('files cpcred owns and files it creates are never written through a link', () => {
+  it('private mode replaces a symlink at the path with a private file, leaving its target alone', async () => {
+    const dir = await tempDir()
+    const victim = path.join(dir, 'victim')
+    await writeFile(victim, 'precious', {mode: 0o644})
+    const entry = path.join(dir, 'entry.json')
+    await symlink(victim, entry)
+    await writeFileAtomic(entry, SECRET, PRIVATE)
+    assert.equal(await readFile(victim, 'utf8'), 'precious')
+    assert.ok((await lstat(entry)).isFile())
+    assert.equal(await modeOf(entry), 0o600)
+  })
+
+  it('refuses a report path that is a symlink, naming it, and leaves the link and its target', async () => {
+    const dir = await tempDir()
+    const victim = path.join(dir, 'victim')
+    await writeFile(victim, 'precious')
+    const report = path.join(dir, 'report.xml')
+    await symlink(victim, report)
+    await assert.rejects(
+      writeFileAtomic(report, '<x/>', {mode: 'keep', refuseSymlink: true}),
+      (error: Error) => {
+        assert.ok(isCpcredError(error))
+        assert.match(error.message, /report\.xml is a symbolic link; cpcred does not write through it/)
+        return true
+      },
+    )
+    assert.equal(await readFile(victim, 'utf8'), 'precious')
+    assert.ok((await lstat(report)).isSymbolicLink())
+  })
+})

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {describe, it} from 'node:test'
 import {fileURLToPath} from 'node:url'
-import {parse, stringify} from 'yaml'
+import {parse} from 'yaml'
 import {
   ADDITIONAL_ARGS_EXTENSION,
   ADDITIONAL_ENVS_EXTENSION,
@@ -14,8 +14,8 @@ import {
   type ClusterProfile,
 } from '../../src/core/cluster-profile.js'
 import {ExitCode, UsageError} from '../../src/core/errors.js'
+import {emitKubeconfig} from '../../src/core/kubeconfig-text.js'
 import {
-  KUBECONFIG_YAML_OPTIONS,
   hubPinWarnings,
   mergeIntoKubeconfig,
   renderKubeconfig,
@@ -49,9 +49,9 @@ const HUB: RenderKubeconfigOptions['hub'] = {
 const CPCRED = ['/opt/cpcred/bin/node', '/opt/cpcred/bin/run.js']
 
 /** Compares the kubeconfig printed as kubectl would with its golden file; UPDATE_GOLDEN=1 rewrites it. */
-function assertGolden(name: string, document: unknown): void {
+async function assertGolden(name: string, document: unknown): Promise<void> {
   const file = path.join(GOLDEN_DIR, `${name}.yaml`)
-  const text = stringify(document, KUBECONFIG_YAML_OPTIONS)
+  const text = await emitKubeconfig(document)
   if (process.env.UPDATE_GOLDEN) {
     mkdirSync(GOLDEN_DIR, {recursive: true})
     writeFileSync(file, text)
@@ -156,12 +156,12 @@ const INSECURE_PROFILE = profile('fleet/staging', [
 ])
 
 describe('renderKubeconfig --mode plugin', () => {
-  it('writes every cluster field, the exec extension and the resolved plugin', () => {
+  it('writes every cluster field, the exec extension and the resolved plugin', async () => {
     const document = renderKubeconfig(
       [...entries([FULL_PROFILE], FULL_PROVIDERS), ...entries([INSECURE_PROFILE])],
       {mode: 'plugin', hub: HUB},
     )
-    assertGolden('plugin-mode', document)
+    await assertGolden('plugin-mode', document)
 
     const [full, minimal] = document.clusters
     assert.deepEqual(full?.cluster, {
@@ -440,9 +440,9 @@ describe('renderKubeconfig --mode cpcred', () => {
     ...extra,
   })
 
-  it('runs cpcred credential with the hub and the provider file pinned by absolute path', () => {
+  it('runs cpcred credential with the hub and the provider file pinned by absolute path', async () => {
     const document = renderKubeconfig(entries([FULL_PROFILE], FULL_PROVIDERS), options())
-    assertGolden('cpcred-mode', document)
+    await assertGolden('cpcred-mode', document)
     assert.deepEqual(document.users[0]?.user.exec, {
       apiVersion: 'client.authentication.k8s.io/v1',
       args: [
@@ -545,7 +545,7 @@ describe('renderKubeconfig --mode cpcred', () => {
 })
 
 describe('renderKubeconfig: impersonation', () => {
-  it('writes as and as-groups with their kubeconfig names, before exec', () => {
+  it('writes as and as-groups with their kubeconfig names, before exec', async () => {
     const document = renderKubeconfig(entries([simpleProfile('fleet/a')]), {
       mode: 'plugin',
       hub: HUB,
@@ -553,7 +553,7 @@ describe('renderKubeconfig: impersonation', () => {
       as: 'ada@example.com',
       asGroups: ['sre', 'oncall'],
     })
-    assertGolden('impersonation', document)
+    await assertGolden('impersonation', document)
     assert.deepEqual(Object.keys(document.users[0]?.user ?? {}), ['as', 'as-groups', 'exec'])
     assert.equal(document.users[0]?.user.as, 'ada@example.com')
     assert.deepEqual(document.users[0]?.user['as-groups'], ['sre', 'oncall'])
@@ -593,14 +593,14 @@ describe('renderKubeconfig: names', () => {
     assert.equal(document['current-context'], 'fleet/a', 'the first profile given, not the first sorted')
   })
 
-  it('follows --context-name with {namespace}, {name} and {provider}', () => {
+  it('follows --context-name with {namespace}, {name} and {provider}', async () => {
     const document = renderKubeconfig(two(), {
       mode: 'plugin',
       hub: HUB,
       contextNameTemplate: 'inv-{namespace}-{name}@{provider}',
       currentContext: 'inv-edge-b@token',
     })
-    assertGolden('context-name-template', document)
+    await assertGolden('context-name-template', document)
     assert.deepEqual(
       document.users.map((user) => user.name),
       ['inv-edge-b@token', 'inv-fleet-a@token'],
@@ -687,7 +687,7 @@ describe('mergeIntoKubeconfig', () => {
     assert.match(error.hint ?? '', /--overwrite/)
   })
 
-  it('appends new entries and keeps everything else unchanged and in order', () => {
+  it('appends new entries and keeps everything else unchanged and in order', async () => {
     const before = existing()
     const fresh = renderKubeconfig(entries([simpleProfile('fleet/b'), simpleProfile('edge/c')]), {
       mode: 'plugin',
@@ -697,7 +697,7 @@ describe('mergeIntoKubeconfig', () => {
       overwrite: false,
       setCurrent: false,
     })
-    assertGolden('merged', document)
+    await assertGolden('merged', document)
     assert.deepEqual(before, existing(), 'the input is not modified')
     assert.deepEqual(Object.keys(document), Object.keys(before))
     assert.deepEqual(document['current-context'], 'kind-dev')
@@ -721,13 +721,13 @@ describe('mergeIntoKubeconfig', () => {
     assert.deepEqual(replaced, [])
   })
 
-  it('replaces clashing entries in place with overwrite, and sets the current context when asked', () => {
+  it('replaces clashing entries in place with overwrite, and sets the current context when asked', async () => {
     const fresh = generated()
     const {document, added, replaced} = mergeIntoKubeconfig(existing(), fresh, {
       overwrite: true,
       setCurrent: true,
     })
-    assertGolden('merged-overwrite', document)
+    await assertGolden('merged-overwrite', document)
     const clusters = document.clusters as {name: string}[]
     assert.deepEqual(
       clusters.map((cluster) => cluster.name),

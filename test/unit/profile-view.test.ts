@@ -54,7 +54,7 @@ describe('profile view', () => {
     )
   })
 
-  it('adds DISPLAY NAME, CLUSTERSET, MEMBER and SERVER with -o wide', () => {
+  it('adds DISPLAY NAME, CLUSTERSET, MEMBER, SERVER and the API version read with -o wide', () => {
     const out = shown([healthy], {
       output: 'wide',
       allNamespaces: false,
@@ -63,8 +63,8 @@ describe('profile view', () => {
       clustersetOf: (ns) => (ns === 'ns1' ? 'prod' : undefined),
     })
     const [header, row] = out.trimEnd().split('\n')
-    assert.match(header!, /AGE\s+DISPLAY NAME\s+CLUSTERSET\s+MEMBER\s+SERVER$/)
-    assert.match(row!, /60s\s+<none>\s+prod\s+<none>\s+https:\/\/a\.example$/)
+    assert.match(header!, /AGE\s+DISPLAY NAME\s+CLUSTERSET\s+MEMBER\s+SERVER\s+API$/)
+    assert.match(row!, /60s\s+<none>\s+prod\s+<none>\s+https:\/\/a\.example\s+v1alpha1$/)
   })
 
   it('prints a kubectl List for json and yaml, and resource/name for name', () => {

@@ -7,6 +7,7 @@ import {
   parseProviderFile,
   type Provider,
 } from '../../src/core/provider-file.js'
+import {resolveAccessProviderFlag, resolvePluginCommand} from '../../src/core/plugin-commands.js'
 
 const V1 = 'client.authentication.k8s.io/v1'
 
@@ -399,5 +400,33 @@ describe('mergeProviders', () => {
       mergeProviders([], [provider('b', 'x'), provider('a', 'y')]).map((entry) => entry.name),
       ['b', 'a'],
     )
+  })
+})
+
+describe('relative plugin commands', () => {
+  it('resolves a relative path against the base directory; absolute paths and bare names stay', () => {
+    const cases: Array<[string, string]> = [
+      ['./bin/plugin', '/etc/cpcred/bin/plugin'],
+      ['bin/plugin', '/etc/cpcred/bin/plugin'],
+      ['../tools/plugin', '/etc/tools/plugin'],
+      ['/usr/bin/plugin', '/usr/bin/plugin'],
+      ['kubelogin', 'kubelogin'],
+      ['gke-gcloud-auth-plugin', 'gke-gcloud-auth-plugin'],
+    ]
+    for (const [command, expected] of cases)
+      assert.equal(resolvePluginCommand(command, '/etc/cpcred'), expected)
+  })
+
+  it('rewrites an --access-provider value with a relative command so that it parses to the absolute one', () => {
+    for (const value of ["x='./bin/my plugin' --flag 'a b'", "x='bin/plugin --flag v'", 'x=./plugin']) {
+      const resolved = resolveAccessProviderFlag(value, '/work/dir')
+      const original = parseAccessProviderFlag(value)
+      const reparsed = parseAccessProviderFlag(resolved)
+      assert.equal(reparsed.name, 'x')
+      assert.ok(reparsed.execConfig.command.startsWith('/work/dir/'), resolved)
+      assert.deepEqual(reparsed.execConfig.args, original.execConfig.args, resolved)
+    }
+    assert.equal(resolveAccessProviderFlag("x='/abs/plugin --f'", '/w'), "x='/abs/plugin --f'")
+    assert.equal(resolveAccessProviderFlag('x=kubelogin get-token', '/w'), 'x=kubelogin get-token')
   })
 })

@@ -163,9 +163,54 @@ describe('resolveAccess: no provider in common', () => {
 
   it('refuses an entry without a server', () => {
     assertCpcredError(
-      () => resolveAccess(profile({accessProviders: [{name: 'a'}]}), [provider('a')]),
+      () =>
+        resolveAccess(profile({accessProviders: [{name: 'a', cluster: {} as ProfileCluster}]}), [
+          provider('a'),
+        ]),
       ExitCode.Failure,
-      /ClusterProfile ns\/p: its accessProviders entry "a" has no cluster\.server/,
+      /ClusterProfile ns\/p: its accessProviders entry "a" is refused: it has no cluster\.server/,
+    )
+  })
+
+  // Each refused where the profile enters cpcred, naming the problem and never the URL.
+  const refusedServers: Array<[string, unknown, RegExp]> = [
+    ['user and password', 'https://ada:s3cret@a.example', /user information in the server URL/],
+    ['a user only', 'https://ada@a.example', /user information in the server URL/],
+    ['an empty user information', 'https://@a.example', /user information in the server URL/],
+    ['no scheme', 'a:6443', /not http or https/],
+    ['a relative URL', '/api', /not an absolute URL/],
+    ['another scheme', 'file:///etc/passwd', /not http or https/],
+    ['a newline', 'https://a.example\nFORGED', /control characters or whitespace/],
+    ['an escape sequence', 'https://a.example/\u001b[31m', /control characters or whitespace/],
+    ['a space', 'https://a.example /x', /control characters or whitespace/],
+    ['a bidi override', 'https://a.example/\u202e', /control characters or whitespace/],
+    ['a number', 6443, /cluster\.server is not a string/],
+  ]
+  for (const [label, server, pattern] of refusedServers) {
+    it(`refuses a server URL with ${label}`, () => {
+      const cluster = {server} as unknown as ProfileCluster
+      try {
+        resolveAccess(profile({accessProviders: [{name: 'a', cluster}]}), [provider('a')])
+        assert.fail('resolved')
+      } catch (error) {
+        assert.match(
+          (error as Error).message,
+          /^ClusterProfile ns\/p: its accessProviders entry "a" is refused: /,
+        )
+        assert.match((error as Error).message, pattern)
+        if (typeof server === 'string')
+          assert.ok(!(error as Error).message.includes(server), 'echoes the URL')
+        assert.ok(!/s3cret|ada/.test((error as Error).message), 'echoes the user information')
+      }
+    })
+  }
+
+  it('refuses a field of the wrong type', () => {
+    const cluster = {server: 'https://a', 'tls-server-name': 7} as unknown as ProfileCluster
+    assertCpcredError(
+      () => resolveAccess(profile({accessProviders: [{name: 'a', cluster}]}), [provider('a')]),
+      ExitCode.Failure,
+      /cluster\.tls-server-name is not a string/,
     )
   })
 })
@@ -205,7 +250,6 @@ describe('resolveAccess: the cluster connection', () => {
   const warningCases: Array<[string, Partial<ProfileCluster>, RegExp[]]> = [
     ['insecure-skip-tls-verify', {'insecure-skip-tls-verify': true}, [/sets insecure-skip-tls-verify/]],
     ['a plain http server', {server: 'http://a:8080'}, [/has server http:\/\/a:8080, which is not https/]],
-    ['a server without a scheme', {server: 'a:6443'}, [/has server a:6443, which is not https/]],
     [
       'both',
       {server: 'http://a', 'insecure-skip-tls-verify': true},
