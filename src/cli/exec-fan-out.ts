@@ -133,7 +133,10 @@ export async function runFanOut(
     await copies?.close()
   }
   const {results, interrupted} = outcome
-  if (!outputClosed) view.finish(results, interrupted)
+  // The reader went away while targets still ran: they were stopped, and cpcred ends as kubectl
+  // would. One that goes after the last target ended changes nothing.
+  const readerGone = outputClosed && outcome.stopped === true
+  if (!readerGone) view.finish(results, interrupted)
   const failed = results.some((result) => result.exitCode !== 0)
   const written = await writeReports(
     request.reports,
@@ -146,7 +149,7 @@ export async function runFanOut(
     printer,
   )
   if (stdinFailure) throw stdinFailure
-  if (outputClosed) throw new QuietExit(OUTPUT_CLOSED_EXIT_CODE)
+  if (readerGone) throw new QuietExit(OUTPUT_CLOSED_EXIT_CODE)
   if (interrupted) return signalExitCode(interrupted)
   return failed || !written ? ExitCode.Failure : ExitCode.Success
 }

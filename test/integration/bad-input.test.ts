@@ -920,6 +920,18 @@ describe('bad input, as it comes in the field', () => {
       return {file, before: await kubectlView(file)}
     }
 
+    /** `cpcred kubeconfig NS/target --merge --output-file FILE`, the merge these cases make. */
+    const mergeTarget = (file: string) =>
+      run([
+        'kubeconfig',
+        `${fixture.namespace}/target`,
+        '--provider-file',
+        fixture.providerFile,
+        '--merge',
+        '--output-file',
+        file,
+      ])
+
     /** Every entry kubectl read before is still there, exactly. */
     const assertKept = (
       before: Record<string, {name: string}[]>,
@@ -964,15 +976,7 @@ describe('bad input, as it comes in the field', () => {
     describe('kubeconfigs kubectl can always load', () => {
       it('merges into a kubectl-written kubeconfig with ambiguous names; kubectl loads it, every entry kept', async () => {
         const {file, before} = await kubectlWrittenKubeconfig()
-        const result = await run([
-          'kubeconfig',
-          `${fixture.namespace}/target`,
-          '--provider-file',
-          fixture.providerFile,
-          '--merge',
-          '--output-file',
-          file,
-        ])
+        const result = await mergeTarget(file)
         assert.equal(result.code, 0, result.stderr)
         const after = await kubectlView(file)
         assertKept(before, after)
@@ -1441,15 +1445,7 @@ describe('bad input, as it comes in the field', () => {
         const old = new Date(Date.now() - 10 * 60_000)
         await utimes(`${file}.lock`, old, old)
         const started = Date.now()
-        const result = await run([
-          'kubeconfig',
-          `${fixture.namespace}/target`,
-          '--provider-file',
-          fixture.providerFile,
-          '--merge',
-          '--output-file',
-          file,
-        ])
+        const result = await mergeTarget(file)
         assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`)
         expectFailure(result, 1, /config\.lock is a lock file left by kubectl 10m ago/)
         assert.match(result.stderr, new RegExp(`rm ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\.lock`))
@@ -1461,15 +1457,7 @@ describe('bad input, as it comes in the field', () => {
         const {file, before} = await kubectlWrittenKubeconfig()
         await writeFile(`${file}.lock`, '')
         setTimeout(() => void rm(`${file}.lock`, {force: true}), 700)
-        const result = await run([
-          'kubeconfig',
-          `${fixture.namespace}/target`,
-          '--provider-file',
-          fixture.providerFile,
-          '--merge',
-          '--output-file',
-          file,
-        ])
+        const result = await mergeTarget(file)
         assert.equal(result.code, 0, result.stderr)
         assertKept(before, await kubectlView(file))
       })

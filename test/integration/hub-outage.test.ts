@@ -18,7 +18,15 @@ import {
   up,
   type TestEnv,
 } from '../testenv/testenv.js'
-import {applyProfile, cpcred, runProgram, isolatedEnv, tempDir, writeProviderFile} from '../helpers/env.js'
+import {
+  applyProfile,
+  cpcred,
+  createServiceAccount,
+  runProgram,
+  isolatedEnv,
+  tempDir,
+  writeProviderFile,
+} from '../helpers/env.js'
 import {fakePlugin} from '../helpers/fixtures.js'
 
 const namespace = 'fleet'
@@ -41,11 +49,7 @@ describe('a hub outage: --mode cpcred kubeconfigs and exec carry on within --pro
       kind: 'Namespace',
       metadata: {name: namespace},
     })
-    await kubeCall(hub, 'POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: {name: 'deployer'},
-    })
+    await createServiceAccount(hub, namespace, 'deployer')
     username = `hub:system:serviceaccount:${namespace}:deployer`
     const goodToken = path.join(dir, 'good-token')
     await writeFile(
