@@ -14,7 +14,7 @@ import path from 'node:path'
 import {alternate, median, sampleOnce} from './measure.js'
 import {benchLine, staticTokenKubeconfig, withTargets, type BenchTargets} from './credential.js'
 import type {BenchContext} from './run.js'
-import {renderTargetKubeconfig, TARGET_EXEC_API} from '../src/core/target-kubeconfig.js'
+import {renderTargetKubeconfig, TARGET_EXEC_API} from '../src/core/kubeconfig/target.js'
 
 const RUNS = 11
 const CACHE_VALUE_BUDGET = 0.5

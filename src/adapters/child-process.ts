@@ -1,7 +1,7 @@
 // The command `cpcred exec` runs for the user: with the terminal for one target, or with its
 // output prefixed line by line for many. Signals sent to cpcred reach the command.
 import type {Readable, Writable} from 'node:stream'
-import {LineSplitter} from '../core/line-splitter.js'
+import {LineSplitter} from '../core/text/line-splitter.js'
 import {exitStatus, startProcess} from './process-group.js'
 
 export interface ChildRequest {

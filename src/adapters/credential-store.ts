@@ -1,6 +1,6 @@
 // The credential cache on disk: one private file per key under ~/.cache/cpcred/credentials/, read without a
 // lock on the hot path, filled in a transaction under a sibling lock file so that concurrent callers run the
-// plugin once. Which entry may be served, and until when, is decided by core/credential-cache.ts.
+// plugin once. Which entry may be served, and until when, is decided by core/exec-credential/cache.ts.
 // A cache failure never fails a credential: it is reported through onProblem and the plugin runs directly.
 
 import {createHash} from 'node:crypto'
@@ -15,9 +15,9 @@ import {
   serializeEntry,
   servedUntil,
   type CacheEntry,
-} from '../core/credential-cache.js'
+} from '../core/exec-credential/cache.js'
 import {CpcredError} from '../core/errors.js'
-import type {Credential} from '../core/exec-credential.js'
+import type {Credential} from '../core/exec-credential/protocol.js'
 import {answersDir} from './credential-answers.js'
 import {ensurePrivateDir, errorCode, writeFileAtomic} from './files.js'
 import {readPrivateFile} from './private-files.js'
@@ -93,7 +93,7 @@ export class CredentialStore {
    * (ttlSeconds caps the entry's life; 0 turns caching off). Concurrent callers for one key, in this process
    * or others, run `fetch` once: the others wait for the lock and then find the entry. A fetch failure
    * propagates unchanged; a cache failure is reported and bypassed. `rule` says how much of its life a
-   * cached credential must have left (core/credential-cache.ts; the cache's margin when absent).
+   * cached credential must have left (core/exec-credential/cache.ts; the cache's margin when absent).
    */
   async obtain(
     key: string,

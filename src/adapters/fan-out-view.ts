@@ -3,8 +3,8 @@
 // summary at the end.
 import type {ChalkInstance} from 'chalk'
 import {formatDuration} from '../core/duration.js'
-import {outcomeOf, type TargetResult} from '../core/fan-out-report.js'
-import {kubectlTable} from '../core/format.js'
+import {outcomeOf, type TargetResult} from '../core/fleet/fan-out-report.js'
+import {kubectlTable} from '../core/text/format.js'
 import type {Printer} from './printer.js'
 
 const COLOURS = ['cyan', 'magenta', 'yellow', 'blue', 'green', 'red'] as const

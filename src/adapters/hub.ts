@@ -1,6 +1,6 @@
 // The hub: selected like kubectl (--kubeconfig, KUBECONFIG, --context, -n) and spoken to through
 // the lean KubeClient.
-import {namesInBrief} from '../core/format.js'
+import {namesInBrief} from '../core/text/format.js'
 import {createHash} from 'node:crypto'
 import {readFile} from 'node:fs/promises'
 import os from 'node:os'
@@ -12,9 +12,9 @@ import {
   RESOURCE,
   type ProfileVersion,
   type ClusterProfile,
-} from '../core/cluster-profile.js'
-import {canonicalJson} from '../core/credential-cache.js'
-import type {HubPin} from '../core/hub-pin.js'
+} from '../core/profiles/cluster-profile.js'
+import {canonicalJson} from '../core/exec-credential/cache.js'
+import type {HubPin} from '../core/profiles/hub-pin.js'
 import {ContinueExpiredError, CpcredError, ExitCode, UsageError, WatchExpiredError} from '../core/errors.js'
 import {
   findNamed,
@@ -23,7 +23,7 @@ import {
   type ContextEntry,
   type KubeconfigFile,
   type MergedKubeconfig,
-} from '../core/kubeconfig-merge.js'
+} from '../core/kubeconfig/merge.js'
 import {KubeApiError, parseJsonBody, type KubeClient} from './kube-client.js'
 import {translateKubeError} from './kube-errors.js'
 import {processPrinter} from './printer.js'

@@ -6,12 +6,12 @@ import {
   proxyUrlProblem,
   serverUrlProblem,
   type ProfileCluster,
-} from '../core/cluster-profile.js'
+} from '../core/profiles/cluster-profile.js'
 import {CpcredError, UsageError} from '../core/errors.js'
-import type {ExecConfig} from '../core/exec-config.js'
-import type {Credential} from '../core/exec-credential.js'
-import {findNamed, type MergedKubeconfig, type NamedEntry} from '../core/kubeconfig-merge.js'
-import {holdsPemCertificate} from '../core/resolve-access.js'
+import type {ExecConfig} from '../core/access/exec-config.js'
+import type {Credential} from '../core/exec-credential/protocol.js'
+import {findNamed, type MergedKubeconfig, type NamedEntry} from '../core/kubeconfig/merge.js'
+import {holdsPemCertificate} from '../core/access/resolve-access.js'
 import {runPlugin, pluginLabel} from '../usecases/run-plugin.js'
 import {
   KubeClient,

@@ -3,7 +3,7 @@
 // other's entries.
 import {lstat, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {humanDuration} from '../core/format.js'
+import {humanDuration} from '../core/text/format.js'
 import {CpcredError, UsageError} from '../core/errors.js'
 import type {KubeconfigFiles} from '../usecases/write-kubeconfig.js'
 import {followSymlinks, makeMissingDirectories, readIfExists, writeFileAtomic} from './files.js'

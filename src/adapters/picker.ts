@@ -1,15 +1,15 @@
 // Interactive choice of profiles on the controlling terminal: a small prompt on @inquirer/core
-// (loaded only when a person is asked) that draws src/core/picker-state.ts and feeds it keys.
+// (loaded only when a person is asked) that draws src/core/text/picker-state.ts and feeds it keys.
 // Typing always searches, in the single and the multi-select alike; only modifier keys act on
 // several entries at once, and a run on more than a few clusters is confirmed first. Never used
 // without a terminal: callers check Printer.interactive first.
-import type {ClusterProfile} from '../core/cluster-profile.js'
-import {profileKey} from '../core/cluster-profile.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {profileKey} from '../core/profiles/cluster-profile.js'
 import {CpcredError, QuietExit, signalExitCode} from '../core/errors.js'
-import {glyphsFor, type Glyphs} from '../core/glyphs.js'
-import {initialPickerState, pickerStep, shownEntries, type PickerKey} from '../core/picker-state.js'
-import {printable} from '../core/printable.js'
-import {healthOf} from '../core/profile-view.js'
+import {glyphsFor, type Glyphs} from '../core/text/glyphs.js'
+import {initialPickerState, pickerStep, shownEntries, type PickerKey} from '../core/text/picker-state.js'
+import {printable} from '../core/text/printable.js'
+import {healthOf} from '../core/profiles/profile-view.js'
 import {withPromptTerminal, type PromptContext} from './prompt-terminal.js'
 
 /** A multi-target run on more clusters than this is confirmed first. */

@@ -1,14 +1,14 @@
 // The output boundary, as gh's IOStreams: every byte cpcred shows a person goes through here. It
 // knows whether stdout is a terminal, whether colour is allowed and whether a progress line is on
-// screen, and it makes untrusted text printable (src/core/printable.ts) in exactly one place:
+// screen, and it makes untrusted text printable (src/core/text/printable.ts) in exactly one place:
 // renderers hand it plain strings and cells and never escape on their own. Exact data (-o json|yaml,
 // kubeconfigs, ExecCredentials) bypasses the escaping through `data`.
 import {fstatSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import type {ChalkInstance} from 'chalk'
-import {formatCells, type Cells, type CellStyle} from '../core/format.js'
-import {ASCII_GLYPHS, UNICODE_GLYPHS, unicodeTerminal, type Glyphs} from '../core/glyphs.js'
-import {MAX_PRINTABLE_LENGTH, printable, printableLines} from '../core/printable.js'
+import {formatCells, type Cells, type CellStyle} from '../core/text/format.js'
+import {ASCII_GLYPHS, UNICODE_GLYPHS, unicodeTerminal, type Glyphs} from '../core/text/glyphs.js'
+import {MAX_PRINTABLE_LENGTH, printable, printableLines} from '../core/text/printable.js'
 import {outputSink} from './output-sink.js'
 import {controllingTerminalAvailable} from './prompt-terminal.js'
 
@@ -22,7 +22,7 @@ export interface Printer {
    * prompts are drawn (adapters/prompt-terminal.ts); stdout may be a pipe (`cpcred exec | tee log`).
    */
   readonly interactive: boolean
-  /** The terminal shows UTF-8 (core/glyphs.ts): its locale says so and TERM is not dumb. */
+  /** The terminal shows UTF-8 (core/text/glyphs.ts): its locale says so and TERM is not dumb. */
   readonly unicode: boolean
   /** Check marks, pointers, ellipses: the UTF-8 ones, or ASCII where the terminal cannot show them. */
   readonly glyphs: Glyphs

@@ -4,7 +4,7 @@
 // Profiles hold no secrets; the files are private all the same.
 import {createHash} from 'node:crypto'
 import path from 'node:path'
-import {PROFILE_VERSIONS, type ClusterProfile, type ProfileVersion} from '../core/cluster-profile.js'
+import {PROFILE_VERSIONS, type ClusterProfile, type ProfileVersion} from '../core/profiles/cluster-profile.js'
 import type {ServedVersionCache} from './hub.js'
 import {ensurePrivateDir, writeFileAtomic} from './files.js'
 import {readPrivateFile} from './private-files.js'

@@ -9,8 +9,8 @@ import {
   parseAccessProviderFlag,
   parseProviderFile,
   type Provider,
-} from '../core/provider-file.js'
-import {withResolvedCommands} from '../core/plugin-commands.js'
+} from '../core/access/provider-file.js'
+import {withResolvedCommands} from '../core/access/plugin-commands.js'
 
 export interface ProviderSelection {
   providerFile?: string

@@ -7,7 +7,7 @@ import http from 'node:http'
 import https from 'node:https'
 import {isIP} from 'node:net'
 import tls from 'node:tls'
-import type {HttpAnswer, ServerProbe} from '../core/doctor-findings.js'
+import type {HttpAnswer, ServerProbe} from '../core/doctor/findings.js'
 import {connectionError, proxyFor, tlsFailureReason, type Endpoint} from './kube-client.js'
 
 const PROBE_TIMEOUT_MS = 10_000

@@ -4,7 +4,7 @@ import os from 'node:os'
 import {fileSignature, keepAnswer, type Answer} from '../adapters/credential-answers.js'
 import {providerFilePath, type ProviderSelection} from '../adapters/providers.js'
 import type {Snapshot} from '../adapters/profile-snapshots.js'
-import {kubeconfigPaths} from '../core/kubeconfig-merge.js'
+import {kubeconfigPaths} from '../core/kubeconfig/merge.js'
 
 export type Signatures = Map<string, string | undefined>
 

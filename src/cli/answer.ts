@@ -5,7 +5,7 @@ import {defaultCredentialCacheDir} from '../adapters/cache-dir.js'
 import {answerKey, findAnswer} from '../adapters/credential-answers.js'
 import {outputSink} from '../adapters/output-sink.js'
 import type {PreparedTarget} from '../usecases/exec-one.js'
-import {printableLines} from '../core/printable.js'
+import {printableLines} from '../core/text/printable.js'
 
 /** Flags after which the full path must run: it explains itself, skips the cache, or shows help. */
 const FULL_PATH_FLAGS = /^(?:-v|--verbose|--no-cache|-h|--help)(?:=|$)/

@@ -12,8 +12,8 @@ import {
   profileCandidates,
   type HubFlags,
   type ManifestCommand,
-} from '../core/completion.js'
-import {profileKey} from '../core/cluster-profile.js'
+} from '../core/profiles/completion.js'
+import {profileKey} from '../core/profiles/cluster-profile.js'
 import {ExitCode, isCpcredError} from '../core/errors.js'
 import type {HubSelection} from '../adapters/hub.js'
 import {COMPLETE_COMMAND} from './complete-command.js'

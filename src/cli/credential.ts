@@ -5,12 +5,12 @@ import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import type {CredentialStore} from '../adapters/credential-store.js'
 import {UsageError} from '../core/errors.js'
-import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
-import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential.js'
+import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/access/exec-config.js'
+import {describeCredential, EXEC_INFO_ENV, renderExecCredential} from '../core/exec-credential/protocol.js'
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, VERBOSE_FLAG} from './flags.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {readRecentProfile, staleProfileWarning, summarizedHub} from './recent-profile.js'
-import {lifetimeRule} from '../core/credential-cache.js'
+import {lifetimeRule} from '../core/exec-credential/cache.js'
 import {answerKey} from '../adapters/credential-answers.js'
 import {keepWith, signInputs} from './answer-inputs.js'
 
@@ -67,7 +67,7 @@ export async function runCredential(argv: string[], printer: Printer = processPr
   const [{loadProviders, requireProviders}, {parseProfileRef}, {resolveAccess}] = await Promise.all([
     import('../adapters/providers.js'),
     import('../usecases/profile-ref.js'),
-    import('../core/resolve-access.js'),
+    import('../core/access/resolve-access.js'),
   ])
   const providerSelection = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
   // An answer is kept for the next identical question (credential-answers.ts); its inputs are

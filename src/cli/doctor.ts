@@ -6,8 +6,8 @@ import {ProfileSnapshots} from '../adapters/profile-snapshots.js'
 import type {Printer} from '../adapters/printer.js'
 import {pluginRunner} from '../adapters/process.js'
 import {probeServer} from '../adapters/server-probe.js'
-import type {CheckStatus} from '../core/doctor.js'
-import {ASCII_SYMBOLS, UNICODE_SYMBOLS, renderDoctorReport, type DoctorReport} from '../core/doctor-report.js'
+import type {CheckStatus} from '../core/doctor/checks.js'
+import {ASCII_SYMBOLS, UNICODE_SYMBOLS, renderDoctorReport, type DoctorReport} from '../core/doctor/report.js'
 import type {DoctorDeps} from '../usecases/doctor.js'
 
 export function doctorDeps(printer: Printer): DoctorDeps {

@@ -2,8 +2,8 @@
 // output goes to the prefixed stream, its log file and its report tail, as asked; the reports are
 // written once every target has ended. Loaded only for a fan-out.
 import path from 'node:path'
-import type {ClusterProfile} from '../core/cluster-profile.js'
-import {profileKey} from '../core/cluster-profile.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {profileKey} from '../core/profiles/cluster-profile.js'
 import {
   CpcredError,
   ExitCode,
@@ -12,8 +12,13 @@ import {
   QuietExit,
   signalExitCode,
 } from '../core/errors.js'
-import {OutputTail, renderJsonReport, type FanOutReport, type TargetResult} from '../core/fan-out-report.js'
-import {renderJUnit} from '../core/junit.js'
+import {
+  OutputTail,
+  renderJsonReport,
+  type FanOutReport,
+  type TargetResult,
+} from '../core/fleet/fan-out-report.js'
+import {renderJUnit} from '../core/fleet/junit.js'
 import {fanOutView} from '../adapters/fan-out-view.js'
 import {LogFile, makeDirectory, writeFileAtomic} from '../adapters/files.js'
 import type {Printer} from '../adapters/printer.js'

@@ -1,6 +1,6 @@
 // The flags commands share, spelled as kubectl spells them, as plain data (src/cli/flag-table.ts):
 // the fast path reads them without oclif.
-import {PROFILE_VERSIONS} from '../core/cluster-profile.js'
+import {PROFILE_VERSIONS} from '../core/profiles/cluster-profile.js'
 import {formatDuration} from '../core/duration.js'
 import {DEFAULT_PLUGIN_TIMEOUT_MS} from '../usecases/run-plugin.js'
 import type {HubSelection} from '../adapters/hub.js'
@@ -85,7 +85,7 @@ export const PROVIDER_FLAGS = {
   },
 } as const satisfies FlagTable
 
-/** One CI job's part of what -l or --all select (src/core/shard.ts). */
+/** One CI job's part of what -l or --all select (src/core/fleet/shard.ts). */
 export const SHARD_FLAG = {
   shard: {
     kind: 'string',

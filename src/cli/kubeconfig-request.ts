@@ -3,7 +3,7 @@
 import {realpathSync} from 'node:fs'
 import type {Hub} from '../adapters/hub.js'
 import {requireProviders, type LoadedProviders} from '../adapters/providers.js'
-import {resolveAccessProviderFlag} from '../core/plugin-commands.js'
+import {resolveAccessProviderFlag} from '../core/access/plugin-commands.js'
 import type {KubeconfigRequest} from '../usecases/write-kubeconfig.js'
 import type {FlagValues} from './flag-table.js'
 import type {KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS} from './flags.js'

@@ -1,11 +1,11 @@
 // How `cpcred list` shows profiles: once, or (--watch) the listing and then one row or object per
 // change, as `kubectl get -w` does.
-import {noProfilesNote} from '../core/selection-note.js'
-import type {Shard} from '../core/shard.js'
+import {noProfilesNote} from '../core/fleet/selection-note.js'
+import type {Shard} from '../core/fleet/shard.js'
 import type {Printer} from '../adapters/printer.js'
-import type {ClusterProfile} from '../core/cluster-profile.js'
-import type {CellStyle, Cells} from '../core/format.js'
-import {renderProfiles, type ProfileOutput} from '../core/profile-view.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import type {CellStyle, Cells} from '../core/text/format.js'
+import {renderProfiles, type ProfileOutput} from '../core/profiles/profile-view.js'
 import type {ListProfilesResult} from '../usecases/list-profiles.js'
 
 export interface ListView {

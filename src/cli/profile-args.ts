@@ -2,7 +2,7 @@
 import {Args} from '@oclif/core'
 import type {Hub} from '../adapters/hub.js'
 import type {Printer} from '../adapters/printer.js'
-import type {ClusterProfile} from '../core/cluster-profile.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {oneProfile} from '../usecases/find-profiles.js'
 
 export const profileArg = Args.string({

@@ -7,13 +7,13 @@ import {Hub, type HubSelection} from '../adapters/hub.js'
 import {summarizeHub, type SummarizedHub} from '../adapters/hub-summary.js'
 import {defaultCredentialCacheDir} from '../adapters/credential-store.js'
 import {ProfileSnapshots, type Snapshot} from '../adapters/profile-snapshots.js'
-import type {ClusterProfile} from '../core/cluster-profile.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {findProfile} from '../usecases/find-profiles.js'
 import type {ProfileRef} from '../usecases/profile-ref.js'
 import {isOutage} from '../adapters/kube-errors.js'
 import {CpcredError, ExitCode} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
-import {humanDuration} from '../core/format.js'
+import {humanDuration} from '../core/text/format.js'
 
 /** The hub as the hot paths know it: from the summary kept per kubeconfig content (hub-summary.ts). */
 export function summarizedHub(selection: HubSelection): Promise<SummarizedHub> {

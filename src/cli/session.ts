@@ -1,7 +1,7 @@
 // What most commands start with: the hub (kubectl's selection rules) and the consumer's providers,
 // read side by side, with provider-file warnings said once.
 import {Hub} from '../adapters/hub.js'
-import {checkLabelSelector} from '../core/label-selector.js'
+import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {hubSelection} from './flags.js'
 import {loadProviders, type LoadedProviders} from '../adapters/providers.js'
 import type {Printer} from '../adapters/printer.js'

@@ -1,7 +1,7 @@
 // Which shard a command works on: --shard, else $CPCRED_SHARD (set once for a whole CI job).
 import {UsageError} from '../core/errors.js'
 import {processPrinter} from '../adapters/printer.js'
-import {parseShard, type Shard} from '../core/shard.js'
+import {parseShard, type Shard} from '../core/fleet/shard.js'
 
 /**
  * `selecting`: the command selects profiles with -l or --all, the only selections a shard splits

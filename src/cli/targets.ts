@@ -1,10 +1,10 @@
 // The targets of a fan-out (exec, kubeconfig, doctor): the selected profiles with those that stand
 // for one member cluster folded into one, saying so, unless --no-dedupe.
 import type {Printer} from '../adapters/printer.js'
-import type {ClusterProfile} from '../core/cluster-profile.js'
-import {describeFold, foldMembers} from '../core/member-fold.js'
-import type {Provider} from '../core/provider-file.js'
-import {chooseProvider} from '../core/resolve-access.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {describeFold, foldMembers} from '../core/fleet/member-fold.js'
+import type {Provider} from '../core/access/provider-file.js'
+import {chooseProvider} from '../core/access/resolve-access.js'
 
 export function foldTargets(
   profiles: ClusterProfile[],

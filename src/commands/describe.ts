@@ -1,6 +1,6 @@
 import {Command} from '@oclif/core'
 import {processPrinter} from '../adapters/printer.js'
-import {describeProfile, describeProfileData} from '../core/profile-describe.js'
+import {describeProfile, describeProfileData} from '../core/describe/describe.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
 import {ALL_NAMESPACES_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'

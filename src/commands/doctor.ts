@@ -1,12 +1,12 @@
 import {Args, Command} from '@oclif/core'
 import {processPrinter} from '../adapters/printer.js'
 import {doctorDeps, showReport} from '../cli/doctor.js'
-import {doctorExitCode, doctorJson} from '../core/doctor-report.js'
+import {doctorExitCode, doctorJson} from '../core/doctor/report.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenShard} from '../cli/shard.js'
-import {checkLabelSelector} from '../core/label-selector.js'
+import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {runDoctor} from '../usecases/doctor.js'
 
 const DOCTOR_FLAGS = {

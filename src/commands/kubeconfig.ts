@@ -10,7 +10,7 @@ import {
   PROVIDER_FLAGS,
   TARGET_FLAGS,
 } from '../cli/flags.js'
-import {checkMinTargets, noProfilesNote} from '../core/selection-note.js'
+import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
 import {foldTargets} from '../cli/targets.js'

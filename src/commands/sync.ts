@@ -10,7 +10,7 @@ import {
   PROVIDER_FLAGS,
   TARGET_FLAGS,
 } from '../cli/flags.js'
-import {checkMinTargets, noProfilesNote} from '../core/selection-note.js'
+import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
 import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {openSession} from '../cli/session.js'

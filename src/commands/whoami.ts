@@ -3,7 +3,7 @@ import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential
 import {pluginRunner} from '../adapters/process.js'
 import {requireProviders} from '../adapters/providers.js'
 import {processPrinter} from '../adapters/printer.js'
-import {resolveAccess} from '../core/resolve-access.js'
+import {resolveAccess} from '../core/access/resolve-access.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
 import {ALL_NAMESPACES_FLAG, CREDENTIAL_RUN_FLAGS, HUB_FLAGS, PROVIDER_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'

@@ -5,7 +5,7 @@
 import type {Hook} from '@oclif/core'
 import {distance} from 'fastest-levenshtein'
 import {UsageError} from '../core/errors.js'
-import {printable} from '../core/printable.js'
+import {printable} from '../core/text/printable.js'
 
 const hook: Hook<'command_not_found'> = async function (options) {
   const spoken = (id: string) => id.replaceAll(':', ' ')

@@ -5,14 +5,14 @@
 // by the caller when it is about to talk to the hub. stdout carries the ExecCredential and nothing else.
 import type {HubSelection, Hub} from '../adapters/hub.js'
 import {CpcredError, isCpcredError, UsageError} from '../core/errors.js'
-import {EXEC_API_VERSIONS, type ExecApiVersion} from '../core/exec-config.js'
+import {EXEC_API_VERSIONS, type ExecApiVersion} from '../core/access/exec-config.js'
 import {
   EXEC_CREDENTIAL_KIND,
   EXEC_INFO_ENV,
   renderExecCredential,
   type Credential,
-} from '../core/exec-credential.js'
-import {HUB_CONTEXT_ENV} from '../core/hub-pin.js'
+} from '../core/exec-credential/protocol.js'
+import {HUB_CONTEXT_ENV} from '../core/profiles/hub-pin.js'
 import {BUILTIN_PLUGINS} from './names.js'
 import {parseFlags, type FlagTable, type FlagValues} from '../cli/flag-table.js'
 import {processPrinter, type Printer} from '../adapters/printer.js'

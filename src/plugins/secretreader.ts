@@ -5,7 +5,7 @@
 // context. The credential has no expiry, as upstream: the Secret's owner rotates it.
 import {usageLine, type FlagTable} from '../cli/flag-table.js'
 import {CpcredError, UsageError} from '../core/errors.js'
-import {EXEC_INFO_ENV} from '../core/exec-credential.js'
+import {EXEC_INFO_ENV} from '../core/exec-credential/protocol.js'
 import {
   configString,
   execClusterConfig,

@@ -5,8 +5,8 @@
 // expiry the hub gave it, so kubectl and the cpcred cache know when to ask again.
 import {usageLine, type FlagTable} from '../cli/flag-table.js'
 import {CpcredError, UsageError} from '../core/errors.js'
-import {EXEC_API_V1} from '../core/exec-config.js'
-import {EXEC_INFO_ENV, parseRfc3339, type Credential} from '../core/exec-credential.js'
+import {EXEC_API_V1} from '../core/access/exec-config.js'
+import {EXEC_INFO_ENV, parseRfc3339, type Credential} from '../core/exec-credential/protocol.js'
 import {
   configString,
   execClusterConfig,

@@ -1,8 +1,14 @@
 // `cpcred doctor`: walks the chain from the hub kubeconfig to a target cluster, link by link, in the
-// order and with the prerequisites of src/core/doctor.ts, and records what each link showed. It
+// order and with the prerequisites of src/core/doctor/checks.ts, and records what each link showed. It
 // changes nothing on the way: the plugin runs without the cache, and nothing is written.
 import {stat} from 'node:fs/promises'
-import {PROFILE_VERSIONS, GROUP, PLURAL, profileKey, type ClusterProfile} from '../core/cluster-profile.js'
+import {
+  PROFILE_VERSIONS,
+  GROUP,
+  PLURAL,
+  profileKey,
+  type ClusterProfile,
+} from '../core/profiles/cluster-profile.js'
 import {
   HUB_PLAN,
   PROFILE_PLAN,
@@ -17,7 +23,7 @@ import {
   type CheckRunner,
   type HubCheckId,
   type ProfileCheckId,
-} from '../core/doctor.js'
+} from '../core/doctor/checks.js'
 import {
   credentialKind,
   explainRejection,
@@ -45,13 +51,13 @@ import {
   type HubOutageFallback,
   type ServerProbe,
   type UserInfo,
-} from '../core/doctor-findings.js'
-import type {DoctorMode, DoctorReport, ProfileReport} from '../core/doctor-report.js'
+} from '../core/doctor/findings.js'
+import type {DoctorMode, DoctorReport, ProfileReport} from '../core/doctor/report.js'
 import {ExitCode, UsageError, isCpcredError} from '../core/errors.js'
-import type {Credential} from '../core/exec-credential.js'
-import {findNamed, type ContextEntry} from '../core/kubeconfig-merge.js'
-import {describeFold, foldMembers} from '../core/member-fold.js'
-import {chooseProvider, resolveAccess, type Resolution} from '../core/resolve-access.js'
+import type {Credential} from '../core/exec-credential/protocol.js'
+import {findNamed, type ContextEntry} from '../core/kubeconfig/merge.js'
+import {describeFold, foldMembers} from '../core/fleet/member-fold.js'
+import {chooseProvider, resolveAccess, type Resolution} from '../core/access/resolve-access.js'
 import type {CredentialStore} from '../adapters/credential-store.js'
 import {errorCode, readIfExists} from '../adapters/files.js'
 import {Hub, hubIdentity, loadHubConfig, type HubConfig, type HubSelection} from '../adapters/hub.js'
@@ -61,7 +67,7 @@ import {KubeApiError, type Endpoint} from '../adapters/kube-client.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {loadProviders, type LoadedProviders, type ProviderSelection} from '../adapters/providers.js'
 import {findProfile, parseProfileRef, selectProfiles, type ProfileRef} from './find-profiles.js'
-import type {Shard} from '../core/shard.js'
+import type {Shard} from '../core/fleet/shard.js'
 import {listProfiles} from './list-profiles.js'
 import {obtainCredential, pluginRun} from './obtain-credential.js'
 import {reviewSelf, targetEndpoint, type SelfSubjectReview} from './whoami.js'
@@ -179,7 +185,7 @@ function hubChecks(
   {mode, ref}: {mode: DoctorMode; ref?: ProfileRef},
   state: HubState,
 ): CheckRunner<HubCheckId> {
-  // Each check runs only after those it needs passed (src/core/doctor.ts), so what they set is there.
+  // Each check runs only after those it needs passed (src/core/doctor/checks.ts), so what they set is there.
   const config = () => state.config!
   const hub = () => state.hub!
   const userKind = () =>

@@ -1,15 +1,15 @@
 // `cpcred exec`: for each target, a fresh (or cached) credential, a private temporary kubeconfig,
 // and the user's command run against it; the file is removed however the command ends.
-import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
+import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {ExitCode, isCpcredError} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
-import type {TargetResult} from '../core/fan-out-report.js'
-import type {HubPin} from '../core/hub-pin.js'
-import type {Provider} from '../core/provider-file.js'
-import {resolveAccess} from '../core/resolve-access.js'
-import {TARGET_EXEC_API, targetConnection} from '../core/target-kubeconfig.js'
-import {renderExecCredential} from '../core/exec-credential.js'
-import type {LifetimeRule} from '../core/credential-cache.js'
+import type {TargetResult} from '../core/fleet/fan-out-report.js'
+import type {HubPin} from '../core/profiles/hub-pin.js'
+import type {Provider} from '../core/access/provider-file.js'
+import {resolveAccess} from '../core/access/resolve-access.js'
+import {TARGET_EXEC_API, targetConnection} from '../core/kubeconfig/target.js'
+import {renderExecCredential} from '../core/exec-credential/protocol.js'
+import type {LifetimeRule} from '../core/exec-credential/cache.js'
 import type {ChildRunner, ChildStdin, OnLine, RunningChild} from '../adapters/child-process.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {obtainCredential, type CredentialCache} from './obtain-credential.js'
@@ -62,7 +62,7 @@ export interface ExecInput {
   timeoutMs?: number
 }
 
-export type {TargetResult} from '../core/fan-out-report.js'
+export type {TargetResult} from '../core/fleet/fan-out-report.js'
 
 /**
  * One target: the command gets the terminal; cpcred returns its exit code. `onPrepared` learns the

@@ -5,7 +5,7 @@
 import {CpcredError, DiedOfSignal} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import type {ChildResult, ChildRunner, RunningChild} from '../adapters/child-process.js'
-import {renderTargetKubeconfig, TARGET_EXEC_API, type TargetConnection} from '../core/target-kubeconfig.js'
+import {renderTargetKubeconfig, TARGET_EXEC_API, type TargetConnection} from '../core/kubeconfig/target.js'
 
 export interface TempKubeconfigs {
   /** Writes the content to a new private file (0600 in a 0700 directory); returns its path. */

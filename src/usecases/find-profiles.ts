@@ -1,9 +1,9 @@
 // Turns what the user typed (`name`, `namespace/name`, -l, --all) into profiles, with the help a
 // kubectl user expects when a name is wrong or ambiguous.
 import {distance} from 'fastest-levenshtein'
-import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
+import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {CpcredError, UsageError} from '../core/errors.js'
-import type {Shard} from '../core/shard.js'
+import type {Shard} from '../core/fleet/shard.js'
 import {parseProfileRef, type ProfileRef} from './profile-ref.js'
 import {listProfiles, type ProfilePageSource} from './list-profiles.js'
 

@@ -3,7 +3,7 @@
 // one (410 Gone) is replaced by a fresh list, and a dropped connection or a restarting hub is retried
 // with capped exponential backoff. Changes found by a relist are reported as the events they stand
 // for, so a consumer sees one stream of changes whatever happened on the way.
-import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
+import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {WatchExpiredError} from '../core/errors.js'
 import type {ProfileWatchEvent} from '../adapters/hub.js'
 import {

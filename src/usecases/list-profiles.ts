@@ -1,10 +1,10 @@
 // Reads every matching profile from the hub, page by page, and applies the filters that the API
 // cannot apply itself.
-import {clustersetOf, type ClusterProfile} from '../core/cluster-profile.js'
+import {clustersetOf, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {ContinueExpiredError, CpcredError} from '../core/errors.js'
-import type {Provider} from '../core/provider-file.js'
-import {chooseProvider} from '../core/resolve-access.js'
-import {inShard, type Shard} from '../core/shard.js'
+import type {Provider} from '../core/access/provider-file.js'
+import {chooseProvider} from '../core/access/resolve-access.js'
+import {inShard, type Shard} from '../core/fleet/shard.js'
 
 export const PAGE_SIZE = 500
 

@@ -1,11 +1,11 @@
 // A credential for a resolved profile: from the cache when a usable one is there for exactly this
 // identity and target, else from the plugin (once, even with many concurrent callers).
-import {cacheKey, cacheKeyInput, lifetimeRule, type LifetimeRule} from '../core/credential-cache.js'
+import {cacheKey, cacheKeyInput, lifetimeRule, type LifetimeRule} from '../core/exec-credential/cache.js'
 import {CpcredError, ExitCode} from '../core/errors.js'
-import type {Credential} from '../core/exec-credential.js'
-import type {ExecConfig} from '../core/exec-config.js'
-import {pinnedEnv, type HubPin} from '../core/hub-pin.js'
-import type {Resolution} from '../core/resolve-access.js'
+import type {Credential} from '../core/exec-credential/protocol.js'
+import type {ExecConfig} from '../core/access/exec-config.js'
+import {pinnedEnv, type HubPin} from '../core/profiles/hub-pin.js'
+import type {Resolution} from '../core/access/resolve-access.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 import {runPlugin, pluginLabel} from './run-plugin.js'
 

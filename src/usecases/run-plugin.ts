@@ -1,6 +1,6 @@
 // Runs one exec credential plugin to the letter of the client-go protocol: KUBERNETES_EXEC_INFO in,
 // an ExecCredential of the same apiVersion out, every failure named after the plugin (exit code 5).
-import {EXEC_EXTENSION, type ProfileCluster} from '../core/cluster-profile.js'
+import {EXEC_EXTENSION, type ProfileCluster} from '../core/profiles/cluster-profile.js'
 import {CpcredError, ExitCode, signalExitCode} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import {
@@ -9,8 +9,8 @@ import {
   EXEC_INFO_ENV,
   parseExecCredential,
   type Credential,
-} from '../core/exec-credential.js'
-import type {ExecConfig} from '../core/exec-config.js'
+} from '../core/exec-credential/protocol.js'
+import type {ExecConfig} from '../core/access/exec-config.js'
 import type {PluginProcessRunner} from '../adapters/process.js'
 
 export const DEFAULT_PLUGIN_TIMEOUT_MS = 2 * 60 * 1000

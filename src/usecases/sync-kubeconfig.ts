@@ -1,14 +1,14 @@
 // `cpcred sync`: one pass that brings a kubeconfig in step with the selected profiles. The plan is
-// pure (src/core/kubeconfig-sync.ts); this reads, resolves, renders, and writes once, atomically,
+// pure (src/core/kubeconfig/sync.ts); this reads, resolves, renders, and writes once, atomically,
 // under the same lock as `cpcred kubeconfig --merge`, and not at all when nothing changed.
-import type {ClusterProfile} from '../core/cluster-profile.js'
-import {profileKey} from '../core/cluster-profile.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {profileKey} from '../core/profiles/cluster-profile.js'
 import {isCpcredError} from '../core/errors.js'
-import {hubPinWarnings, renderKubeconfig} from '../core/kubeconfig-render.js'
-import {planSync, type SyncPlan} from '../core/kubeconfig-sync.js'
-import {foldMembers, type MemberFold} from '../core/member-fold.js'
-import type {Provider} from '../core/provider-file.js'
-import {chooseProvider, resolveAccess, type Resolution} from '../core/resolve-access.js'
+import {hubPinWarnings, renderKubeconfig} from '../core/kubeconfig/render.js'
+import {planSync, type SyncPlan} from '../core/kubeconfig/sync.js'
+import {foldMembers, type MemberFold} from '../core/fleet/member-fold.js'
+import type {Provider} from '../core/access/provider-file.js'
+import {chooseProvider, resolveAccess, type Resolution} from '../core/access/resolve-access.js'
 import {followProfiles, type FollowOptions, type ProfileWatchSource} from './follow-profiles.js'
 import {renderOptions, type KubeconfigFiles, type KubeconfigRequest} from './write-kubeconfig.js'
 
@@ -44,7 +44,7 @@ export async function syncKubeconfig(files: KubeconfigFiles, request: SyncReques
 
   const plan = async (): Promise<SyncOutcome> => {
     const text = await files.read(request.file)
-    const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig-text.js')
+    const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig/text.js')
     const existing = text === undefined ? undefined : await parseKubeconfig(text, request.file)
     const result = planSync({
       existing,

@@ -1,7 +1,7 @@
 // `cpcred whoami`: who the credential makes you on the target (SelfSubjectReview).
-import type {ClusterConnection, Resolution} from '../core/resolve-access.js'
-import type {Credential} from '../core/exec-credential.js'
-import {kubectlTable, type Cells} from '../core/format.js'
+import type {ClusterConnection, Resolution} from '../core/access/resolve-access.js'
+import type {Credential} from '../core/exec-credential/protocol.js'
+import {kubectlTable, type Cells} from '../core/text/format.js'
 import {KubeClient, staticAuth, type Endpoint} from '../adapters/kube-client.js'
 import {translateKubeError} from '../adapters/kube-errors.js'
 

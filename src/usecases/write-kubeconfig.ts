@@ -3,18 +3,18 @@
 import os from 'node:os'
 import path from 'node:path'
 import {CpcredError, isCpcredError, UsageError} from '../core/errors.js'
-import {namesInBrief} from '../core/format.js'
-import {profileKey, type ClusterProfile} from '../core/cluster-profile.js'
-import type {HubPin} from '../core/hub-pin.js'
+import {namesInBrief} from '../core/text/format.js'
+import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
+import type {HubPin} from '../core/profiles/hub-pin.js'
 import {
   hubPinWarnings,
   mergeIntoKubeconfig,
   renderKubeconfig,
   type KubeconfigMode,
   type RenderKubeconfigOptions,
-} from '../core/kubeconfig-render.js'
-import type {Provider} from '../core/provider-file.js'
-import {resolveAccess} from '../core/resolve-access.js'
+} from '../core/kubeconfig/render.js'
+import type {Provider} from '../core/access/provider-file.js'
+import {resolveAccess} from '../core/access/resolve-access.js'
 
 export interface KubeconfigRequest {
   profiles: ClusterProfile[]
@@ -97,7 +97,7 @@ export async function writeKubeconfig(
       ...hubPinWarnings(entries, options),
     ]),
   ]
-  const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig-text.js')
+  const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig/text.js')
   const contexts = document.contexts.map((context) => context.name)
 
   switch (destination.kind) {

@@ -9,7 +9,7 @@ import {fileURLToPath} from 'node:url'
 import YAML from 'yaml'
 import {kubeCall, type Connection} from '../testenv/http.js'
 import {adminConnection, readEnv, requestServiceAccountToken, type TestEnv} from '../testenv/testenv.js'
-import type {ClusterProfile} from '../../src/core/cluster-profile.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const cpcredBin = path.join(repoRoot, 'bin', 'run.js')

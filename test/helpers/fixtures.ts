@@ -2,7 +2,7 @@
 // test/plugins/fake-plugin.mjs returning a hub ServiceAccount token that the spoke accepts.
 import {readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
-import type {ClusterProfile} from '../../src/core/cluster-profile.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {
   applyProfile,
   createNamespace,

@@ -1,5 +1,5 @@
 // Fan-out reports for the tests of their renderings (JSON, JUnit).
-import {OutputTail, type FanOutReport} from '../../src/core/fan-out-report.js'
+import {OutputTail, type FanOutReport} from '../../src/core/fleet/fan-out-report.js'
 
 export function tailOf(lines: string[], maxBytes?: number): OutputTail {
   const tail = new OutputTail(maxBytes)

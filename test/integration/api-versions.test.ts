@@ -18,7 +18,7 @@ import {
   writeProviderFile,
 } from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
-import {MEMBER_ID_LABEL} from '../../src/core/cluster-profile.js'
+import {MEMBER_ID_LABEL} from '../../src/core/profiles/cluster-profile.js'
 
 interface ExecSummary {
   profile: string

@@ -24,7 +24,7 @@ import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import YAML from 'yaml'
 import {STOP_GRACE_MS} from '../../src/adapters/process-group.js'
-import type {ProfileCluster} from '../../src/core/cluster-profile.js'
+import type {ProfileCluster} from '../../src/core/profiles/cluster-profile.js'
 import {RAW_CONTROL, HOSTILE} from '../helpers/controls.js'
 import {
   applyProfile,

@@ -6,7 +6,7 @@ import {chmod, readdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import YAML from 'yaml'
-import type {CheckJson, DoctorJson} from '../../src/core/doctor-report.js'
+import type {CheckJson, DoctorJson} from '../../src/core/doctor/report.js'
 import {
   applyProfile,
   cpcred,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import {before, describe, it} from 'node:test'
-import type {ClusterProfile} from '../../src/core/cluster-profile.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {kubeCall} from '../testenv/http.js'
 import {
   applyProfile,

@@ -5,7 +5,7 @@ import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import YAML from 'yaml'
-import {formatRfc3339} from '../../src/core/exec-credential.js'
+import {formatRfc3339} from '../../src/core/exec-credential/protocol.js'
 import {
   applyProfile,
   cpcred,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {offeredProviders, type ClusterProfile} from '../../src/core/cluster-profile.js'
+import {offeredProviders, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 
 function profile(status: ClusterProfile['status']): ClusterProfile {
   return {metadata: {name: 'p', namespace: 'ns'}, spec: {clusterManager: {name: 'm'}}, status}

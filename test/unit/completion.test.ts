@@ -9,7 +9,7 @@ import {
   completionRequest,
   profileCandidates,
   type ManifestCommand,
-} from '../../src/core/completion.js'
+} from '../../src/core/profiles/completion.js'
 
 const hubFlags: ManifestCommand['flags'] = {
   kubeconfig: {type: 'option'},

@@ -16,9 +16,9 @@ import {
   serializeEntry,
   type CacheEntry,
   type CacheKeyInput,
-} from '../../src/core/credential-cache.js'
-import {EXEC_API_V1, EXEC_API_V1BETA1, type ExecConfig} from '../../src/core/exec-config.js'
-import type {Credential} from '../../src/core/exec-credential.js'
+} from '../../src/core/exec-credential/cache.js'
+import {EXEC_API_V1, EXEC_API_V1BETA1, type ExecConfig} from '../../src/core/access/exec-config.js'
+import type {Credential} from '../../src/core/exec-credential/protocol.js'
 
 const base: CacheKeyInput = {
   hub: 'https://hub.example:6443|alice|hub-admin',

@@ -21,8 +21,8 @@ import {
   defaultCredentialCacheDir,
   type CredentialStoreOptions,
 } from '../../src/adapters/credential-store.js'
-import {createEntry, lifetimeRule, serializeEntry} from '../../src/core/credential-cache.js'
-import type {Credential} from '../../src/core/exec-credential.js'
+import {createEntry, lifetimeRule, serializeEntry} from '../../src/core/exec-credential/cache.js'
+import type {Credential} from '../../src/core/exec-credential/protocol.js'
 
 const T0 = new Date('2026-03-01T12:00:00Z')
 const IN_ONE_HOUR = '2026-03-01T13:00:00Z'

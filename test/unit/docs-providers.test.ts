@@ -5,7 +5,7 @@ import {readFileSync} from 'node:fs'
 import path from 'node:path'
 import {describe, it} from 'node:test'
 import {fileURLToPath} from 'node:url'
-import {parseProviderFile} from '../../src/core/provider-file.js'
+import {parseProviderFile} from '../../src/core/access/provider-file.js'
 
 const guide = readFileSync(
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/providers.md'),

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import {X509Certificate} from 'node:crypto'
 import {readFileSync} from 'node:fs'
 import {describe, it} from 'node:test'
-import type {ClusterProfile} from '../../src/core/cluster-profile.js'
-import {createEntry, serializeEntry} from '../../src/core/credential-cache.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {createEntry, serializeEntry} from '../../src/core/exec-credential/cache.js'
 import {
   MAX_CLOCK_SKEW_MS,
   clockSkewMs,
@@ -28,11 +28,11 @@ import {
   type HttpAnswer,
   type ServerProbe,
   type TlsExpectation,
-} from '../../src/core/doctor-findings.js'
-import {EXEC_API_V1} from '../../src/core/exec-config.js'
-import {jwtClaims} from '../../src/core/jwt.js'
-import type {Provider} from '../../src/core/provider-file.js'
-import {resolveAccess} from '../../src/core/resolve-access.js'
+} from '../../src/core/doctor/findings.js'
+import {EXEC_API_V1} from '../../src/core/access/exec-config.js'
+import {jwtClaims} from '../../src/core/exec-credential/jwt.js'
+import type {Provider} from '../../src/core/access/provider-file.js'
+import {resolveAccess} from '../../src/core/access/resolve-access.js'
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/doctor/${name}`, import.meta.url), 'utf8')
 const caPem = fixture('ca.pem')

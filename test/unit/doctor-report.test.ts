@@ -3,7 +3,7 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {describe, it} from 'node:test'
 import {printerFor} from '../../src/adapters/printer.js'
 import {showReport} from '../../src/cli/doctor.js'
-import type {CheckResult} from '../../src/core/doctor.js'
+import type {CheckResult} from '../../src/core/doctor/checks.js'
 import {
   ASCII_SYMBOLS,
   UNICODE_SYMBOLS,
@@ -11,8 +11,8 @@ import {
   doctorJson,
   renderDoctorReport,
   type DoctorReport,
-} from '../../src/core/doctor-report.js'
-import {formatCells} from '../../src/core/format.js'
+} from '../../src/core/doctor/report.js'
+import {formatCells} from '../../src/core/text/format.js'
 import {goldenFiles, updateGolden} from '../helpers/golden.js'
 
 const fixtures = new URL('../fixtures/doctor/', import.meta.url)

@@ -18,7 +18,7 @@ import {
   type CheckOutcome,
   type CheckResult,
   type PlannedCheck,
-} from '../../src/core/doctor.js'
+} from '../../src/core/doctor/checks.js'
 import {CpcredError, ExitCode} from '../../src/core/errors.js'
 
 /** A runner that answers from a table and records which checks it was asked to run. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import type {ProfileCluster} from '../../src/core/cluster-profile.js'
+import type {ProfileCluster} from '../../src/core/profiles/cluster-profile.js'
 import {CpcredError, ExitCode} from '../../src/core/errors.js'
-import {EXEC_API_V1, EXEC_API_V1BETA1} from '../../src/core/exec-config.js'
-import type {ExecApiVersion, ExecConfig, InteractiveMode} from '../../src/core/exec-config.js'
+import {EXEC_API_V1, EXEC_API_V1BETA1} from '../../src/core/access/exec-config.js'
+import type {ExecApiVersion, ExecConfig, InteractiveMode} from '../../src/core/access/exec-config.js'
 import {
   buildExecInfo,
   decideInteractive,
@@ -12,7 +12,7 @@ import {
   parseExecCredential,
   parseRfc3339,
   renderExecCredential,
-} from '../../src/core/exec-credential.js'
+} from '../../src/core/exec-credential/protocol.js'
 
 const LABEL = 'provider "acme" (/usr/bin/acme-plugin)'
 const TOKEN = 'tok-SECRET-0123456789'

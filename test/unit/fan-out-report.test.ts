@@ -8,7 +8,7 @@ import {
   type FanOutReport,
   type Outcome,
   type TargetResult,
-} from '../../src/core/fan-out-report.js'
+} from '../../src/core/fleet/fan-out-report.js'
 import {goldenFiles} from '../helpers/golden.js'
 import {representativeReport, tailOf} from '../helpers/reports.js'
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import type {ClusterProfile} from '../../src/core/cluster-profile.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {ContinueExpiredError} from '../../src/core/errors.js'
-import {fuzzyMatches} from '../../src/core/picker-state.js'
+import {fuzzyMatches} from '../../src/core/text/picker-state.js'
 import {
   findProfile,
   oneProfile,

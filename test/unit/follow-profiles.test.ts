@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import type {ProfileWatchEvent} from '../../src/adapters/hub.js'
-import type {ClusterProfile} from '../../src/core/cluster-profile.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {CpcredError, ExitCode, WatchExpiredError} from '../../src/core/errors.js'
 import {
   BACKOFF_INITIAL_MS,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {RAW_CONTROL} from '../helpers/controls.js'
-import {age, formatCells, humanDuration, kubectlTable, namesInBrief} from '../../src/core/format.js'
+import {age, formatCells, humanDuration, kubectlTable, namesInBrief} from '../../src/core/text/format.js'
 
 const s = 1000
 const m = 60 * s

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {ASCII_GLYPHS, UNICODE_GLYPHS, glyphsFor, unicodeTerminal} from '../../src/core/glyphs.js'
+import {ASCII_GLYPHS, UNICODE_GLYPHS, glyphsFor, unicodeTerminal} from '../../src/core/text/glyphs.js'
 
 describe('glyphsFor: UTF-8 glyphs only where the terminal can show them', () => {
   it('follows the locale as POSIX resolves it: LC_ALL, then LC_CTYPE, then LANG', () => {

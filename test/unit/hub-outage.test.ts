@@ -6,7 +6,7 @@ import {after, describe, it} from 'node:test'
 import {KubeApiError, KubeConnectionError, connectionError} from '../../src/adapters/kube-client.js'
 import {isOutage, translateKubeError} from '../../src/adapters/kube-errors.js'
 import {ProfileSnapshots} from '../../src/adapters/profile-snapshots.js'
-import type {ClusterProfile} from '../../src/core/cluster-profile.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 
 const dirs: string[] = []
 after(() => Promise.all(dirs.map((dir) => rm(dir, {recursive: true, force: true}))))

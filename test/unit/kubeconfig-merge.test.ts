@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import {describe, it} from 'node:test'
-import {kubeconfigPaths, mergeKubeconfigs} from '../../src/core/kubeconfig-merge.js'
+import {kubeconfigPaths, mergeKubeconfigs} from '../../src/core/kubeconfig/merge.js'
 
 describe('mergeKubeconfigs (kubectl KUBECONFIG rules)', () => {
   it('lets the first file win for names and current-context', () => {

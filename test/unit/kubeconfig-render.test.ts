@@ -12,9 +12,9 @@ import {
   EXEC_EXTENSION,
   type AccessProvider,
   type ClusterProfile,
-} from '../../src/core/cluster-profile.js'
+} from '../../src/core/profiles/cluster-profile.js'
 import {ExitCode, UsageError} from '../../src/core/errors.js'
-import {emitKubeconfig} from '../../src/core/kubeconfig-text.js'
+import {emitKubeconfig} from '../../src/core/kubeconfig/text.js'
 import {
   hubPinWarnings,
   mergeIntoKubeconfig,
@@ -22,10 +22,14 @@ import {
   type KubeconfigDocument,
   type KubeconfigEntryInput,
   type RenderKubeconfigOptions,
-} from '../../src/core/kubeconfig-render.js'
-import {HUB_CONTEXT_ENV, HUB_KUBECONFIG_ENV} from '../../src/core/hub-pin.js'
-import {parseAccessProviderFlag, parseProviderFile, type Provider} from '../../src/core/provider-file.js'
-import {resolveAccess} from '../../src/core/resolve-access.js'
+} from '../../src/core/kubeconfig/render.js'
+import {HUB_CONTEXT_ENV, HUB_KUBECONFIG_ENV} from '../../src/core/profiles/hub-pin.js'
+import {
+  parseAccessProviderFlag,
+  parseProviderFile,
+  type Provider,
+} from '../../src/core/access/provider-file.js'
+import {resolveAccess} from '../../src/core/access/resolve-access.js'
 
 const GOLDEN_DIR = fileURLToPath(new URL('../fixtures/kubeconfig/', import.meta.url))
 // A real (throwaway, self-signed) CA certificate: kubectl parses certificate-authority-data.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {checkLabelSelector, labelSelectorProblem} from '../../src/core/label-selector.js'
+import {checkLabelSelector, labelSelectorProblem} from '../../src/core/fleet/label-selector.js'
 import {ExitCode, isCpcredError} from '../../src/core/errors.js'
 import {INVALID_SELECTORS, VALID_SELECTORS} from '../helpers/selectors.js'
 

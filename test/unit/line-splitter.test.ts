@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {LineSplitter} from '../../src/core/line-splitter.js'
+import {LineSplitter} from '../../src/core/text/line-splitter.js'
 
 function split(chunks: string[], maxLength?: number): string[] {
   const lines: string[] = []

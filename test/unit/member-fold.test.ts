@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {MEMBER_ID_LABEL, profileKey, type ClusterProfile} from '../../src/core/cluster-profile.js'
-import {describeFold, foldMembers} from '../../src/core/member-fold.js'
+import {MEMBER_ID_LABEL, profileKey, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {describeFold, foldMembers} from '../../src/core/fleet/member-fold.js'
 
 function profile(namespace: string, name: string, memberId?: string): ClusterProfile {
   return {

@@ -7,7 +7,7 @@ import {
   type PickerKey,
   type PickerOutcome,
   type PickerState,
-} from '../../src/core/picker-state.js'
+} from '../../src/core/text/picker-state.js'
 
 const fleet = ['fleet/ap-south-1', 'fleet/ap-east-1', 'fleet/eu-west-1', 'fleet/us-east-1', 'lab/apollo']
 

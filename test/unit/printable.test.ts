@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {printerFor} from '../../src/adapters/printer.js'
-import {kubectlTable} from '../../src/core/format.js'
+import {kubectlTable} from '../../src/core/text/format.js'
 import {RAW_CONTROL} from '../helpers/controls.js'
-import {MAX_PRINTABLE_LENGTH, printable, printableLines} from '../../src/core/printable.js'
+import {MAX_PRINTABLE_LENGTH, printable, printableLines} from '../../src/core/text/printable.js'
 
 const hostile = [
   ['ESC and CSI colour', '\x1b[31mred\x1b[0m', '\\x1b[31mred\\x1b[0m'],

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict'
 import {readFileSync, writeFileSync} from 'node:fs'
 import {describe, it} from 'node:test'
-import {formatCells} from '../../src/core/format.js'
+import {formatCells} from '../../src/core/text/format.js'
 import {fileURLToPath} from 'node:url'
 import {
   ADDITIONAL_ARGS_EXTENSION,
   ADDITIONAL_ENVS_EXTENSION,
   EXEC_EXTENSION,
   type ClusterProfile,
-} from '../../src/core/cluster-profile.js'
-import {EXEC_API_V1} from '../../src/core/exec-config.js'
+} from '../../src/core/profiles/cluster-profile.js'
+import {EXEC_API_V1} from '../../src/core/access/exec-config.js'
 import {
   decodeCertificateAuthorityData,
   describeProfile,
@@ -17,8 +17,8 @@ import {
   type DescribeInput,
   type ResolvedDescription,
   type UnresolvedDescription,
-} from '../../src/core/profile-describe.js'
-import type {Provider} from '../../src/core/provider-file.js'
+} from '../../src/core/describe/describe.js'
+import type {Provider} from '../../src/core/access/provider-file.js'
 import {goldenFiles, updateGolden} from '../helpers/golden.js'
 
 /** describe's text as the printer shows it. */

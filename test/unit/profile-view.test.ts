@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {formatCells} from '../../src/core/format.js'
-import type {ClusterProfile} from '../../src/core/cluster-profile.js'
-import {healthOf, providersCell, renderProfiles} from '../../src/core/profile-view.js'
+import {formatCells} from '../../src/core/text/format.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {healthOf, providersCell, renderProfiles} from '../../src/core/profiles/profile-view.js'
 
 /** What the printer shows: exact text, or the table's cells made printable and aligned. */
 const shown = (...args: Parameters<typeof renderProfiles>): string => {

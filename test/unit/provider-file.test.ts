@@ -6,8 +6,8 @@ import {
   parseAccessProviderFlag,
   parseProviderFile,
   type Provider,
-} from '../../src/core/provider-file.js'
-import {resolveAccessProviderFlag, resolvePluginCommand} from '../../src/core/plugin-commands.js'
+} from '../../src/core/access/provider-file.js'
+import {resolveAccessProviderFlag, resolvePluginCommand} from '../../src/core/access/plugin-commands.js'
 
 const V1 = 'client.authentication.k8s.io/v1'
 

@@ -8,11 +8,11 @@ import {
   type ClusterProfile,
   type NamedExtension,
   type ProfileCluster,
-} from '../../src/core/cluster-profile.js'
+} from '../../src/core/profiles/cluster-profile.js'
 import {CpcredError, ExitCode} from '../../src/core/errors.js'
-import type {ExecConfig} from '../../src/core/exec-config.js'
-import type {Provider} from '../../src/core/provider-file.js'
-import {chooseProvider, resolveAccess} from '../../src/core/resolve-access.js'
+import type {ExecConfig} from '../../src/core/access/exec-config.js'
+import type {Provider} from '../../src/core/access/provider-file.js'
+import {chooseProvider, resolveAccess} from '../../src/core/access/resolve-access.js'
 
 const CA_DATA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString(
   'base64',

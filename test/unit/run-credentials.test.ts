@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import type {Credential} from '../../src/core/exec-credential.js'
+import type {Credential} from '../../src/core/exec-credential/protocol.js'
 import {RunCredentials, type CredentialCache} from '../../src/usecases/obtain-credential.js'
-import {lifetimeRule} from '../../src/core/credential-cache.js'
+import {lifetimeRule} from '../../src/core/exec-credential/cache.js'
 
 const at = (iso: string) => new Date(iso)
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {MEMBER_ID_LABEL, type ClusterProfile} from '../../src/core/cluster-profile.js'
+import {MEMBER_ID_LABEL, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {isCpcredError} from '../../src/core/errors.js'
-import {inShard, parseShard, shardKey, shardOf} from '../../src/core/shard.js'
+import {inShard, parseShard, shardKey, shardOf} from '../../src/core/fleet/shard.js'
 
 const keys = Array.from({length: 2000}, (_, i) => `fleet-${i % 7}/cluster-${i}`)
 

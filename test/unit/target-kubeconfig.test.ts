@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {EXEC_API_V1} from '../../src/core/exec-config.js'
-import type {Provider} from '../../src/core/provider-file.js'
-import {resolveAccess} from '../../src/core/resolve-access.js'
-import {renderTargetKubeconfig, targetConnection, TARGET_EXEC_API} from '../../src/core/target-kubeconfig.js'
+import {EXEC_API_V1} from '../../src/core/access/exec-config.js'
+import type {Provider} from '../../src/core/access/provider-file.js'
+import {resolveAccess} from '../../src/core/access/resolve-access.js'
+import {renderTargetKubeconfig, targetConnection, TARGET_EXEC_API} from '../../src/core/kubeconfig/target.js'
 
 const profile = {
   apiVersion: 'multicluster.x-k8s.io/v1alpha1',

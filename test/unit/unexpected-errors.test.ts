@@ -21,19 +21,19 @@ const PLAIN_ERRORS: Record<string, {texts: string[]; why: string}> = {
     texts: ['the hub ended the watch at once'],
     why: 'thrown inside the watch loop and caught there as a retryable failure',
   },
-  'core/kubeconfig-merge.ts': {
+  'core/kubeconfig/merge.ts': {
     texts: ['is not a kubeconfig', 'must be a list', 'has no name'],
     why: 'loadHubConfig, the only caller, turns them into a UsageError',
   },
-  'core/kubeconfig-render.ts': {
+  'core/kubeconfig/render.ts': {
     texts: ['hub.kubeconfigPaths is empty', 'hub.context is empty', 'needs cpcredCommand', 'is not absolute'],
     why: "the caller's contract: paths are resolved and the hub is loaded before rendering",
   },
-  'core/credential-cache.ts': {
+  'core/exec-credential/cache.ts': {
     texts: ['a bigint has no JSON form', 'cache TTL must be'],
     why: 'values come from JSON (no bigint) and from flags already checked by the flag table',
   },
-  'core/fan-out-report.ts': {texts: ['an output tail needs'], why: 'a constant of the caller'},
+  'core/fleet/fan-out-report.ts': {texts: ['an output tail needs'], why: 'a constant of the caller'},
   'usecases/exec-one.ts': {
     texts: ['cpcred credential did not print an ExecCredential'],
     why: "a renewal's failure: the renewal loop catches it and warns once, the command runs on",
@@ -65,7 +65,7 @@ const UNGUARDED_URLS: Record<string, {count: number; why: string}> = {
     count: 2,
     why: 'an endpoint server, checked where it entered, and a path on it',
   },
-  'core/doctor-findings.ts': {count: 1, why: "a resolution's server, checked where the profile entered"},
+  'core/doctor/findings.ts': {count: 1, why: "a resolution's server, checked where the profile entered"},
   'cli/complete.ts': {count: 1, why: "cpcred's own manifest, relative to its module"},
   'cli/main.ts': {count: 1, why: "cpcred's own package root, relative to its module"},
 }
@@ -111,7 +111,7 @@ describe('no user-controlled input reaches "This is unexpected … report it"', 
     const holders = files
       .filter(({lines}) => lines.some((line) => line.includes('report it')))
       .map((f) => f.name)
-    assert.deepEqual(holders.sort(), ['cli/report-error.ts', 'core/doctor.ts'])
+    assert.deepEqual(holders.sort(), ['cli/report-error.ts', 'core/doctor/checks.ts'])
   })
 
   it('every plain Error thrown in src is listed with the reason it carries no user input', () => {

@@ -2,7 +2,7 @@
 // sigs.k8s.io/cluster-inventory-api/pkg/access) and the KEP-5339 flag form `name='command args'`.
 // Only these two say which command may run: a profile never does (DESIGN.md §5).
 import {parse as parseShellWords, type ParseEntry} from 'shell-quote'
-import {UsageError} from './errors.js'
+import {UsageError} from '../errors.js'
 import {
   EXEC_API_V1,
   EXEC_API_VERSIONS,

@@ -1,9 +1,9 @@
 // How a `cpcred doctor` run is shown: text for people (one line per check, a hint under each failure,
 // or one line per profile for many), and JSON for CI with a stable schema. The printer makes the
 // text printable; the JSON goes out exactly as built here.
-import {exitCodeOf, overallStatus, type CheckResult, type CheckStatus} from './doctor.js'
-import type {Cells} from './format.js'
-import {UNICODE_GLYPHS} from './glyphs.js'
+import {exitCodeOf, overallStatus, type CheckResult, type CheckStatus} from './checks.js'
+import type {Cells} from '../text/format.js'
+import {UNICODE_GLYPHS} from '../text/glyphs.js'
 
 /** hub: no profile given; profile: one profile, every check shown; fleet: -A/-l/--all, a line per profile. */
 export type DoctorMode = 'hub' | 'profile' | 'fleet'

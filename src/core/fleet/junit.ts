@@ -4,7 +4,7 @@
 // printable with the project's visible escapes (a raw ESC or CR would still act on a terminal that
 // shows the file) and then entity-escaped, never wrapped in CDATA, so no output can end an element
 // early or carry a character XML 1.0 cannot hold.
-import {ExitCode} from './errors.js'
+import {ExitCode} from '../errors.js'
 import {
   REPORT_LAST_LINES,
   countOutcomes,
@@ -14,8 +14,8 @@ import {
   type TargetReport,
   type TargetResult,
 } from './fan-out-report.js'
-import {humanDuration} from './format.js'
-import {printable, printableLines} from './printable.js'
+import {humanDuration} from '../text/format.js'
+import {printable, printableLines} from '../text/printable.js'
 
 /** JUnit XML valid against the common junit-10.xsd (the Jenkins/Ant schema used by GitHub/GitLab reporters). */
 export function renderJUnit(report: FanOutReport): string {

@@ -10,8 +10,8 @@ import {
   type ClusterProfile,
   type OfferedProvider,
   type ProfileCluster,
-} from './cluster-profile.js'
-import {CpcredError, ExitCode} from './errors.js'
+} from '../profiles/cluster-profile.js'
+import {CpcredError, ExitCode} from '../errors.js'
 import type {ExecConfig, ExecEnvVar, InteractiveMode} from './exec-config.js'
 import {CLI_ARGS_POLICIES, ENV_VARS_POLICIES, type Provider} from './provider-file.js'
 

@@ -14,21 +14,26 @@ import {
   offeredProviders,
   profileKey,
   type ClusterProfile,
-} from './cluster-profile.js'
-import {DEFAULT_EXPIRY_MARGIN_SECONDS, isUsable, parseEntry, type CacheEntry} from './credential-cache.js'
-import {fail, ok, warn, type CheckOutcome} from './doctor.js'
-import {formatDuration} from './duration.js'
-import {ExitCode} from './errors.js'
-import {describeCredential, formatRfc3339, type Credential} from './exec-credential.js'
-import {humanDuration} from './format.js'
-import {jwtClaims, type JwtClaims} from './jwt.js'
+} from '../profiles/cluster-profile.js'
+import {
+  DEFAULT_EXPIRY_MARGIN_SECONDS,
+  isUsable,
+  parseEntry,
+  type CacheEntry,
+} from '../exec-credential/cache.js'
+import {fail, ok, warn, type CheckOutcome} from './checks.js'
+import {formatDuration} from '../duration.js'
+import {ExitCode} from '../errors.js'
+import {describeCredential, formatRfc3339, type Credential} from '../exec-credential/protocol.js'
+import {humanDuration} from '../text/format.js'
+import {jwtClaims, type JwtClaims} from '../exec-credential/jwt.js'
 import {
   decodeCertificateAuthorityData,
   summarizeCertificate,
   type CertificateSummary,
-} from './profile-describe.js'
-import type {Provider} from './provider-file.js'
-import {chooseProvider, type Resolution} from './resolve-access.js'
+} from '../describe/describe.js'
+import type {Provider} from '../access/provider-file.js'
+import {chooseProvider, type Resolution} from '../access/resolve-access.js'
 
 // ---------------------------------------------------------------------------------------------
 // The hub kubeconfig

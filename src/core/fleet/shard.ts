@@ -6,8 +6,8 @@
 // profile moves no other, and going from N to N+1 jobs moves only about 1/(N+1) of the profiles,
 // all to the new shard. Other tools can reproduce it from this description (docs/ci.md).
 import {createHash} from 'node:crypto'
-import {memberIdOf, type ClusterProfile} from './cluster-profile.js'
-import {UsageError} from './errors.js'
+import {memberIdOf, type ClusterProfile} from '../profiles/cluster-profile.js'
+import {UsageError} from '../errors.js'
 
 export interface Shard {
   /** 1-based, as CI systems number their parallel jobs. */

@@ -3,9 +3,9 @@
 // this module only computes (DESIGN.md §5: a credential obtained for one identity is never served for another).
 
 import {createHash} from 'node:crypto'
-import type {ProfileCluster} from './cluster-profile.js'
-import type {ExecApiVersion, ExecConfig, ExecEnvVar} from './exec-config.js'
-import {parseRfc3339, type Credential} from './exec-credential.js'
+import type {ProfileCluster} from '../profiles/cluster-profile.js'
+import type {ExecApiVersion, ExecConfig, ExecEnvVar} from '../access/exec-config.js'
+import {parseRfc3339, type Credential} from './protocol.js'
 
 /**
  * Everything that decides whose credential a plugin returns and for which target. Left out on purpose:

@@ -1,7 +1,7 @@
 // What a command says when a selection matched nothing, as kubectl's "No resources found in fleet
 // namespace.": where it looked and with which selector, on stderr, with exit code 0. And the CI
 // opt-in to fail instead (--min-targets), which names the same scope.
-import {CpcredError} from './errors.js'
+import {CpcredError} from '../errors.js'
 import type {Shard} from './shard.js'
 
 export interface SelectionScope {

@@ -8,7 +8,7 @@ import {
   offeredProviders,
   type ClusterProfile,
 } from './cluster-profile.js'
-import {age, kubectlTable, type Cells} from './format.js'
+import {age, kubectlTable, type Cells} from '../text/format.js'
 
 export type ProfileOutput = 'table' | 'wide' | 'json' | 'yaml' | 'name'
 

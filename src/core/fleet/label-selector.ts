@@ -1,7 +1,7 @@
 // The label selector syntax of -l, as the API server parses it (k8s.io/apimachinery labels.Parse),
 // checked before any request: a mistake is the user's, a usage error naming the selector, not the
 // server's parse error at exit 1 after a round trip.
-import {UsageError} from './errors.js'
+import {UsageError} from '../errors.js'
 
 const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/

@@ -1,8 +1,8 @@
 // Pinning the hub for plugins that read it (DESIGN.md §5): when kubectl runs a plugin from a
 // kubeconfig cpcred wrote, KUBECONFIG may name the target, so the exec entry carries the hub.
 import path from 'node:path'
-import type {ExecEnvVar} from './exec-config.js'
-import type {Resolution} from './resolve-access.js'
+import type {ExecEnvVar} from '../access/exec-config.js'
+import type {Resolution} from '../access/resolve-access.js'
 
 /**
  * Environment variables that pin the hub for plugins that read it (DESIGN.md §5). When kubectl runs a

@@ -7,15 +7,15 @@
 // entries, their order, other hubs' entries and every other field, is left as it was. A name the
 // user already uses is reported and skipped, never taken.
 import {isDeepStrictEqual} from 'node:util'
-import {EXEC_EXTENSION} from './cluster-profile.js'
+import {EXEC_EXTENSION} from '../profiles/cluster-profile.js'
 import {
   existingKubeconfig,
   KUBECONFIG_LISTS,
   ownerOf,
   type KubeconfigDocument,
   type KubeconfigListKey,
-} from './kubeconfig-render.js'
-import type {NamedEntry} from './kubeconfig-merge.js'
+} from './render.js'
+import type {NamedEntry} from './merge.js'
 
 export type SyncAction = 'add' | 'update' | 'prune' | 'skip'
 

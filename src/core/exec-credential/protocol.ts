@@ -3,10 +3,10 @@
 // how its stdout is judged, and the ExecCredential cpcred itself prints when kubectl runs it as a plugin.
 // Pure: the caller says whether stdin is a terminal and does the running.
 
-import type {ProfileCluster} from './cluster-profile.js'
-import {CpcredError, ExitCode} from './errors.js'
-import {EXEC_API_V1, EXEC_API_VERSIONS, INTERACTIVE_MODES} from './exec-config.js'
-import type {ExecApiVersion, ExecConfig, InteractiveMode} from './exec-config.js'
+import type {ProfileCluster} from '../profiles/cluster-profile.js'
+import {CpcredError, ExitCode} from '../errors.js'
+import {EXEC_API_V1, EXEC_API_VERSIONS, INTERACTIVE_MODES} from '../access/exec-config.js'
+import type {ExecApiVersion, ExecConfig, InteractiveMode} from '../access/exec-config.js'
 
 export const EXEC_INFO_ENV = 'KUBERNETES_EXEC_INFO'
 export const EXEC_CREDENTIAL_KIND = 'ExecCredential'

@@ -6,13 +6,18 @@
 // types.go): `args`, `env` and `provideClusterInfo` have no omitempty and are always written;
 // `apiVersion`, `installHint`, `interactiveMode` and every optional cluster and impersonation field
 // are omitted when empty. So a generated file reads the same before and after kubectl touches it.
-import {HUB_CONTEXT_ENV, HUB_KUBECONFIG_ENV, pinnedEnv, pinsHub, type HubPin} from './hub-pin.js'
+import {HUB_CONTEXT_ENV, HUB_KUBECONFIG_ENV, pinnedEnv, pinsHub, type HubPin} from '../profiles/hub-pin.js'
 import path from 'node:path'
-import {EXEC_EXTENSION, type NamedExtension} from './cluster-profile.js'
-import {UsageError} from './errors.js'
-import {EXEC_API_V1, type ExecApiVersion, type ExecEnvVar, type InteractiveMode} from './exec-config.js'
-import type {NamedEntry} from './kubeconfig-merge.js'
-import type {Resolution} from './resolve-access.js'
+import {EXEC_EXTENSION, type NamedExtension} from '../profiles/cluster-profile.js'
+import {UsageError} from '../errors.js'
+import {
+  EXEC_API_V1,
+  type ExecApiVersion,
+  type ExecEnvVar,
+  type InteractiveMode,
+} from '../access/exec-config.js'
+import type {NamedEntry} from './merge.js'
+import type {Resolution} from '../access/resolve-access.js'
 
 /** `cpcred credential`'s flag for a KEP-5339 provider (see parseAccessProviderFlag). */
 export const ACCESS_PROVIDER_FLAG = '--access-provider'

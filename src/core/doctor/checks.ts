@@ -1,8 +1,8 @@
 // `cpcred doctor`: the checks in the order the chain is walked (hub → RBAC → API → provider file →
 // plugin → target TLS → target auth → clock → cache), what each one needs before it can say anything,
 // and how the results of a run become one exit code. Pure: src/usecases/doctor.ts runs the checks,
-// src/core/doctor-findings.ts judges what they found, src/core/doctor-report.ts shows the results.
-import {ExitCode, isCpcredError} from './errors.js'
+// src/core/doctor/findings.ts judges what they found, src/core/doctor/report.ts shows the results.
+import {ExitCode, isCpcredError} from '../errors.js'
 
 export const HUB_CHECK_IDS = [
   'hub-kubeconfig',

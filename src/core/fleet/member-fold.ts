@@ -3,7 +3,7 @@
 // two cluster managers, say). A consumer that fans out over a selection must not reach that cluster
 // twice, so such profiles fold into one target. Profiles in different namespaces are different
 // inventories and never fold.
-import {memberIdOf, profileKey, type ClusterProfile} from './cluster-profile.js'
+import {memberIdOf, profileKey, type ClusterProfile} from '../profiles/cluster-profile.js'
 
 export interface MemberFold {
   namespace: string

@@ -7,8 +7,8 @@
 // and again on each refresh, and a Node start would add about 40 ms to every kubectl call
 // (docs/performance.md). Neither the entry's arguments nor its environment hold a secret: only the
 // file's path. Both files are 0600 in a 0700 directory and removed when the command ends.
-import {emitKubeconfigJson} from './kubeconfig-text.js'
-import type {Resolution} from './resolve-access.js'
+import {emitKubeconfigJson} from './text.js'
+import type {Resolution} from '../access/resolve-access.js'
 
 export interface TargetKubeconfigOptions {
   as?: string

@@ -16,12 +16,12 @@ import {
   type ClusterProfile,
   type OfferedProvider,
   type ProviderSource,
-} from './cluster-profile.js'
-import {isCpcredError} from './errors.js'
-import {pinnedEnv, pinsHub, type HubPin} from './hub-pin.js'
-import {age, humanDuration, type Cells} from './format.js'
-import type {Provider} from './provider-file.js'
-import {chooseProvider, resolveAccess, type Resolution} from './resolve-access.js'
+} from '../profiles/cluster-profile.js'
+import {isCpcredError} from '../errors.js'
+import {pinnedEnv, pinsHub, type HubPin} from '../profiles/hub-pin.js'
+import {age, humanDuration, type Cells} from '../text/format.js'
+import type {Provider} from '../access/provider-file.js'
+import {chooseProvider, resolveAccess, type Resolution} from '../access/resolve-access.js'
 
 export interface DescribeInput {
   profile: ClusterProfile

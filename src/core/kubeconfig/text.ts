@@ -5,7 +5,7 @@
 // anything but itself is quoted, and characters Go's yaml refuses even inside quotes (DEL, C1
 // controls, U+FEFF, U+FFFE/FFFF, lone surrogates) are written as escapes. Everything cpcred writes
 // (stdout, --output-file, --merge, sync, exec's private files) goes through here.
-import {UsageError} from './errors.js'
+import {UsageError} from '../errors.js'
 
 const MERGE_TAG = 'tag:yaml.org,2002:merge'
 
