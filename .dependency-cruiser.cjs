@@ -1,0 +1,52 @@
+// The layer rule of docs/architecture.md, checked by `npm run lint`. Each layer imports only from
+// the ones below it: commands and the fast path (src/commands, src/cli) → the wiring
+// (src/cli/wiring.ts) → use cases (src/usecases, with their ports) → adapters → core.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'A cycle makes two modules one concern in two files; split out what both need.',
+      severity: 'error',
+      from: {path: '^src/'},
+      to: {circular: true},
+    },
+    {
+      name: 'core-is-pure',
+      comment: 'src/core holds rules testable without a cluster: it imports nothing above it.',
+      severity: 'error',
+      from: {path: '^src/core/'},
+      to: {path: '^src/(?!core/)'},
+    },
+    {
+      name: 'adapters-implement-ports',
+      comment:
+        'Adapters implement the ports of src/usecases/ports.ts: they import its types, never a use case.',
+      severity: 'error',
+      from: {path: '^src/adapters/'},
+      to: {path: '^src/(usecases/(?!ports\\.ts$)|cli/|commands/|hooks/)'},
+    },
+    {
+      name: 'usecases-reach-out-through-ports',
+      comment:
+        'A use case declares what it needs from outside as a port (src/usecases/ports.ts) and gets it from the wiring.',
+      severity: 'error',
+      from: {path: '^src/usecases/'},
+      to: {path: '^src/(adapters|cli|commands|hooks|plugins)/'},
+    },
+    {
+      name: 'fronts-reach-adapters-through-the-wiring',
+      comment:
+        'Commands and the fast path get adapters from src/cli/wiring.ts only, so that every path is wired alike.',
+      severity: 'error',
+      from: {path: '^src/(cli|commands|hooks|plugins)/', pathNot: '^src/cli/wiring\\.ts$'},
+      to: {path: '^src/adapters/', dependencyTypesNot: ['type-only']},
+    },
+  ],
+  options: {
+    doNotFollow: {path: 'node_modules'},
+    tsPreCompilationDeps: true,
+    tsConfig: {fileName: 'tsconfig.json'},
+    enhancedResolveOptions: {extensions: ['.ts', '.js']},
+  },
+}
