@@ -1,20 +1,7 @@
 #!/usr/bin/env node
-// The cpcred command. What kubectl and CI run all the time (credential, exec, the built-in plugins,
-// shell completion) comes from CommonJS bundles in dist/fast, loaded with require: no ES module
-// loader and no oclif on the way (bin/package.json makes this file CommonJS for the same reason).
-// Each bundle says whether the arguments are its own; everything else, and --help, goes to oclif.
+// The cpcred command. The router (src/cli/router.ts, built into dist/fast/router.cjs) decides which
+// code runs these arguments: a CommonJS bundle for what kubectl and CI run all the time, oclif for
+// the rest. This file is CommonJS (bin/package.json) so that the hot path never starts the ES
+// module loader.
 'use strict'
-const argv = process.argv.slice(2)
-const bundle = new Map([
-  ['credential', 'fast-path'],
-  ['list', 'fast-path'],
-  ['ls', 'fast-path'],
-  ['plugin', 'fast-path'],
-  ['__complete', 'fast-path'],
-  ['exec', 'exec'],
-]).get(argv[0])
-// The last answer to the same `credential` or `exec` question, when nothing it depends on has changed.
-const answered =
-  (argv[0] === 'credential' || argv[0] === 'exec') && require('../dist/fast/answer.cjs').main(argv)
-const fast = !answered && bundle && require(`../dist/fast/${bundle}.cjs`)
-if (!answered && (!fast || !fast.main(argv))) import('../dist/cli/main.js').then((cli) => cli.run(argv))
+require('../dist/fast/router.cjs').main(process.argv.slice(2))

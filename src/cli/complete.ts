@@ -16,7 +16,7 @@ import {
 import {profileKey} from '../core/profiles/cluster-profile.js'
 import {ExitCode, isCpcredError} from '../core/errors.js'
 import type {HubSelection} from '../adapters/hub.js'
-import {COMPLETE_COMMAND} from './complete-command.js'
+import {COMPLETE_COMMAND} from './router.js'
 
 export async function runComplete(argv: string[], out: (text: string) => void): Promise<void> {
   try {

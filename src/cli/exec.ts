@@ -141,13 +141,9 @@ export function ownArgs(argv: string[]): string[] {
   return separator === -1 ? argv : argv.slice(0, separator)
 }
 
-/** bin/run.js's entry: false for --help (before any --), which is oclif's; else runs exec and exits. */
-export function main(argv: string[]): boolean {
-  const separator = argv.indexOf('--')
-  const own = separator === -1 ? argv : argv.slice(0, separator)
-  if (argv[0] !== 'exec' || own.some((arg) => arg === '--help' || arg === '-h')) return false
+/** The router's entry (src/cli/router.ts): runs exec and exits with its code. */
+export function run(argv: string[]): void {
   void runToExit(() => runExec(argv.slice(1)))
-  return true
 }
 
 /** Runs exec; the exit code is the command's for one target, 0 or 1 for many. */

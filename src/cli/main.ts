@@ -1,5 +1,5 @@
-// The oclif side of the cpcred binary: every command that does not run on the fast path
-// (bin/run.js sends credential, exec, the built-in plugins and completion to dist/fast), and --help.
+// The oclif side of the cpcred binary: every command the router (src/cli/router.ts) does not send to
+// a fast-path bundle, and --help.
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -13,8 +13,9 @@ export interface RunOptions {
 export async function run(argv: string[], options: RunOptions = {}): Promise<void> {
   if (options.development) {
     // bin/dev.mjs runs the sources: the fast-path commands come from them too.
-    for (const entry of [await import('./fast-path.js'), await import('./exec.js')])
-      if (entry.main(argv)) return
+    const where = (await import('./router.js')).route(argv)
+    if (where === 'fast-path') return (await import('./fast-path.js')).run(argv)
+    if (where === 'exec') return (await import('./exec.js')).run(argv)
   }
   await runToExit(async () => {
     const {run: runCommand, flush, settings} = await import('@oclif/core')

@@ -2,7 +2,7 @@
 // names to the bash and zsh ones: a function that asks `cpcred __complete` (src/cli/complete.ts),
 // which answers from a local list in a few tens of milliseconds and renews the list in the background.
 import type {Hook} from '@oclif/core'
-import {COMPLETE_COMMAND} from '../cli/complete-command.js'
+import {COMPLETE_COMMAND} from '../cli/router.js'
 
 const MARK = '# cpcred: profile names'
 
