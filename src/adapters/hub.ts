@@ -156,11 +156,9 @@ export interface ProfilePage {
   resourceVersion?: string
 }
 
-export interface ProfileWatchEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
-  /** The profile (for a BOOKMARK, only its metadata.resourceVersion is meaningful). */
-  profile: ClusterProfile
-}
+import type {ProfileWatchEvent} from '../usecases/ports.js'
+
+export type {ProfileWatchEvent}
 
 /** How long the server keeps one watch open before ending it, as client-go's reflector asks (5-10 min). */
 const WATCH_SECONDS = 300

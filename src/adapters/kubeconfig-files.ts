@@ -5,7 +5,7 @@ import {lstat, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {humanDuration} from '../core/text/format.js'
 import {CpcredError, UsageError} from '../core/errors.js'
-import type {KubeconfigFiles} from '../usecases/write-kubeconfig.js'
+import type {KubeconfigFiles} from '../usecases/ports.js'
 import {followSymlinks, makeMissingDirectories, readIfExists, writeFileAtomic} from './files.js'
 
 export const kubeconfigFiles: KubeconfigFiles = {

@@ -29,12 +29,15 @@ export const HUB_FLAGS = {
 } as const satisfies FlagTable
 
 /** The hub as the hub flags select it. */
-export function hubSelection(flags: {
+/** The hub flags' values, as parseFlags gives them. */
+export interface HubFlagValues {
   kubeconfig?: string
   context?: string
   namespace?: string
   'api-version'?: string
-}): HubSelection {
+}
+
+export function hubSelection(flags: HubFlagValues): HubSelection {
   return {
     kubeconfig: flags.kubeconfig,
     context: flags.context,

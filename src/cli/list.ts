@@ -1,5 +1,5 @@
-// `cpcred list`: run from the fast-path bundle with node:util parseArgs, like `credential` and
-// `exec`; oclif alone took about 100 ms of a listing. src/commands/list.ts gives it help text.
+// `cpcred list`: run from the fast-path bundle, like `credential` and `exec`; oclif alone took about
+// 100 ms of a listing. src/commands/list.ts gives it help text.
 import {UsageError} from '../core/errors.js'
 import {PAGE_SIZE} from '../usecases/list-profiles.js'
 import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
@@ -50,16 +50,16 @@ export async function runList(argv: string[]): Promise<void> {
       'select with -n, -A and -l; to see one profile: cpcred describe NAME',
     )
   }
-  const [{processPrinter}, {openSession}, {chosenShard}, {listPrinter}, {listProfiles}] = await Promise.all([
-    import('../adapters/printer.js'),
-    import('./session.js'),
+  const [{wire}, {chosenShard}, {listPrinter}, {listProfiles}] = await Promise.all([
+    import('./wiring.js'),
     import('./shard.js'),
     import('./list-output.js'),
     import('../usecases/list-profiles.js'),
   ])
   const shard = chosenShard(flags.shard, true)
-  const printer = processPrinter()
-  const {hub, providers} = await openSession(flags, printer)
+  const wiring = wire()
+  const {printer} = wiring
+  const {hub, providers} = await wiring.session(flags)
   const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
   const input = {
     namespace,

@@ -1,15 +1,112 @@
-// `cpcred sync`: the selection its flags make, and how its outcome is shown.
+// `cpcred sync`: its flags, the selection they make, and how its outcome is shown
+// (src/commands/sync.ts gives it help text).
+import path from 'node:path'
 import type {Hub} from '../adapters/hub.js'
-import type {KubeconfigFiles} from '../usecases/write-kubeconfig.js'
+import type {KubeconfigFiles} from '../usecases/ports.js'
 import type {Printer} from '../adapters/printer.js'
 import {describeChange, type SyncChange} from '../core/kubeconfig/sync.js'
 import {describeFold} from '../core/fleet/member-fold.js'
 import {untilInterrupted} from './interrupt.js'
+import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, MIN_TARGETS_FLAG, PROVIDER_FLAGS, TARGET_FLAGS} from './flags.js'
+import {kubeconfigRequest} from './kubeconfig-request.js'
+import {wire} from './wiring.js'
+import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
+import {UsageError} from '../core/errors.js'
+import {defaultMergeTarget} from '../usecases/write-kubeconfig.js'
 import {chosenShard} from './shard.js'
 import type {ListProfilesInput} from '../usecases/list-profiles.js'
 import type {SyncOutcome, SyncRequest} from '../usecases/sync-kubeconfig.js'
 
 type Output = 'text' | 'json'
+
+export const SYNC_FLAGS = {
+  ...HUB_FLAGS,
+  ...TARGET_FLAGS,
+  ...PROVIDER_FLAGS,
+  ...KUBECONFIG_ENTRY_FLAGS,
+  ...MIN_TARGETS_FLAG,
+  'output-file': {
+    kind: 'string',
+    summary: 'The kubeconfig to keep in step (default: the first KUBECONFIG file, else ~/.kube/config).',
+  },
+  'set-current': {kind: 'boolean', summary: 'Make the first selected profile the current context.'},
+  'dry-run': {
+    kind: 'boolean',
+    summary: 'Print the plan (+ add, ~ update, - prune, ! skip) and change nothing.',
+  },
+  watch: {
+    kind: 'boolean',
+    char: 'w',
+    summary: 'Keep following the hub (watch API) and apply each change, until interrupted.',
+    exclusive: ['dry-run'],
+  },
+  output: {kind: 'option', char: 'o', summary: 'Summary format.', options: ['text', 'json'], default: 'text'},
+} as const satisfies FlagTable
+
+const SYNC_USAGE = usageLine('sync', '')
+
+/** `cpcred sync`: one pass, or --watch until interrupted. */
+export async function runSync(argv: string[]): Promise<void> {
+  const {flags, positionals} = parseFlags(SYNC_FLAGS, argv, SYNC_USAGE)
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `sync takes no arguments, got ${positionals.map((arg) => JSON.stringify(arg)).join(' ')}`,
+      'select with -n, -A, -l and --all',
+    )
+  }
+  if (!flags.all && flags.selector === undefined) {
+    throw new UsageError(
+      'say which profiles to keep in step',
+      'use --all (every profile in the namespace, or in all namespaces with -A) or -l SELECTOR',
+    )
+  }
+  if (flags['output-file'] === '-') {
+    throw new UsageError(
+      'sync keeps a file in step, and - (stdout) is not one',
+      'for a kubeconfig on stdout: cpcred kubeconfig -l SELECTOR (or --all)',
+    )
+  }
+  const wiring = wire()
+  const {printer} = wiring
+  const [{hub, providers}, kubeconfigFiles] = await Promise.all([
+    wiring.session(flags),
+    wiring.kubeconfigFiles(),
+  ])
+  const request = {
+    ...kubeconfigRequest(flags, hub, providers),
+    file: flags['output-file'] ? path.resolve(flags['output-file']) : defaultMergeTarget(),
+    dryRun: flags['dry-run'],
+    setCurrent: flags['set-current'],
+    noDedupe: flags['no-dedupe'],
+  }
+  const selection = syncSelection(flags, hub)
+  if (flags.watch) {
+    await watchAndSync(hub, kubeconfigFiles, request, selection, printer, flags.output)
+    return
+  }
+  const {listProfiles} = await import('../usecases/list-profiles.js')
+  const {syncKubeconfig} = await import('../usecases/sync-kubeconfig.js')
+  try {
+    const {profiles} = await listProfiles(hub, selection)
+    const scope = {
+      namespace: selection.namespace,
+      selector: selection.labelSelector,
+      shard: selection.shard,
+    }
+    // Before anything is pruned: a selector that matches nothing would empty the file.
+    checkMinTargets(profiles.length, flags['min-targets'], scope)
+    if (profiles.length === 0) printer.note(noProfilesNote(scope))
+    renderSyncOutcome(
+      await syncKubeconfig(kubeconfigFiles, {...request, profiles}),
+      request,
+      printer,
+      flags.output,
+    )
+  } finally {
+    await hub.client.close()
+  }
+}
 
 export type SyncSelection = Pick<ListProfilesInput, 'namespace' | 'labelSelector' | 'shard'>
 

@@ -1,51 +1,6 @@
 import {Command} from '@oclif/core'
-import path from 'node:path'
-import {kubeconfigFiles} from '../adapters/kubeconfig-files.js'
-import {processPrinter} from '../adapters/printer.js'
-import {parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
-import {
-  HUB_FLAGS,
-  KUBECONFIG_ENTRY_FLAGS,
-  MIN_TARGETS_FLAG,
-  PROVIDER_FLAGS,
-  TARGET_FLAGS,
-} from '../cli/flags.js'
-import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
-import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
-import {kubeconfigRequest} from '../cli/kubeconfig-request.js'
-import {foldTargets} from '../cli/targets.js'
+import {KUBECONFIG_FLAGS, runKubeconfig} from '../cli/kubeconfig.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
-import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
-import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
-import {openSession} from '../cli/session.js'
-import {chosenShard} from '../cli/shard.js'
-
-const KUBECONFIG_FLAGS = {
-  ...HUB_FLAGS,
-  ...TARGET_FLAGS,
-  ...PROVIDER_FLAGS,
-  'output-file': {
-    kind: 'string',
-    summary: 'Write to this file (new files 0600) instead of stdout; - is stdout.',
-  },
-  usable: {
-    kind: 'boolean',
-    summary: 'Leave out, without a word, selected profiles that no provider of your provider file can reach.',
-  },
-  merge: {
-    kind: 'boolean',
-    summary: 'Merge into --output-file, else the first KUBECONFIG file, else ~/.kube/config.',
-  },
-  overwrite: {
-    kind: 'boolean',
-    summary: 'Replace an existing file, or entries of the same names when merging.',
-  },
-  'set-current': {kind: 'boolean', summary: 'Make the first profile the current context.'},
-  ...KUBECONFIG_ENTRY_FLAGS,
-  ...MIN_TARGETS_FLAG,
-} as const satisfies FlagTable
-
-const KUBECONFIG_USAGE = usageLine('kubeconfig', '[PROFILE...]')
 
 export default class Kubeconfig extends Command {
   static override summary = 'Write a kubeconfig with one context per profile, using the matching exec plugin.'
@@ -64,65 +19,6 @@ export default class Kubeconfig extends Command {
   static override flags = oclifFlags(KUBECONFIG_FLAGS)
 
   async run(): Promise<void> {
-    const {flags, positionals} = parseFlags(KUBECONFIG_FLAGS, this.argv, KUBECONFIG_USAGE)
-    const shard = chosenShard(flags.shard, flags.all || flags.selector !== undefined)
-    const printer = processPrinter()
-    const {hub, providers: loaded} = await openSession(flags, printer)
-    const profiles = await selectProfiles(hub, {
-      refs: positionals.map(parseProfileRef),
-      selector: flags.selector,
-      all: flags.all,
-      namespace: hub.config.namespace,
-      allNamespaces: flags['all-namespaces'],
-      shard,
-    })
-    const targets = foldTargets(profiles, loaded.providers, flags['no-dedupe'], printer)
-    const scope = {
-      namespace: flags['all-namespaces'] ? undefined : hub.config.namespace,
-      selector: flags.selector,
-      shard,
-    }
-    checkMinTargets(targets.length, flags['min-targets'], scope)
-    if (targets.length === 0 && (flags.all || flags.selector !== undefined)) {
-      printer.note(noProfilesNote(scope))
-      return
-    }
-    const toStdout = flags['output-file'] === '-'
-    if (toStdout && flags.merge) {
-      throw new UsageError(
-        '--merge needs a file to merge into, not - (stdout)',
-        'name the file with --output-file',
-      )
-    }
-    const outputFile = !toStdout && flags['output-file'] ? path.resolve(flags['output-file']) : undefined
-    const destination: Destination = flags.merge
-      ? {
-          kind: 'merge',
-          file: outputFile || defaultMergeTarget(),
-          overwrite: flags.overwrite,
-          setCurrent: flags['set-current'],
-        }
-      : outputFile
-        ? {kind: 'file', file: outputFile, overwrite: flags.overwrite}
-        : {kind: 'stdout'}
-    const outcome = await writeKubeconfig(
-      kubeconfigFiles,
-      {
-        profiles: targets,
-        ...kubeconfigRequest(flags, hub, loaded),
-        // With -l or --all, one unusable profile does not cost the others their entries.
-        skipUnusable: flags.usable || flags.all || flags.selector !== undefined,
-      },
-      destination,
-    )
-    for (const warning of outcome.warnings) printer.warn(warning)
-    if (outcome.yaml) printer.data(outcome.yaml)
-    for (const message of outcome.messages) printer.note(message)
-    if (outcome.skipped.length === 0 || flags.usable) return
-    for (const {profile, reason} of outcome.skipped) printer.warn(`skipped ${profile}: ${reason}`)
-    printer.note(
-      `${outcome.skipped.length} of ${targets.length} profiles were left out; --usable leaves out such profiles and succeeds`,
-    )
-    throw new QuietExit(ExitCode.Failure)
+    await runKubeconfig(this.argv)
   }
 }

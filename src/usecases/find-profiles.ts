@@ -5,13 +5,10 @@ import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.
 import {CpcredError, UsageError} from '../core/errors.js'
 import type {Shard} from '../core/fleet/shard.js'
 import {parseProfileRef, type ProfileRef} from './profile-ref.js'
-import {listProfiles, type ProfilePageSource} from './list-profiles.js'
+import {listProfiles} from './list-profiles.js'
+import type {Chooser, ProfileFinder} from './ports.js'
 
 export {parseProfileRef, type ProfileRef} from './profile-ref.js'
-
-export interface ProfileFinder extends ProfilePageSource {
-  getProfile(namespace: string, name: string): Promise<ClusterProfile | undefined>
-}
 
 export interface FindScope {
   /** The namespace a bare name lives in (-n or the context's). */
@@ -127,12 +124,6 @@ export async function selectProfiles(hub: ProfileFinder, input: SelectInput): Pr
     for (const profile of profiles) found.set(profileKey(profile), profile)
   }
   return [...found.values()]
-}
-
-export interface Chooser {
-  /** A person can be asked (Printer.interactive: stdin and the controlling terminal are terminals). */
-  interactive: boolean
-  pickOne(profiles: ClusterProfile[]): Promise<ClusterProfile>
 }
 
 /**

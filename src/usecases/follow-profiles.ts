@@ -5,23 +5,12 @@
 // for, so a consumer sees one stream of changes whatever happened on the way.
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {WatchExpiredError} from '../core/errors.js'
-import type {ProfileWatchEvent} from '../adapters/hub.js'
 import {
   listProfiles,
   type ListProfilesInput,
   type ListProfilesResult,
-  type ProfilePageSource,
 } from './list-profiles.js'
-
-export interface ProfileWatchSource extends ProfilePageSource {
-  /** What a listing would show of profiles a watch reported (the hub's v1alpha1 fallback). */
-  watchProfiles(
-    options: {namespace?: string; labelSelector?: string},
-    resourceVersion: string,
-    onEvent: (event: ProfileWatchEvent) => void,
-    signal?: AbortSignal,
-  ): Promise<void>
-}
+import type {ProfileWatchEvent, ProfileWatchSource} from './ports.js'
 
 export type ProfileChange = {type: 'ADDED' | 'MODIFIED' | 'DELETED'; profile: ClusterProfile}
 

@@ -5,16 +5,9 @@ import {ContinueExpiredError, CpcredError} from '../core/errors.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider} from '../core/access/resolve-access.js'
 import {inShard, type Shard} from '../core/fleet/shard.js'
+import type {ProfilePageSource} from './ports.js'
 
 export const PAGE_SIZE = 500
-
-export interface ProfilePageSource {
-  listProfilePage(
-    options: {namespace?: string; labelSelector?: string; limit: number},
-    continueToken?: string,
-  ): Promise<{items: ClusterProfile[] | Promise<ClusterProfile[]>; next?: string; resourceVersion?: string}>
-  listNamespaceLabels(): Promise<Map<string, Record<string, string>>>
-}
 
 export interface ListProfilesInput {
   /** undefined: all namespaces. */

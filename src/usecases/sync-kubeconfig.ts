@@ -9,8 +9,9 @@ import {planSync, type SyncPlan} from '../core/kubeconfig/sync.js'
 import {foldMembers, type MemberFold} from '../core/fleet/member-fold.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from '../core/access/resolve-access.js'
-import {followProfiles, type FollowOptions, type ProfileWatchSource} from './follow-profiles.js'
-import {renderOptions, type KubeconfigFiles, type KubeconfigRequest} from './write-kubeconfig.js'
+import {followProfiles, type FollowOptions} from './follow-profiles.js'
+import type {KubeconfigFiles, ProfileWatchSource} from './ports.js'
+import {renderOptions, type KubeconfigRequest} from './write-kubeconfig.js'
 
 export interface SyncRequest extends Omit<KubeconfigRequest, 'profiles'> {
   /** The selected profiles, as the hub has them now. */

@@ -3,6 +3,7 @@
 import os from 'node:os'
 import path from 'node:path'
 import {CpcredError, isCpcredError, UsageError} from '../core/errors.js'
+import type {KubeconfigFiles} from './ports.js'
 import {namesInBrief} from '../core/text/format.js'
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
@@ -36,13 +37,6 @@ export interface KubeconfigRequest {
    * skipped and reported, as exec reports a target, instead of failing the whole kubeconfig.
    */
   skipUnusable?: boolean
-}
-
-export interface KubeconfigFiles {
-  read(file: string): Promise<string | undefined>
-  /** Atomically, through symlinks, keeping an existing file's mode and owner (new files 0600). */
-  write(file: string, content: string): Promise<void>
-  withLock<T>(file: string, action: () => Promise<T>): Promise<T>
 }
 
 export type Destination =

@@ -9,8 +9,8 @@ import {
   parseProfileRef,
   selectProfiles,
   suggestions,
-  type ProfileFinder,
 } from '../../src/usecases/find-profiles.js'
+import type {ProfileFinder} from '../../src/usecases/ports.js'
 import {listProfiles} from '../../src/usecases/list-profiles.js'
 
 function profile(namespace: string, name: string, manager = 'm'): ClusterProfile {

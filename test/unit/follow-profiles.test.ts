@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import type {ProfileWatchEvent} from '../../src/adapters/hub.js'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {CpcredError, ExitCode, WatchExpiredError} from '../../src/core/errors.js'
 import {
@@ -9,8 +8,8 @@ import {
   backoffDelay,
   followProfiles,
   type ProfileChange,
-  type ProfileWatchSource,
 } from '../../src/usecases/follow-profiles.js'
+import type {ProfileWatchEvent, ProfileWatchSource} from '../../src/usecases/ports.js'
 
 function profile(name: string, resourceVersion: string): ClusterProfile {
   return {metadata: {name, namespace: 'fleet', resourceVersion}, spec: {clusterManager: {name: 'm'}}}

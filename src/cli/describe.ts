@@ -1,0 +1,57 @@
+// `cpcred describe [PROFILE]`: its flags, and how the description is shown (src/commands/describe.ts
+// gives it help text).
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {ALL_NAMESPACES_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from './flags.js'
+import {wire} from './wiring.js'
+
+export const DESCRIBE_FLAGS = {
+  ...HUB_FLAGS,
+  ...ALL_NAMESPACES_FLAG,
+  ...PROVIDER_FLAGS,
+  'show-env': {
+    kind: 'boolean',
+    summary: "Show the values of the plugin's environment variables (redacted by default).",
+  },
+  output: {
+    kind: 'option',
+    char: 'o',
+    summary: 'Output format.',
+    options: ['text', 'json', 'yaml'],
+    default: 'text',
+  },
+} as const satisfies FlagTable
+
+const DESCRIBE_USAGE = usageLine('describe', '[PROFILE]')
+
+export async function runDescribe(argv: string[]): Promise<void> {
+  const {flags, positionals} = parseFlags(DESCRIBE_FLAGS, argv, DESCRIBE_USAGE)
+  const profile = atMostOneOperand(positionals, DESCRIBE_USAGE)
+  const [{gatherDescription}, {describeProfile, describeProfileData}] = await Promise.all([
+    import('../usecases/describe-profile.js'),
+    import('../core/describe/describe.js'),
+  ])
+  const wiring = wire()
+  const {printer} = wiring
+  const {hub, providers} = await wiring.session(flags)
+  const described = await gatherDescription(
+    {
+      profile,
+      scope: {namespace: hub.config.namespace, allNamespaces: flags['all-namespaces']},
+      providers: providers.providers,
+      providerSource: providers.source,
+      showEnv: flags['show-env'],
+      now: new Date(),
+    },
+    {hub, chooser: wiring.chooser('Which ClusterProfile?')},
+  )
+  if (flags.output === 'text') {
+    printer.cells(describeProfile(described))
+    return
+  }
+  const data = describeProfileData(described)
+  printer.data(
+    flags.output === 'json'
+      ? `${JSON.stringify(data, null, 4)}\n`
+      : (await import('yaml')).stringify(data, {indentSeq: false, lineWidth: 0}),
+  )
+}

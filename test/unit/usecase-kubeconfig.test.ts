@@ -1,0 +1,225 @@
+// The kubeconfig and sync use cases with a hand-written fake of the user's kubeconfig files: what is
+// refused before anything is written, what a merge keeps, and that sync writes once or not at all.
+import assert from 'node:assert/strict'
+import {describe, it} from 'node:test'
+import {parse, stringify} from 'yaml'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {CpcredError, UsageError} from '../../src/core/errors.js'
+import {parseProviderFile} from '../../src/core/access/provider-file.js'
+import type {KubeconfigFiles} from '../../src/usecases/ports.js'
+import {writeKubeconfig, type KubeconfigRequest} from '../../src/usecases/write-kubeconfig.js'
+import {syncKubeconfig} from '../../src/usecases/sync-kubeconfig.js'
+
+/** Files in memory; records every write and lock, and can refuse to write. */
+function fakeFiles(initial: Record<string, string> = {}, options: {failWrite?: boolean} = {}) {
+  const files = new Map(Object.entries(initial))
+  const writes: string[] = []
+  let locked = 0
+  const port: KubeconfigFiles = {
+    async read(file) {
+      return files.get(file)
+    },
+    async write(file, content) {
+      if (options.failWrite) throw new CpcredError(`cannot write ${file}: read-only file system`)
+      writes.push(file)
+      files.set(file, content)
+    },
+    async withLock(_file, action) {
+      locked++
+      try {
+        return await action()
+      } finally {
+        locked--
+      }
+    },
+  }
+  return {
+    port,
+    files,
+    writes,
+    get locked() {
+      return locked
+    },
+  }
+}
+
+const PROVIDERS = parseProviderFile(
+  JSON.stringify({
+    providers: [
+      {
+        name: 'token',
+        execConfig: {apiVersion: 'client.authentication.k8s.io/v1', command: '/usr/bin/token-plugin'},
+      },
+    ],
+  }),
+  'providers.json',
+).providers
+
+function profile(key: string, provider = 'token', server?: string): ClusterProfile {
+  const [namespace, name] = key.split('/') as [string, string]
+  return {
+    apiVersion: 'multicluster.x-k8s.io/v1alpha1',
+    kind: 'ClusterProfile',
+    metadata: {name, namespace},
+    spec: {clusterManager: {name: 'fleet-manager'}},
+    status: {
+      accessProviders: [
+        {name: provider, cluster: {server: server ?? `https://${name}.${namespace}.example`}},
+      ],
+    },
+  }
+}
+
+function request(profiles: ClusterProfile[], extra: Partial<KubeconfigRequest> = {}): KubeconfigRequest {
+  return {
+    profiles,
+    providers: PROVIDERS,
+    hub: {kubeconfigPaths: ['/home/ada/.kube/hub.yaml'], context: 'hub-admin'},
+    hubServer: 'https://hub.example:6443',
+    mode: 'plugin',
+    pinHub: true,
+    cpcredCommand: ['/opt/cpcred/bin/run.js'],
+    accessProviders: [],
+    asGroups: [],
+    ...extra,
+  }
+}
+
+const contextsOf = (text: string | undefined) =>
+  ((parse(text ?? '') as {contexts?: {name: string}[]}).contexts ?? []).map((context) => context.name)
+
+describe('writeKubeconfig', () => {
+  it('refuses an empty selection before touching a file', async () => {
+    const files = fakeFiles()
+    await assert.rejects(writeKubeconfig(files.port, request([]), {kind: 'stdout'}), UsageError)
+    assert.deepEqual(files.writes, [])
+  })
+
+  it('refuses --as-group without --as', async () => {
+    const files = fakeFiles()
+    await assert.rejects(
+      writeKubeconfig(files.port, request([profile('fleet/a')], {asGroups: ['ops']}), {kind: 'stdout'}),
+      /--as-group needs --as/,
+    )
+  })
+
+  it('will not replace an existing file without --overwrite', async () => {
+    const files = fakeFiles({'/k/config': 'apiVersion: v1\nkind: Config\n'})
+    await assert.rejects(
+      writeKubeconfig(files.port, request([profile('fleet/a')]), {
+        kind: 'file',
+        file: '/k/config',
+        overwrite: false,
+      }),
+      /already exists/,
+    )
+    assert.equal(files.files.get('/k/config'), 'apiVersion: v1\nkind: Config\n')
+  })
+
+  it('fails as a whole when no selected profile can be written, and writes nothing', async () => {
+    const files = fakeFiles()
+    await assert.rejects(
+      writeKubeconfig(files.port, request([profile('fleet/a', 'nobody-has-this')], {skipUnusable: true}), {
+        kind: 'file',
+        file: '/k/out',
+        overwrite: false,
+      }),
+      /none of the 1 selected profiles can be written/,
+    )
+    assert.deepEqual(files.writes, [])
+  })
+
+  it('skips an unusable profile with -l/--all and says why, writing the others', async () => {
+    const files = fakeFiles()
+    const outcome = await writeKubeconfig(
+      files.port,
+      request([profile('fleet/a'), profile('fleet/b', 'nobody-has-this')], {skipUnusable: true}),
+      {kind: 'stdout'},
+    )
+    assert.deepEqual(
+      outcome.skipped.map((skip) => skip.profile),
+      ['fleet/b'],
+    )
+    assert.deepEqual(contextsOf(outcome.yaml), ['fleet/a'])
+    assert.deepEqual(files.writes, [])
+  })
+
+  it('merges under the lock, keeping what the file had', async () => {
+    const existing = [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{name: mine, cluster: {server: "https://mine.example"}}]',
+      'users: [{name: mine, user: {token: x}}]',
+      'contexts: [{name: mine, context: {cluster: mine, user: mine}}]',
+      'current-context: mine',
+      '',
+    ].join('\n')
+    const files = fakeFiles({'/k/config': existing})
+    const outcome = await writeKubeconfig(files.port, request([profile('fleet/a')]), {
+      kind: 'merge',
+      file: '/k/config',
+      overwrite: false,
+      setCurrent: false,
+    })
+    assert.equal(files.locked, 0)
+    assert.deepEqual(files.writes, ['/k/config'])
+    assert.deepEqual(contextsOf(files.files.get('/k/config')).sort(), ['fleet/a', 'mine'])
+    assert.match(outcome.messages.join('\n'), /Added to \/k\/config: .*context fleet\/a/)
+  })
+
+  it('lets a failed write surface and leaves the file as it was', async () => {
+    const files = fakeFiles({'/k/config': 'apiVersion: v1\nkind: Config\n'}, {failWrite: true})
+    await assert.rejects(
+      writeKubeconfig(files.port, request([profile('fleet/a')]), {
+        kind: 'merge',
+        file: '/k/config',
+        overwrite: false,
+        setCurrent: false,
+      }),
+      /read-only file system/,
+    )
+    assert.equal(files.files.get('/k/config'), 'apiVersion: v1\nkind: Config\n')
+  })
+})
+
+describe('syncKubeconfig', () => {
+  const sync = (files: ReturnType<typeof fakeFiles>, profiles: ClusterProfile[], dryRun = false) =>
+    syncKubeconfig(files.port, {...request(profiles), file: '/k/config', dryRun, setCurrent: false})
+
+  it('a dry run plans and writes nothing', async () => {
+    const files = fakeFiles()
+    const outcome = await sync(files, [profile('fleet/a')], true)
+    assert.equal(outcome.wrote, false)
+    assert.deepEqual(
+      outcome.changes.map((change) => change.action),
+      ['add'],
+    )
+    assert.deepEqual(files.writes, [])
+  })
+
+  it('writes once, then leaves a file in step alone', async () => {
+    const files = fakeFiles()
+    const first = await sync(files, [profile('fleet/a'), profile('fleet/b')])
+    assert.equal(first.wrote, true)
+    assert.deepEqual(files.writes, ['/k/config'])
+    const second = await sync(files, [profile('fleet/a'), profile('fleet/b')])
+    assert.equal(second.wrote, false)
+    assert.deepEqual(files.writes, ['/k/config'])
+  })
+
+  it('prunes what it wrote for a profile that is gone, and never an entry the user wrote', async () => {
+    const files = fakeFiles()
+    await sync(files, [profile('fleet/a'), profile('fleet/b')])
+    // An entry the user wrote by hand beside cpcred's: no ownership mark.
+    const document = parse(files.files.get('/k/config') ?? '') as {contexts: unknown[]}
+    document.contexts.push({name: 'mine', context: {cluster: 'fleet/b', user: 'fleet/b'}})
+    const withMine = stringify(document)
+    files.files.set('/k/config', withMine)
+    const outcome = await sync(files, [profile('fleet/a')])
+    assert.deepEqual(
+      outcome.changes.filter((change) => change.action === 'prune').map((change) => change.profile),
+      ['fleet/b'],
+    )
+    assert.deepEqual(contextsOf(files.files.get('/k/config')).sort(), ['fleet/a', 'mine'])
+  })
+})
