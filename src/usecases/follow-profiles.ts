@@ -5,11 +5,7 @@
 // for, so a consumer sees one stream of changes whatever happened on the way.
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {WatchExpiredError} from '../core/errors.js'
-import {
-  listProfiles,
-  type ListProfilesInput,
-  type ListProfilesResult,
-} from './list-profiles.js'
+import {listProfiles, type ListProfilesInput, type ListProfilesResult} from './list-profiles.js'
 import type {ProfileWatchEvent, ProfileWatchSource} from './ports.js'
 
 export type ProfileChange = {type: 'ADDED' | 'MODIFIED' | 'DELETED'; profile: ClusterProfile}
