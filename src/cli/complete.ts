@@ -5,30 +5,24 @@
 // TAB for a hub, with no list at all, waits a moment for that refresh instead of offering nothing.
 import {spawn} from 'node:child_process'
 import {readFile} from 'node:fs/promises'
-import path from 'node:path'
 import {
   completionOutput,
   completionRequest,
   profileCandidates,
-  type HubFlags,
   type ManifestCommand,
 } from '../core/profiles/completion.js'
-import {profileKey} from '../core/profiles/cluster-profile.js'
-import {ExitCode, isCpcredError} from '../core/errors.js'
-import type {HubSelection} from '../adapters/hub.js'
+import type {Hub, HubSelection} from '../adapters/hub.js'
 import {COMPLETE_COMMAND} from './router.js'
+import {wire} from './wiring.js'
 
-export async function runComplete(argv: string[], out: (text: string) => void): Promise<void> {
+export async function runComplete(argv: string[]): Promise<void> {
   try {
     if (argv[0] === '--refresh') await refresh(JSON.parse(argv[1] ?? '{}') as HubSelection)
-    else out(await candidates(argv))
+    else wire().printer.data(await candidates(argv))
   } catch {
     // A completion that fails offers nothing; the shell line must stay clean.
   }
 }
-
-/** How long the first TAB for a hub waits for the list to be fetched. */
-const FIRST_LIST_WAIT_MS = 1500
 
 async function candidates(words: string[]): Promise<string> {
   const manifest = JSON.parse(
@@ -36,62 +30,37 @@ async function candidates(words: string[]): Promise<string> {
   ) as {commands: Record<string, ManifestCommand>}
   const request = completionRequest(words, manifest.commands)
   if (request.kind !== 'profiles') return completionOutput(request, () => [])
-  const {keys, namespace} = await profileKeys(request.hub)
+  const wiring = wire()
+  const [hub, lists, {completionNames}] = await Promise.all([
+    wiring.completionHub(request.hub),
+    wiring.completionLists(),
+    import('../usecases/complete-profiles.js'),
+  ])
+  const {keys, namespace} = await completionNames(hub, {
+    lists,
+    // Detached and unwaited: a stale list answers this keypress, and the next one gets the new.
+    startRefresh: () =>
+      spawn(
+        process.execPath,
+        [process.argv[1]!, COMPLETE_COMMAND, '--refresh', JSON.stringify(request.hub)],
+        {detached: true, stdio: 'ignore'},
+      ).unref(),
+  })
   return completionOutput(request, () => profileCandidates(keys, namespace, request.prefix))
 }
 
-async function profileKeys(selection: HubFlags): Promise<{keys: string[]; namespace: string}> {
-  const [{hubIdentity, loadHubConfig}, cache] = await Promise.all([
-    import('../adapters/hub.js'),
-    completionCache(),
-  ])
-  const config = await loadHubConfig(selection)
-  const identity = hubIdentity(config)
-  let list = await cache.read(identity)
-  if (!cache.isFresh(list) && (await cache.claimRefresh(identity))) {
-    // Detached and unwaited: a stale list answers this keypress, and the next one gets the new.
-    spawn(process.execPath, [process.argv[1]!, COMPLETE_COMMAND, '--refresh', JSON.stringify(selection)], {
-      detached: true,
-      stdio: 'ignore',
-    }).unref()
-  }
-  list ??= await cache.waitFor(identity, FIRST_LIST_WAIT_MS)
-  return {keys: list?.profiles ?? [], namespace: config.namespace}
-}
-
-/** Lists every profile the hub user may see (all namespaces, else the context's) into the cache. */
+/** Lists every profile the hub user may see into the list (a detached `__complete --refresh`). */
 async function refresh(selection: HubSelection): Promise<void> {
-  const [{Hub, hubIdentity, loadHubConfig}, {listProfiles}, cache] = await Promise.all([
-    import('../adapters/hub.js'),
-    import('../usecases/list-profiles.js'),
-    completionCache(),
+  const wiring = wire()
+  const [hub, lists, {refreshNames}] = await Promise.all([
+    wiring.completionHub(selection),
+    wiring.completionLists(),
+    import('../usecases/complete-profiles.js'),
   ])
-  const config = await loadHubConfig(selection)
-  const identity = hubIdentity(config)
+  let opened: Hub | undefined
   try {
-    const hub = await Hub.fromConfig(config, {stdinIsTTY: false, onPluginStderr: () => undefined})
-    try {
-      let result
-      try {
-        result = await listProfiles(hub, {namespace: undefined})
-      } catch (error) {
-        // A consumer may only be allowed the profiles of one namespace.
-        if (!isCpcredError(error) || error.exitCode !== ExitCode.Denied) throw error
-        result = await listProfiles(hub, {namespace: config.namespace})
-      }
-      await cache.write(identity, result.profiles.map(profileKey))
-    } finally {
-      await hub.client.close()
-    }
+    await refreshNames(hub, async () => (opened = await hub.connect()), lists)
   } finally {
-    await cache.releaseRefresh(identity)
+    await opened?.client.close()
   }
-}
-
-async function completionCache() {
-  const [{CompletionCache}, {defaultCredentialCacheDir}] = await Promise.all([
-    import('../adapters/completion-cache.js'),
-    import('../adapters/credential-store.js'),
-  ])
-  return new CompletionCache(path.join(path.dirname(defaultCredentialCacheDir()), 'completion'))
 }

@@ -20,11 +20,7 @@ export async function runFastPath(argv: string[]): Promise<number> {
   } else if (argv[0] === 'list' || argv[0] === 'ls') {
     await (await import('./list.js')).runList(argv.slice(1))
   } else if (argv[0] === COMPLETE_COMMAND) {
-    const [{runComplete}, {processPrinter}] = await Promise.all([
-      import('./complete.js'),
-      import('../adapters/printer.js'),
-    ])
-    await runComplete(argv.slice(1), processPrinter().data)
+    await (await import('./complete.js')).runComplete(argv.slice(1))
   } else {
     await (await import('../plugins/common.js')).runBuiltinPlugin(argv[1]!, argv.slice(2))
   }

@@ -4,10 +4,10 @@
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
 import {processPrinter, type Printer} from '../adapters/printer.js'
-import type {Hub} from '../adapters/hub.js'
+import type {Hub, HubSelection} from '../adapters/hub.js'
 import type {LoadedProviders} from '../adapters/providers.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
-import type {Chooser, KubeconfigFiles} from '../usecases/ports.js'
+import type {Chooser, CompletionHub, CompletionLists, KubeconfigFiles} from '../usecases/ports.js'
 import {hubSelection, type HubFlagValues} from './flags.js'
 
 /** The flags most commands start from: the hub (kubectl's selection rules) and the provider file. */
@@ -32,6 +32,13 @@ export interface Wiring {
   kubeconfigFiles(): Promise<KubeconfigFiles>
   /** The person at the terminal, asked this question to choose one profile (when interactive). */
   chooser(question: string): Chooser
+  /**
+   * The hub a completion is for, from the kubeconfig alone; `connect` opens it quietly (a plugin of
+   * the hub's user never prompts or prints at TAB).
+   */
+  completionHub(selection: HubSelection): Promise<CompletionHub & {connect(): Promise<Hub>}>
+  /** The lists of profile names offered at TAB, beside the credential cache. */
+  completionLists(): Promise<CompletionLists>
 }
 
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
@@ -55,6 +62,23 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
     async kubeconfigFiles() {
       return (await import('../adapters/kubeconfig-files.js')).kubeconfigFiles
+    },
+    async completionHub(selection) {
+      const {Hub, hubIdentity, loadHubConfig} = await import('../adapters/hub.js')
+      const config = await loadHubConfig(selection, env)
+      return {
+        identity: hubIdentity(config),
+        namespace: config.namespace,
+        connect: () => Hub.fromConfig(config, {stdinIsTTY: false, onPluginStderr: () => undefined}),
+      }
+    },
+    async completionLists() {
+      const [{CompletionCache}, {defaultCredentialCacheDir}, path] = await Promise.all([
+        import('../adapters/completion-cache.js'),
+        import('../adapters/credential-store.js'),
+        import('node:path'),
+      ])
+      return new CompletionCache(path.join(path.dirname(defaultCredentialCacheDir(env)), 'completion'))
     },
     chooser(question) {
       return {
