@@ -13,6 +13,7 @@ import {
   type Credential,
 } from '../core/exec-credential/protocol.js'
 import {HUB_CONTEXT_ENV} from '../core/profiles/hub-pin.js'
+import type {ExecInfoCluster} from '../core/access/connection.js'
 import {BUILTIN_PLUGINS} from './names.js'
 import {parseFlags, type FlagTable, type FlagValues} from '../cli/flag-table.js'
 import {processPrinter, type Printer} from '../adapters/printer.js'
@@ -24,17 +25,7 @@ export interface PluginIo {
 
 export const processIo = (): PluginIo => ({env: process.env, printer: processPrinter()})
 
-/** spec.cluster of the exec info: the target, as client-go passes it when provideClusterInfo is true. */
-export interface ExecInfoCluster {
-  server: string
-  'tls-server-name'?: string
-  'insecure-skip-tls-verify'?: boolean
-  'certificate-authority-data'?: string
-  'proxy-url'?: string
-  'disable-compression'?: boolean
-  /** The cluster's client.authentication.k8s.io/exec extension, verbatim (null when it has none). */
-  config?: unknown
-}
+export type {ExecInfoCluster} from '../core/access/connection.js'
 
 export interface ExecInfo {
   apiVersion: ExecApiVersion

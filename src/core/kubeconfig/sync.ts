@@ -8,14 +8,9 @@
 // user already uses is reported and skipped, never taken.
 import {isDeepStrictEqual} from 'node:util'
 import {EXEC_EXTENSION} from '../profiles/cluster-profile.js'
-import {
-  existingKubeconfig,
-  KUBECONFIG_LISTS,
-  ownerOf,
-  type KubeconfigDocument,
-  type KubeconfigListKey,
-} from './render.js'
-import type {NamedEntry} from './merge.js'
+import {KUBECONFIG_LISTS, type KubeconfigDocument, type KubeconfigListKey} from './document.js'
+import {existingKubeconfig, type NamedEntry} from './merge.js'
+import {ownerOf} from './owner.js'
 
 export type SyncAction = 'add' | 'update' | 'prune' | 'skip'
 
