@@ -199,16 +199,7 @@ export async function runBuiltinPlugin(
 }
 
 // DNS-1123: the names of Secrets and ServiceAccounts are subdomains, namespaces are labels.
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
-
-export function isObjectName(name: string): boolean {
-  return name.length <= 253 && DNS_SUBDOMAIN.test(name)
-}
-
-export function isNamespaceName(name: string): boolean {
-  return name.length <= 63 && DNS_LABEL.test(name)
-}
+export {isDnsSubdomain as isObjectName, isDnsLabel as isNamespaceName} from '../core/profiles/names.js'
 
 /** A value from a profile or an argument, quoted for a message (JSON escapes control characters). */
 export function quoted(value: string): string {
