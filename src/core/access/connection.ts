@@ -22,6 +22,8 @@ export interface ClusterEntryFields extends ClusterConnection {
 
 const STRING_FIELDS = ['certificate-authority-data', 'tls-server-name', 'proxy-url'] as const
 const BOOLEAN_FIELDS = ['insecure-skip-tls-verify', 'disable-compression'] as const
+/** Every field of the model. */
+export const CONNECTION_FIELDS = ['server', ...STRING_FIELDS, ...BOOLEAN_FIELDS] as const
 
 /** Cluster fields that name files: they mean nothing on the consumer's machine (DESIGN.md §5). */
 export const LOCAL_FILE_FIELDS = ['certificate-authority'] as const

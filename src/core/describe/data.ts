@@ -13,9 +13,11 @@ import {entryConnectionWarnings} from '../access/connection.js'
 import type {Provider} from '../access/provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from '../access/resolve-access.js'
 import {decodeCertificateAuthorityData, type CertificateAuthorityDescription} from './certificates.js'
-import {describeExtensions} from './extensions.js'
+import {describeExtensions, type ExtensionDescription} from './extensions.js'
 import {redactProfile, redactProxyPassword} from './redact.js'
 import {arrayOf, isObject, nonEmptyText} from './values.js'
+
+export type {ExtensionDescription} from './extensions.js'
 
 export interface DescribeInput {
   profile: ClusterProfile
@@ -30,16 +32,6 @@ export interface DescribeInput {
   showEnv: boolean
   /** The hub the profile was read from: kubeconfigs cpcred writes pin it in the plugin's env. */
   hubPin?: HubPin
-}
-
-export interface ExtensionDescription {
-  name: string
-  /** The value; additional-envs values are redacted unless showEnv. */
-  value: unknown
-  /** What happens to it for this entry's provider; null for extensions cpcred does not read. */
-  effect: string | null
-  /** Why resolution would refuse it, or null. */
-  problem: string | null
 }
 
 export interface OfferedProviderDescription {

@@ -14,9 +14,18 @@ import {
   isReservedExtension,
   kindOf,
 } from '../access/profile-sourced.js'
-import type {ExtensionDescription} from './data.js'
 import {redactEnvExtension} from './redact.js'
 import {NONE} from './values.js'
+
+export interface ExtensionDescription {
+  name: string
+  /** The value; additional-envs values are redacted unless showEnv. */
+  value: unknown
+  /** What happens to it for this entry's provider; null for extensions cpcred does not read. */
+  effect: string | null
+  /** Why resolution would refuse it, or null. */
+  problem: string | null
+}
 
 export function describeExtensions(
   entryName: string,
