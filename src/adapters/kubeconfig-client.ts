@@ -1,17 +1,17 @@
 // Turns a kubeconfig context into a KubeClient, the way client-go's clientcmd does: cluster TLS
 // settings, the user's certificate, token, basic auth or exec plugin, and impersonation.
 import {readFile} from 'node:fs/promises'
+import {EXEC_EXTENSION, type ProfileCluster} from '../core/profiles/cluster-profile.js'
 import {
-  EXEC_EXTENSION,
+  holdsPemCertificate,
   proxyUrlProblem,
   serverUrlProblem,
-  type ProfileCluster,
-} from '../core/profiles/cluster-profile.js'
+  toClientEndpoint,
+} from '../core/access/connection.js'
 import {CpcredError, UsageError} from '../core/errors.js'
 import type {ExecConfig} from '../core/access/exec-config.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
 import {findNamed, type MergedKubeconfig, type NamedEntry} from '../core/kubeconfig/merge.js'
-import {holdsPemCertificate} from '../core/access/resolve-access.js'
 import {runPlugin, pluginLabel} from '../usecases/run-plugin.js'
 import {
   KubeClient,
@@ -84,14 +84,10 @@ export async function clientForContext(
   }
   const user = (userEntry?.user ?? {}) as KubeconfigUser
 
-  const endpoint: Endpoint = {
-    server: cluster.server,
-    caPem: await certificateAuthority(cluster, context.cluster ?? '', contextName),
-    insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
-    tlsServerName: cluster['tls-server-name'],
-    proxyUrl: cluster['proxy-url'],
-    disableCompression: cluster['disable-compression'] === true,
-  }
+  const endpoint: Endpoint = toClientEndpoint(
+    cluster,
+    await certificateAuthority(cluster, context.cluster ?? '', contextName),
+  )
   const impersonation: Impersonation = {
     user: user.as,
     uid: user['as-uid'],

@@ -4,6 +4,8 @@
 import path from 'node:path'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {profileKey} from '../core/profiles/cluster-profile.js'
+// Kubernetes names are DNS labels and subdomains; anything else from the hub must not become a path.
+import {isDnsSubdomain} from '../core/profiles/names.js'
 import {
   CpcredError,
   ExitCode,
@@ -50,9 +52,6 @@ export interface FanOutRequest {
   stdin: 'copy' | 'none'
 }
 
-// Kubernetes names are DNS labels and subdomains; anything else from the hub must not become a path.
-const SAFE_PATH_PART = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/
-
 export async function runFanOut(
   deps: ExecDeps,
   input: ExecInput,
@@ -67,7 +66,7 @@ export async function runFanOut(
     await makeDirectory(request.outputDir)
     const namespaces = new Set(profiles.map((profile) => profile.metadata.namespace ?? ''))
     for (const namespace of namespaces) {
-      if (SAFE_PATH_PART.test(namespace)) await makeDirectory(path.join(request.outputDir, namespace))
+      if (isDnsSubdomain(namespace)) await makeDirectory(path.join(request.outputDir, namespace))
     }
   }
   for (const report of request.reports) await makeDirectory(path.dirname(report.file))
@@ -170,7 +169,7 @@ function stdinCopy(copies: StdinCopies): () => ChildStdin {
 function openLog(dir: string, profile: ClusterProfile): LogFile {
   const namespace = profile.metadata.namespace ?? ''
   const {name} = profile.metadata
-  if (!SAFE_PATH_PART.test(namespace) || !SAFE_PATH_PART.test(name)) {
+  if (!isDnsSubdomain(namespace) || !isDnsSubdomain(name)) {
     throw new CpcredError(`${profileKey(profile)} is not a name that can be a file name, so it has no log`, {
       hint: 'Kubernetes names are DNS labels; check what the hub serves',
     })

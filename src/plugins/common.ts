@@ -13,6 +13,7 @@ import {
   type Credential,
 } from '../core/exec-credential/protocol.js'
 import {HUB_CONTEXT_ENV} from '../core/profiles/hub-pin.js'
+import type {ExecInfoCluster} from '../core/access/connection.js'
 import {BUILTIN_PLUGINS} from './names.js'
 import {parseFlags, type FlagTable, type FlagValues} from '../cli/flag-table.js'
 import {processPrinter, type Printer} from '../adapters/printer.js'
@@ -24,17 +25,7 @@ export interface PluginIo {
 
 export const processIo = (): PluginIo => ({env: process.env, printer: processPrinter()})
 
-/** spec.cluster of the exec info: the target, as client-go passes it when provideClusterInfo is true. */
-export interface ExecInfoCluster {
-  server: string
-  'tls-server-name'?: string
-  'insecure-skip-tls-verify'?: boolean
-  'certificate-authority-data'?: string
-  'proxy-url'?: string
-  'disable-compression'?: boolean
-  /** The cluster's client.authentication.k8s.io/exec extension, verbatim (null when it has none). */
-  config?: unknown
-}
+export type {ExecInfoCluster} from '../core/access/connection.js'
 
 export interface ExecInfo {
   apiVersion: ExecApiVersion
@@ -208,16 +199,7 @@ export async function runBuiltinPlugin(
 }
 
 // DNS-1123: the names of Secrets and ServiceAccounts are subdomains, namespaces are labels.
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
-
-export function isObjectName(name: string): boolean {
-  return name.length <= 253 && DNS_SUBDOMAIN.test(name)
-}
-
-export function isNamespaceName(name: string): boolean {
-  return name.length <= 63 && DNS_LABEL.test(name)
-}
+export {isDnsSubdomain as isObjectName, isDnsLabel as isNamespaceName} from '../core/profiles/names.js'
 
 /** A value from a profile or an argument, quoted for a message (JSON escapes control characters). */
 export function quoted(value: string): string {

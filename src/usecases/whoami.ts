@@ -1,5 +1,6 @@
 // `cpcred whoami`: who the credential makes you on the target (SelfSubjectReview).
-import type {ClusterConnection, Resolution} from '../core/access/resolve-access.js'
+import {toClientEndpoint, type ClusterConnection} from '../core/access/connection.js'
+import type {Resolution} from '../core/access/resolve-access.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
 import {kubectlTable, type Cells} from '../core/text/format.js'
 import {KubeClient, staticAuth, type Endpoint} from '../adapters/kube-client.js'
@@ -13,16 +14,7 @@ export interface SelfSubjectReview {
 
 /** How a profile's cluster is reached, as a KubeClient endpoint. */
 export function targetEndpoint(cluster: ClusterConnection): Endpoint {
-  return {
-    server: cluster.server,
-    caPem: cluster['certificate-authority-data']
-      ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')
-      : undefined,
-    insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'],
-    tlsServerName: cluster['tls-server-name'],
-    proxyUrl: cluster['proxy-url'],
-    disableCompression: cluster['disable-compression'],
-  }
+  return toClientEndpoint(cluster)
 }
 
 export async function reviewSelf(resolution: Resolution, credential: Credential): Promise<SelfSubjectReview> {

@@ -9,11 +9,11 @@ import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import {
   hubPinWarnings,
-  mergeIntoKubeconfig,
   renderKubeconfig,
   type KubeconfigMode,
   type RenderKubeconfigOptions,
 } from '../core/kubeconfig/render.js'
+import {mergeIntoKubeconfig} from '../core/kubeconfig/merge.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {resolveAccess} from '../core/access/resolve-access.js'
 

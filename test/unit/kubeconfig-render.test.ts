@@ -17,12 +17,12 @@ import {ExitCode, UsageError} from '../../src/core/errors.js'
 import {emitKubeconfig} from '../../src/core/kubeconfig/text.js'
 import {
   hubPinWarnings,
-  mergeIntoKubeconfig,
   renderKubeconfig,
-  type KubeconfigDocument,
   type KubeconfigEntryInput,
   type RenderKubeconfigOptions,
 } from '../../src/core/kubeconfig/render.js'
+import type {KubeconfigDocument} from '../../src/core/kubeconfig/document.js'
+import {mergeIntoKubeconfig} from '../../src/core/kubeconfig/merge.js'
 import {HUB_CONTEXT_ENV, HUB_KUBECONFIG_ENV} from '../../src/core/profiles/hub-pin.js'
 import {
   parseAccessProviderFlag,

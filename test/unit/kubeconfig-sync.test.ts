@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {OWNER_EXTENSION, type KubeconfigDocument} from '../../src/core/kubeconfig/render.js'
+import type {KubeconfigDocument} from '../../src/core/kubeconfig/document.js'
+import {OWNER_EXTENSION} from '../../src/core/kubeconfig/owner.js'
 import {describeChange, planSync, type SyncPlanInput} from '../../src/core/kubeconfig/sync.js'
 
 const HUB = 'https://hub.example:6443'

@@ -8,7 +8,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
 import {emitKubeconfig, emitKubeconfigJson, parseKubeconfig} from '../../src/core/kubeconfig/text.js'
-import {mergeIntoKubeconfig, type KubeconfigDocument} from '../../src/core/kubeconfig/render.js'
+import type {KubeconfigDocument} from '../../src/core/kubeconfig/document.js'
+import {mergeIntoKubeconfig} from '../../src/core/kubeconfig/merge.js'
 
 /** Strings YAML 1.1, YAML 1.2 or Go's yaml read as something else, or that break a plain scalar. */
 const AMBIGUOUS = [

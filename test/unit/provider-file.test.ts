@@ -142,6 +142,34 @@ describe('parseProviderFile', () => {
     ['text after the document', '{"providers": []} x', /line 1, column 19: unexpected "x"/],
     ['an unclosed string', '{"a": "abc', /line 1, column 11: unexpected end of file, string not closed/],
     ['a misspelt literal', '{"a":\n  tru}', /line 2, column 6/],
+    [
+      'a key without quotes',
+      '{providers: []}',
+      /line 1, column 2: unexpected "p", expected a "quoted" field name/,
+    ],
+    ['a missing colon', '{"providers" []}', /line 1, column 14: unexpected "\[", expected ":"/],
+    ['a comment', '{"providers": [] // none\n}', /line 1, column 18: unexpected "\/", expected "," or "}"/],
+    [
+      'a number with a dot and no digits',
+      '{"a": 1.}',
+      /line 1, column 8: unexpected "\.", expected "," or "}"/,
+    ],
+    [
+      'a non-breaking space',
+      '{"providers":\u00a0[]}',
+      /line 1, column 14: unexpected "\u00a0", expected a value/,
+    ],
+    [
+      'a nested list never closed',
+      '{"a": [{"b": 1}',
+      /line 1, column 16: unexpected end of file, expected "," or "]"/,
+    ],
+    ['a bad \\u escape', '{"a": "\\u12g4"}', /line 1, column 12: unexpected "g", expected a hex digit/],
+    [
+      'a raw line break in a string',
+      '{"a": "x\ny"}',
+      /line 1, column 9: unexpected "\\n", control characters/,
+    ],
   ]
   for (const [label, text, pattern] of syntaxErrors) {
     it(`locates ${label}`, () => {

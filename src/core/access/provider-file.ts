@@ -3,6 +3,7 @@
 // Only these two say which command may run: a profile never does (DESIGN.md §5).
 import {parse as parseShellWords, type ParseEntry} from 'shell-quote'
 import {UsageError} from '../errors.js'
+import {locateJsonSyntaxError} from './json-position.js'
 import {
   EXEC_API_V1,
   EXEC_API_VERSIONS,
@@ -341,157 +342,11 @@ function parseJson(text: string, source: string): unknown {
     return JSON.parse(text)
   } catch {
     // Not the parser's message: Node 20's has no position and quotes the file, which may hold env values.
-    const {offset, problem} = locateJsonSyntaxError(text)
-    const {line, column} = lineAndColumn(text, offset)
+    const {line, column, problem} = locateJsonSyntaxError(text)
     throw new UsageError(
       `${source}: invalid JSON at line ${line}, column ${column}: ${problem}`,
       PROVIDER_FILE_HINT,
     )
-  }
-}
-
-function lineAndColumn(text: string, offset: number): {line: number; column: number} {
-  const before = text.slice(0, offset).split('\n')
-  return {line: before.length, column: (before.at(-1)?.length ?? 0) + 1}
-}
-
-/**
- * Finds where JSON.parse gave up, by walking the JSON grammar (RFC 8259) until it breaks. Only runs
- * for a file that JSON.parse already rejected, so it favours being short over being fast.
- */
-function locateJsonSyntaxError(text: string): {offset: number; problem: string} {
-  const scanner = new JsonScanner(text)
-  try {
-    scanner.value()
-    scanner.skipWhitespace()
-    if (scanner.at < text.length) scanner.fail('after the end of the document')
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) return {offset: error.offset, problem: error.problem}
-    throw error
-  }
-  return {offset: 0, problem: 'not valid JSON'}
-}
-
-class JsonSyntaxError extends Error {
-  constructor(
-    readonly offset: number,
-    readonly problem: string,
-  ) {
-    super(problem)
-  }
-}
-
-class JsonScanner {
-  at = 0
-
-  constructor(private readonly text: string) {}
-
-  fail(problem?: string): never {
-    const found =
-      this.at < this.text.length
-        ? `unexpected ${JSON.stringify(this.text[this.at])}`
-        : 'unexpected end of file'
-    throw new JsonSyntaxError(this.at, problem ? `${found}, ${problem}` : found)
-  }
-
-  skipWhitespace(): void {
-    while (this.at < this.text.length && ' \t\n\r'.includes(this.text[this.at] as string)) this.at++
-  }
-
-  value(): void {
-    this.skipWhitespace()
-    const char = this.text[this.at] ?? ''
-    if (char === '{') this.object()
-    else if (char === '[') this.array()
-    else if (char === '"') this.string()
-    else if (char === 't') this.literal('true')
-    else if (char === 'f') this.literal('false')
-    else if (char === 'n') this.literal('null')
-    else if (char === '-' || (char >= '0' && char <= '9')) this.number()
-    else this.fail('expected a value')
-  }
-
-  private object(): void {
-    this.at++
-    this.skipWhitespace()
-    if (this.text[this.at] === '}') {
-      this.at++
-      return
-    }
-    for (;;) {
-      this.skipWhitespace()
-      if (this.text[this.at] !== '"') this.fail('expected a "quoted" field name')
-      this.string()
-      this.skipWhitespace()
-      if (this.text[this.at] !== ':') this.fail('expected ":"')
-      this.at++
-      this.value()
-      this.skipWhitespace()
-      const next = this.text[this.at]
-      this.at++
-      if (next === '}') return
-      if (next !== ',') {
-        this.at--
-        this.fail('expected "," or "}"')
-      }
-    }
-  }
-
-  private array(): void {
-    this.at++
-    this.skipWhitespace()
-    if (this.text[this.at] === ']') {
-      this.at++
-      return
-    }
-    for (;;) {
-      this.value()
-      this.skipWhitespace()
-      const next = this.text[this.at]
-      this.at++
-      if (next === ']') return
-      if (next !== ',') {
-        this.at--
-        this.fail('expected "," or "]"')
-      }
-    }
-  }
-
-  private string(): void {
-    this.at++
-    for (;;) {
-      const char = this.text[this.at]
-      if (char === undefined) this.fail('string not closed')
-      if (char === '"') break
-      if (char < ' ') this.fail('control characters must be escaped in strings')
-      if (char === '\\') {
-        this.at++
-        const escape = this.text[this.at] ?? ''
-        if (escape === 'u') {
-          for (let digit = 0; digit < 4; digit++) {
-            this.at++
-            if (!/[0-9a-fA-F]/.test(this.text[this.at] ?? '')) this.fail('expected a hex digit')
-          }
-        } else if (escape === '' || !'"\\/bfnrt'.includes(escape)) {
-          this.fail('invalid escape')
-        }
-      }
-      this.at++
-    }
-    this.at++
-  }
-
-  private literal(word: string): void {
-    for (const char of word) {
-      if (this.text[this.at] !== char) this.fail(`expected ${word}`)
-      this.at++
-    }
-  }
-
-  private number(): void {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.at))
-    if (!match) this.fail('expected a number')
-    this.at += match[0].length
   }
 }
 

@@ -12,21 +12,23 @@ import {
   type ProfileCluster,
 } from '../profiles/cluster-profile.js'
 import {CpcredError, ExitCode} from '../errors.js'
+import {
+  clusterConnection,
+  connectionWarnings,
+  holdsPemCertificate,
+  type ClusterConnection,
+} from './connection.js'
 import type {ExecConfig, ExecEnvVar, InteractiveMode} from './exec-config.js'
+import {
+  decodeAdditionalArgs,
+  decodeAdditionalEnvs,
+  profileMayNotSet,
+  reservedExtensions,
+} from './profile-sourced.js'
 import {CLI_ARGS_POLICIES, ENV_VARS_POLICIES, type Provider} from './provider-file.js'
 
 /** The upstream library runs every plugin with Never; see parseProviderFile for why cpcred follows. */
 export const DEFAULT_INTERACTIVE_MODE: InteractiveMode = 'Never'
-
-/** How to reach the cluster, from the profile's provider entry. Never a command. */
-export interface ClusterConnection {
-  server: string
-  'certificate-authority-data'?: string
-  'tls-server-name'?: string
-  'proxy-url'?: string
-  'insecure-skip-tls-verify'?: boolean
-  'disable-compression'?: boolean
-}
 
 export interface Resolution {
   /** `namespace/name` of the profile. */
@@ -48,28 +50,6 @@ export interface Resolution {
   /** Things the user must hear about even when everything works (insecure TLS, plain http, …). */
   warnings: string[]
 }
-
-/**
- * Environment variables a profile may never set, whatever the policy: they choose which code runs
- * (PATH picks the executable for a bare command name; the others load libraries or scripts into the
- * plugin), and DESIGN.md §5 keeps that choice with the consumer. The upstream library has no such
- * list; a hub that can write profiles must not get code execution on every consumer's machine.
- */
-const ENV_NAMES_A_PROFILE_MAY_NOT_SET = [
-  /^PATH$/,
-  /^LD_/,
-  /^DYLD_/,
-  /^NODE_OPTIONS$/,
-  /^BASH_ENV$/,
-  /^ENV$/,
-  /^PYTHON(PATH|HOME|STARTUP)$/,
-  /^PERL5(LIB|OPT)$/,
-  /^RUBY(LIB|OPT)$/,
-  /^GCONV_PATH$/,
-  // Which hub (and hub credentials) a plugin reads is the consumer's choice too.
-  /^KUBECONFIG$/,
-  /^CPCRED_HUB_/,
-]
 
 /**
  * The chosen pair, or undefined: the first of the consumer's providers, in their order, whose name
@@ -132,7 +112,7 @@ export function resolveAccess(profile: ClusterProfile, providers: Provider[]): R
     )
   }
   const cluster = clusterConnection(profileCluster)
-  warnings.push(...connectionWarnings(key, provider.name, profileCluster))
+  warnings.push(...connectionWarnings(`ClusterProfile ${key} (provider "${provider.name}")`, profileCluster))
 
   const extensions = reservedExtensions(key, profileCluster)
   const execConfig = baseExecConfig(provider, decisions)
@@ -178,84 +158,6 @@ function noProviderInCommon(profile: ClusterProfile, providers: Provider[]): Cpc
       hint,
     },
   )
-}
-
-/** Base64 of a PEM bundle with a certificate in it (a cheap check: this runs on every credential). */
-export function holdsPemCertificate(data: string): boolean {
-  const compact = data.replace(/\s+/g, '')
-  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) return false
-  return Buffer.from(compact, 'base64').toString('latin1').includes('-----BEGIN CERTIFICATE-----')
-}
-
-function clusterConnection(cluster: ProfileCluster): ClusterConnection {
-  const connection: ClusterConnection = {server: cluster.server}
-  if (cluster['certificate-authority-data']) {
-    connection['certificate-authority-data'] = cluster['certificate-authority-data']
-  }
-  if (cluster['tls-server-name']) connection['tls-server-name'] = cluster['tls-server-name']
-  if (cluster['proxy-url']) connection['proxy-url'] = cluster['proxy-url']
-  // client-go refuses CA data together with insecure-skip-tls-verify, which would make every
-  // kubeconfig written for this profile unusable; verifying with the CA is the safe half to keep.
-  if (cluster['insecure-skip-tls-verify'] === true && !connection['certificate-authority-data']) {
-    connection['insecure-skip-tls-verify'] = true
-  }
-  if (cluster['disable-compression'] === true) connection['disable-compression'] = true
-  return connection
-}
-
-function connectionWarnings(key: string, providerName: string, cluster: ProfileCluster): string[] {
-  const warnings: string[] = []
-  const entry = `ClusterProfile ${key} (provider "${providerName}")`
-  if (cluster['insecure-skip-tls-verify'] === true && cluster['certificate-authority-data']) {
-    warnings.push(
-      `${entry} sets both certificate-authority-data and insecure-skip-tls-verify, which kubectl refuses; ` +
-        'cpcred verifies the server with the CA and ignores insecure-skip-tls-verify.',
-    )
-  } else if (cluster['insecure-skip-tls-verify'] === true) {
-    warnings.push(
-      `${entry} sets insecure-skip-tls-verify: the server's certificate is not checked, so anyone on the path can ` +
-        'impersonate the cluster and receive your credentials.',
-    )
-  }
-  if (!/^https:\/\//i.test(cluster.server)) {
-    warnings.push(
-      `${entry} has server ${cluster.server}, which is not https: credentials would travel without TLS protection.`,
-    )
-  }
-  if (cluster['certificate-authority']) {
-    warnings.push(
-      `${entry} names a certificate-authority file; a profile cannot point at files on this machine, so it is ignored.`,
-    )
-  }
-  return warnings
-}
-
-interface ReservedExtensions {
-  exec?: {value: unknown}
-  args?: {value: unknown}
-  envs?: {value: unknown}
-}
-
-/**
- * The three reserved extensions. A name that appears twice is an error rather than "last wins"
- * (client-go) or "applied twice" (the upstream library, for args): either would be a guess.
- */
-function reservedExtensions(key: string, cluster: ProfileCluster): ReservedExtensions {
-  const found: ReservedExtensions = {}
-  const slots = {
-    [EXEC_EXTENSION]: 'exec',
-    [ADDITIONAL_ARGS_EXTENSION]: 'args',
-    [ADDITIONAL_ENVS_EXTENSION]: 'envs',
-  } as const
-  for (const extension of cluster.extensions ?? []) {
-    const slot = slots[extension.name as keyof typeof slots]
-    if (!slot) continue
-    if (found[slot]) {
-      throw malformedExtension(key, extension.name, "it appears more than once in the cluster's extensions")
-    }
-    found[slot] = {value: extension.extension}
-  }
-  return found
 }
 
 function baseExecConfig(provider: Provider, decisions: string[]): ExecConfig {
@@ -343,9 +245,7 @@ function applyAdditionalEnvs(
   }
 
   const fromProfile = decodeAdditionalEnvs(key, extension.value)
-  const refused = [...fromProfile.keys()].filter((name) =>
-    ENV_NAMES_A_PROFILE_MAY_NOT_SET.some((pattern) => pattern.test(name)),
-  )
+  const refused = [...fromProfile.keys()].filter(profileMayNotSet)
   for (const name of refused) fromProfile.delete(name)
   if (refused.length > 0) {
     const names = refused.sort().join(', ')
@@ -384,86 +284,6 @@ function applyAdditionalEnvs(
     `Applied the profile's ${ADDITIONAL_ENVS_EXTENSION} extension (profileSourcedEnvVarsPolicy ${policy}): ` +
       `${parts.join('; ')}.`,
   )
-}
-
-/**
- * The upstream library yaml-decodes the extension's raw bytes into []string. From the API those
- * bytes are the JSON of the value, so a JSON list works and a string holding YAML does not; scalar
- * items become their text, as yaml.v3 does. Departure: a null item is refused (yaml.v3 would pass an
- * empty argument), and a null extension means "nothing to add", as it does upstream for args.
- */
-function decodeAdditionalArgs(key: string, value: unknown): string[] {
-  if (value === null || value === undefined) return []
-  if (!Array.isArray(value)) {
-    throw malformedExtension(
-      key,
-      ADDITIONAL_ARGS_EXTENSION,
-      `it must be a list of strings, not ${describeValue(value)}`,
-    )
-  }
-  return value.map((item, index) => {
-    const text = scalarText(item)
-    if (text === undefined) {
-      throw malformedExtension(
-        key,
-        ADDITIONAL_ARGS_EXTENSION,
-        `item ${index} is ${describeValue(item)}, not a string`,
-      )
-    }
-    return text
-  })
-}
-
-/** As for args: the JSON of a string map, scalar values taken as their text; nulls and bad names refused. */
-function decodeAdditionalEnvs(key: string, value: unknown): Map<string, string> {
-  if (value === null || value === undefined) return new Map()
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw malformedExtension(
-      key,
-      ADDITIONAL_ENVS_EXTENSION,
-      `it must be a map of variable names to strings, not ${describeValue(value)}`,
-    )
-  }
-  const envs = new Map<string, string>()
-  for (const [name, item] of Object.entries(value)) {
-    if (name === '' || name.includes('=') || name.includes('\0')) {
-      throw malformedExtension(
-        key,
-        ADDITIONAL_ENVS_EXTENSION,
-        `${JSON.stringify(name)} is not a variable name`,
-      )
-    }
-    const text = scalarText(item)
-    if (text === undefined) {
-      throw malformedExtension(
-        key,
-        ADDITIONAL_ENVS_EXTENSION,
-        `${name} is ${describeValue(item)}, not a string`,
-      )
-    }
-    envs.set(name, text)
-  }
-  return envs
-}
-
-function scalarText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  return undefined
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'a list'
-  if (typeof value === 'object') return 'an object'
-  return `a ${typeof value}`
-}
-
-function malformedExtension(key: string, extension: string, problem: string): CpcredError {
-  return new CpcredError(`ClusterProfile ${key}: extension ${extension} is malformed: ${problem}`, {
-    exitCode: ExitCode.Failure,
-    hint: 'Ask the cluster manager that publishes this profile to fix the extension.',
-  })
 }
 
 function unknownPolicy(

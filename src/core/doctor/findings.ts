@@ -34,6 +34,7 @@ import {
 } from '../describe/describe.js'
 import type {Provider} from '../access/provider-file.js'
 import {chooseProvider, type Resolution} from '../access/resolve-access.js'
+import {isHttps} from '../access/connection.js'
 
 // ---------------------------------------------------------------------------------------------
 // The hub kubeconfig
@@ -794,10 +795,6 @@ export function rejectedCacheEntry(entry: CacheEntry, profile: string): CheckOut
 }
 
 // ---------------------------------------------------------------------------------------------
-
-function isHttps(server: string): boolean {
-  return /^https:\/\//i.test(server)
-}
 
 function untilText(timestamp: string, now: Date): string {
   return humanDuration(Date.parse(timestamp) - now.getTime())

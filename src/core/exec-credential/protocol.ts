@@ -4,6 +4,7 @@
 // Pure: the caller says whether stdin is a terminal and does the running.
 
 import type {ProfileCluster} from '../profiles/cluster-profile.js'
+import {toExecInfoCluster} from '../access/connection.js'
 import {CpcredError, ExitCode} from '../errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, INTERACTIVE_MODES} from '../access/exec-config.js'
 import type {ExecApiVersion, ExecConfig, InteractiveMode} from '../access/exec-config.js'
@@ -93,35 +94,10 @@ export function buildExecInfo(
         `provideClusterInfo is set for ${exec.command}, but the profile gives no cluster connection to pass to it`,
       )
     }
-    spec.cluster = execCluster(cluster, clusterConfig)
+    spec.cluster = toExecInfoCluster(cluster, clusterConfig)
   }
   spec.interactive = interactive
   return JSON.stringify({kind: EXEC_CREDENTIAL_KIND, apiVersion: exec.apiVersion, spec})
-}
-
-function execCluster(cluster: ProfileCluster, clusterConfig: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {server: cluster.server ?? ''}
-  if (cluster['tls-server-name']) out['tls-server-name'] = cluster['tls-server-name']
-  if (cluster['insecure-skip-tls-verify'] === true) out['insecure-skip-tls-verify'] = true
-  const caData = canonicalBase64(cluster['certificate-authority-data'], cluster.server)
-  if (caData) out['certificate-authority-data'] = caData
-  if (cluster['proxy-url']) out['proxy-url'] = cluster['proxy-url']
-  if (cluster['disable-compression'] === true) out['disable-compression'] = true
-  out.config = clusterConfig === undefined ? null : clusterConfig
-  return out
-}
-
-// client-go holds CA data as bytes and base64-encodes them again, so whitespace and line breaks that a YAML
-// profile may carry do not reach the plugin; invalid base64 would have failed kubeconfig loading there.
-function canonicalBase64(value: string | undefined, server: string): string | undefined {
-  if (!value) return undefined
-  const compact = value.replace(/\s+/g, '')
-  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
-    throw new CpcredError(`certificate-authority-data of the cluster ${server} is not valid base64`, {
-      hint: 'The ClusterProfile must carry the base64 of the PEM CA bundle; ask the cluster manager to fix it.',
-    })
-  }
-  return Buffer.from(compact, 'base64').toString('base64')
 }
 
 /**

@@ -2,9 +2,9 @@
 // checked before any request: a mistake is the user's, a usage error naming the selector, not the
 // server's parse error at exit 1 after a round trip.
 import {UsageError} from '../errors.js'
+import {isDnsSubdomain} from '../profiles/names.js'
 
 const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
 
 /** A syntax problem, caught below and returned as text. */
 class SelectorProblem extends Error {}
@@ -43,7 +43,7 @@ function tokenize(selector: string): Token[] {
 function keyProblem(key: string): string | undefined {
   const slash = key.indexOf('/')
   const [prefix, name] = slash === -1 ? [undefined, key] : [key.slice(0, slash), key.slice(slash + 1)]
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
+  if (prefix !== undefined && !isDnsSubdomain(prefix)) {
     return `the label key prefix "${prefix}" is not a DNS subdomain`
   }
   if (name.length === 0 || name.length > 63 || !NAME.test(name)) {

@@ -1,7 +1,10 @@
 // kubectl's rules for reading kubeconfig files (client-go clientcmd): with several files, the
 // first file that names a cluster, user or context wins, and the first non-empty current-context
-// wins; relative file references resolve against the directory of the file that holds them.
+// wins; relative file references resolve against the directory of the file that holds them. And the
+// merge behind `cpcred kubeconfig --merge`: generated entries added to a kubeconfig the user has.
 import path from 'node:path'
+import {UsageError} from '../errors.js'
+import {emptyKubeconfig, KUBECONFIG_LISTS, type KubeconfigDocument} from './document.js'
 
 export interface KubeconfigFile {
   /** Absolute path of the file. */
@@ -129,4 +132,112 @@ export function kubeconfigPaths(
     return {paths, explicit: false}
   }
   return {paths: [path.join(home, '.kube', 'config')], explicit: false}
+}
+
+export interface MergeIntoKubeconfigOptions {
+  /** Replace entries whose names the generated kubeconfig also uses (`--overwrite`). */
+  overwrite: boolean
+  /** Make the generated kubeconfig's current context the current one (`--set-current`). */
+  setCurrent: boolean
+  /** Where `existing` came from, for messages. */
+  source?: string
+}
+
+export interface MergeIntoKubeconfigResult {
+  document: Record<string, unknown>
+  /** `cluster <name>`, `user <name>`, `context <name>` for each entry appended. */
+  added: string[]
+  /** The same for each existing entry replaced in place. */
+  replaced: string[]
+}
+
+/**
+ * `--merge`: the existing kubeconfig with the generated entries added. Everything else, its other
+ * entries, their order and its other top-level fields, stays as it was; a name that already exists
+ * is refused unless `overwrite`, and then replaced where it stands.
+ */
+export function mergeIntoKubeconfig(
+  existing: unknown,
+  generated: KubeconfigDocument,
+  options: MergeIntoKubeconfigOptions,
+): MergeIntoKubeconfigResult {
+  const source = options.source ?? 'the existing kubeconfig'
+  const base = existingKubeconfig(existing, source)
+  const document: Record<string, unknown> = {...base}
+  const added: string[] = []
+  const replaced: string[] = []
+  const clashes: string[] = []
+
+  for (const {key, kind} of KUBECONFIG_LISTS) {
+    const list = [...kubeconfigEntries(base[key], source, key)]
+    for (const entry of generated[key] as NamedEntry[]) {
+      const index = list.findIndex((existingEntry) => existingEntry.name === entry.name)
+      if (index === -1) {
+        list.push(entry)
+        added.push(`${kind} ${entry.name}`)
+      } else if (options.overwrite) {
+        list[index] = entry
+        replaced.push(`${kind} ${entry.name}`)
+      } else {
+        clashes.push(`${kind} "${entry.name}"`)
+      }
+    }
+    document[key] = list
+  }
+  if (clashes.length > 0) {
+    throw new UsageError(
+      `${source} already has ${clashes.join(', ')}; refusing to replace ${clashes.length === 1 ? 'it' : 'them'}`,
+      'Pass --overwrite to replace them, or choose other names with --context-name.',
+    )
+  }
+  if (options.setCurrent && generated['current-context'] !== '') {
+    document['current-context'] = generated['current-context']
+  }
+  return {document, added, replaced}
+}
+
+/** An empty file starts from kubectl's skeleton; anything else must look like a kubeconfig. */
+export function existingKubeconfig(existing: unknown, source: string): Record<string, unknown> {
+  if (existing === undefined || existing === null || existing === '') return {...emptyKubeconfig()}
+  if (typeof existing !== 'object' || Array.isArray(existing)) {
+    throw new UsageError(
+      `${source} is not a kubeconfig: expected a mapping with clusters, users and contexts, found ${Array.isArray(existing) ? 'a list' : `a ${typeof existing}`}`,
+      'Pass another file with --kubeconfig/KUBECONFIG, or write to a new file with --output-file.',
+    )
+  }
+  const document = existing as Record<string, unknown>
+  if (document.kind !== undefined && document.kind !== 'Config') {
+    throw new UsageError(
+      `${source} is not a kubeconfig: its kind is ${JSON.stringify(document.kind)}, not "Config"`,
+      'Pass another file with --kubeconfig/KUBECONFIG, or write to a new file with --output-file.',
+    )
+  }
+  if (document.apiVersion !== undefined && document.apiVersion !== 'v1') {
+    throw new UsageError(
+      `${source} is not a kubeconfig v1: its apiVersion is ${JSON.stringify(document.apiVersion)}, not "v1"`,
+    )
+  }
+  for (const {key} of KUBECONFIG_LISTS) kubeconfigEntries(document[key], source, key)
+  return document
+}
+
+/** As client-go reads them: a list of named entries, each name once (clientcmd refuses duplicates). */
+function kubeconfigEntries(value: unknown, source: string, key: string): NamedEntry[] {
+  if (value === undefined || value === null) return []
+  if (!Array.isArray(value)) throw new UsageError(`${source} is not a valid kubeconfig: ${key} is not a list`)
+  const seen = new Set<string>()
+  return value.map((entry: unknown, index) => {
+    const name = (entry as {name?: unknown} | null)?.name
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry) || typeof name !== 'string') {
+      throw new UsageError(`${source} is not a valid kubeconfig: ${key}[${index}] has no name`)
+    }
+    if (seen.has(name)) {
+      throw new UsageError(
+        `${source} is not a valid kubeconfig: ${key} has "${name}" twice, which kubectl refuses too`,
+        'Remove one of them first.',
+      )
+    }
+    seen.add(name)
+    return entry as NamedEntry
+  })
 }

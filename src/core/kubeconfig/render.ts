@@ -1,5 +1,7 @@
-// The kubeconfigs `cpcred kubeconfig` writes (DESIGN.md §4) and the merge behind `--merge`. Pure:
-// the caller reads and writes files, resolves paths and prints.
+// The kubeconfigs `cpcred kubeconfig` writes (DESIGN.md §4): one cluster, user and context per
+// profile, the user's exec entry running the plugin or `cpcred credential`. Pure: the caller reads
+// and writes files, resolves paths and prints. Names are in names.ts, ownership marks in owner.ts,
+// the merge behind `--merge` in merge.ts.
 //
 // Every object is built with its keys in the order `kubectl config view` prints them (alphabetical,
 // as sigs.k8s.io/yaml emits them) and with client-go's v1 omission rules (clientcmd/api/v1
@@ -10,14 +12,18 @@ import {HUB_CONTEXT_ENV, HUB_KUBECONFIG_ENV, pinnedEnv, pinsHub, type HubPin} fr
 import path from 'node:path'
 import {EXEC_EXTENSION, type NamedExtension} from '../profiles/cluster-profile.js'
 import {UsageError} from '../errors.js'
-import {
-  EXEC_API_V1,
-  type ExecApiVersion,
-  type ExecEnvVar,
-  type InteractiveMode,
-} from '../access/exec-config.js'
-import type {NamedEntry} from './merge.js'
+import {EXEC_API_V1, type ExecEnvVar, type InteractiveMode} from '../access/exec-config.js'
+import {toKubeconfigCluster} from '../access/connection.js'
 import type {Resolution} from '../access/resolve-access.js'
+import {
+  emptyKubeconfig,
+  type KubeconfigCluster,
+  type KubeconfigDocument,
+  type KubeconfigExec,
+  type KubeconfigUser,
+} from './document.js'
+import {byName, entryNames} from './names.js'
+import {ownerExtensions} from './owner.js'
 
 /** `cpcred credential`'s flag for a KEP-5339 provider (see parseAccessProviderFlag). */
 export const ACCESS_PROVIDER_FLAG = '--access-provider'
@@ -52,75 +58,16 @@ export interface RenderKubeconfigOptions {
   owner?: {hub: string; sync?: boolean}
 }
 
-/**
- * The kubeconfig extension that marks an entry (cluster, user and context alike) as written by cpcred
- * for one profile of one hub. Ownership is read from here, never from a name pattern.
- */
-export const OWNER_EXTENSION = 'cpcred/profile'
-
-export interface OwnerMark {
-  /** The hub's server URL: a hub's identity that survives its users' credentials changing. */
-  hub: string
-  /** NAMESPACE/NAME of the ClusterProfile. */
-  profile: string
-  /**
-   * Written by `cpcred sync`, which updates and prunes it. Entries `cpcred kubeconfig` wrote are
-   * adopted by a sync that selects their profile under their name, but never pruned by one.
-   */
-  sync?: true
-}
-
-export interface KubeconfigExec {
-  apiVersion: ExecApiVersion
-  args: string[]
-  command: string
-  env: ExecEnvVar[]
-  installHint?: string
-  interactiveMode?: InteractiveMode
-  provideClusterInfo: boolean
-}
-
-export interface KubeconfigCluster {
-  'certificate-authority-data'?: string
-  'disable-compression'?: boolean
-  extensions?: NamedExtension[]
-  'insecure-skip-tls-verify'?: boolean
-  'proxy-url'?: string
-  server: string
-  'tls-server-name'?: string
-}
-
-export interface KubeconfigUser {
-  as?: string
-  'as-groups'?: string[]
-  exec: KubeconfigExec
-  extensions?: NamedExtension[]
-}
-
-export interface KubeconfigContext {
-  cluster: string
-  extensions?: NamedExtension[]
-  user: string
-}
-
-/** A kubeconfig v1 Config, keys in kubectl's order. */
-export interface KubeconfigDocument {
-  apiVersion: 'v1'
-  clusters: {cluster: KubeconfigCluster; name: string}[]
-  contexts: {context: KubeconfigContext; name: string}[]
-  'current-context': string
-  kind: 'Config'
-  preferences: Record<string, never>
-  users: {name: string; user: KubeconfigUser}[]
-}
-
 export function renderKubeconfig(
   entries: KubeconfigEntryInput[],
   options: RenderKubeconfigOptions,
 ): KubeconfigDocument {
   checkOptions(options)
   const unique = uniqueByProfile(entries)
-  const names = entryNames(unique, options.contextNameTemplate)
+  const names = entryNames(
+    unique.map(({resolution}) => ({profile: resolution.profile, provider: resolution.provider.name})),
+    options.contextNameTemplate,
+  )
 
   const document = emptyKubeconfig()
   // Sorted by name, as kubectl writes them (client-go keeps entries in maps and sorts on output), so
@@ -129,7 +76,7 @@ export function renderKubeconfig(
   for (const index of order) {
     const {resolution} = unique[index] as KubeconfigEntryInput
     const name = names[index] as string
-    const mark = ownerExtensions(resolution, options)
+    const mark = ownerExtensions(options.owner, resolution.profile)
     document.clusters.push({cluster: clusterEntry(resolution, mark), name})
     document.contexts.push({context: {cluster: name, ...(mark && {extensions: mark}), user: name}, name})
     document.users.push({name, user: {...userEntry(resolution, options), ...(mark && {extensions: mark})}})
@@ -177,11 +124,6 @@ export function hubPinWarnings(entries: KubeconfigEntryInput[], options: RenderK
   return warnings
 }
 
-/** Go's string order (bytes of UTF-8), which is how client-go sorts names. */
-function byName(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b))
-}
-
 function checkOptions(options: RenderKubeconfigOptions): void {
   if (options.asGroups && options.asGroups.length > 0 && !options.as) {
     // client-go impersonates only when `as` is set and silently drops lone groups; kubectl refuses them.
@@ -218,115 +160,18 @@ function uniqueByProfile(entries: KubeconfigEntryInput[]): KubeconfigEntryInput[
   })
 }
 
-const PLACEHOLDERS = ['namespace', 'name', 'provider'] as const
-type Placeholder = (typeof PLACEHOLDERS)[number]
-
-/**
- * One name per profile, used for its context, cluster and user alike, so a name that is free as a
- * context is free everywhere when merging. The default `<namespace>/<name>` is what users already
- * type for a profile, is unique on a hub, and needs no prefix: kubeconfig names are free-form.
- */
-function entryNames(entries: KubeconfigEntryInput[], template = '{namespace}/{name}'): string[] {
-  const render = compileNameTemplate(template)
-  const owners = new Map<string, string>()
-  return entries.map(({resolution}) => {
-    const slash = resolution.profile.indexOf('/')
-    const name = render({
-      namespace: resolution.profile.slice(0, slash),
-      name: resolution.profile.slice(slash + 1),
-      provider: resolution.provider.name,
-    })
-    if (name === '') {
-      throw new UsageError(
-        `--context-name "${template}" gives ClusterProfile ${resolution.profile} an empty name`,
-        'Use a template with {namespace} and {name}, e.g. "{namespace}-{name}".',
-      )
-    }
-    const owner = owners.get(name)
-    if (owner !== undefined) {
-      throw new UsageError(
-        `--context-name "${template}" gives ClusterProfiles ${owner} and ${resolution.profile} the same name "${name}"`,
-        'Use a template that tells them apart, e.g. with both {namespace} and {name}.',
-      )
-    }
-    owners.set(name, resolution.profile)
-    return name
-  })
-}
-
-function compileNameTemplate(template: string): (values: Record<Placeholder, string>) => string {
-  const parts: Array<string | {placeholder: Placeholder}> = []
-  let last = 0
-  for (const match of template.matchAll(/\{([^{}]*)\}|[{}]/g)) {
-    const found = match[1]
-    if (found === undefined) {
-      throw new UsageError(
-        `--context-name "${template}" has an unmatched "${match[0]}" at position ${match.index + 1}`,
-        `Placeholders are ${PLACEHOLDERS.map((name) => `{${name}}`).join(', ')}.`,
-      )
-    }
-    if (!(PLACEHOLDERS as readonly string[]).includes(found)) {
-      throw new UsageError(
-        `--context-name "${template}" has an unknown placeholder {${found}}`,
-        `Placeholders are ${PLACEHOLDERS.map((name) => `{${name}}`).join(', ')}.`,
-      )
-    }
-    parts.push(template.slice(last, match.index), {placeholder: found as Placeholder})
-    last = match.index + match[0].length
-  }
-  parts.push(template.slice(last))
-  return (values) =>
-    parts.map((part) => (typeof part === 'string' ? part : values[part.placeholder])).join('')
-}
-
-function ownerExtensions(
-  resolution: Resolution,
-  options: RenderKubeconfigOptions,
-): NamedExtension[] | undefined {
-  if (options.owner === undefined) return undefined
-  const mark: OwnerMark = {
-    hub: options.owner.hub,
-    profile: resolution.profile,
-    ...(options.owner.sync ? {sync: true as const} : {}),
-  }
-  return [{extension: mark, name: OWNER_EXTENSION}]
-}
-
-/** The owner mark of a kubeconfig entry's body (its cluster, user or context), if cpcred wrote it. */
-export function ownerOf(body: unknown): OwnerMark | undefined {
-  const extensions = (body as {extensions?: unknown} | null | undefined)?.extensions
-  if (!Array.isArray(extensions)) return undefined
-  const value = (extensions as NamedExtension[]).find((entry) => entry?.name === OWNER_EXTENSION)?.extension
-  const mark = value as Partial<OwnerMark> | undefined
-  return typeof mark?.hub === 'string' && typeof mark.profile === 'string'
-    ? {hub: mark.hub, profile: mark.profile, ...(mark.sync === true ? {sync: true as const} : {})}
-    : undefined
-}
-
 function clusterEntry(resolution: Resolution, mark: NamedExtension[] | undefined): KubeconfigCluster {
-  const connection = resolution.cluster
-  const cluster: Partial<KubeconfigCluster> = {}
-  if (connection['certificate-authority-data']) {
-    cluster['certificate-authority-data'] = connection['certificate-authority-data']
-  }
-  if (connection['disable-compression']) cluster['disable-compression'] = true
   // client-go hands this extension to the plugin as ExecCredential.spec.cluster.config
   // (clientcmd: ExecProvider.Config = cluster.Extensions["client.authentication.k8s.io/exec"]), and
   // only when provideClusterInfo is true. Written in both modes so a cluster entry does not depend on
-  // who runs the plugin.
-  // Sorted by name, as kubectl prints them.
+  // who runs the plugin. Sorted by name, as kubectl prints them.
   const extensions = [
     ...(resolution.execClusterConfig === undefined
       ? []
       : [{extension: resolution.execClusterConfig, name: EXEC_EXTENSION}]),
     ...(mark ?? []),
   ]
-  if (extensions.length > 0) cluster.extensions = extensions
-  if (connection['insecure-skip-tls-verify']) cluster['insecure-skip-tls-verify'] = true
-  if (connection['proxy-url']) cluster['proxy-url'] = connection['proxy-url']
-  cluster.server = connection.server
-  if (connection['tls-server-name']) cluster['tls-server-name'] = connection['tls-server-name']
-  return cluster as KubeconfigCluster
+  return toKubeconfigCluster(resolution.cluster, extensions)
 }
 
 function userEntry(resolution: Resolution, options: RenderKubeconfigOptions): KubeconfigUser {
@@ -406,134 +251,4 @@ function execEntry(fields: KubeconfigExec): KubeconfigExec {
   if (fields.interactiveMode) exec.interactiveMode = fields.interactiveMode
   exec.provideClusterInfo = fields.provideClusterInfo
   return exec as KubeconfigExec
-}
-
-export interface MergeIntoKubeconfigOptions {
-  /** Replace entries whose names the generated kubeconfig also uses (`--overwrite`). */
-  overwrite: boolean
-  /** Make the generated kubeconfig's current context the current one (`--set-current`). */
-  setCurrent: boolean
-  /** Where `existing` came from, for messages. */
-  source?: string
-}
-
-export interface MergeIntoKubeconfigResult {
-  document: Record<string, unknown>
-  /** `cluster <name>`, `user <name>`, `context <name>` for each entry appended. */
-  added: string[]
-  /** The same for each existing entry replaced in place. */
-  replaced: string[]
-}
-
-/** The named lists of a kubeconfig, and what each holds. */
-export const KUBECONFIG_LISTS = [
-  {key: 'clusters', kind: 'cluster'},
-  {key: 'users', kind: 'user'},
-  {key: 'contexts', kind: 'context'},
-] as const
-
-export type KubeconfigListKey = (typeof KUBECONFIG_LISTS)[number]['key']
-
-/**
- * `--merge`: the existing kubeconfig with the generated entries added. Everything else, its other
- * entries, their order and its other top-level fields, stays as it was; a name that already exists
- * is refused unless `overwrite`, and then replaced where it stands.
- */
-export function mergeIntoKubeconfig(
-  existing: unknown,
-  generated: KubeconfigDocument,
-  options: MergeIntoKubeconfigOptions,
-): MergeIntoKubeconfigResult {
-  const source = options.source ?? 'the existing kubeconfig'
-  const base = existingKubeconfig(existing, source)
-  const document: Record<string, unknown> = {...base}
-  const added: string[] = []
-  const replaced: string[] = []
-  const clashes: string[] = []
-
-  for (const {key, kind} of KUBECONFIG_LISTS) {
-    const list = [...namedEntries(base[key], source, key)]
-    for (const entry of generated[key] as NamedEntry[]) {
-      const index = list.findIndex((existingEntry) => existingEntry.name === entry.name)
-      if (index === -1) {
-        list.push(entry)
-        added.push(`${kind} ${entry.name}`)
-      } else if (options.overwrite) {
-        list[index] = entry
-        replaced.push(`${kind} ${entry.name}`)
-      } else {
-        clashes.push(`${kind} "${entry.name}"`)
-      }
-    }
-    document[key] = list
-  }
-  if (clashes.length > 0) {
-    throw new UsageError(
-      `${source} already has ${clashes.join(', ')}; refusing to replace ${clashes.length === 1 ? 'it' : 'them'}`,
-      'Pass --overwrite to replace them, or choose other names with --context-name.',
-    )
-  }
-  if (options.setCurrent && generated['current-context'] !== '') {
-    document['current-context'] = generated['current-context']
-  }
-  return {document, added, replaced}
-}
-
-/** kubectl's skeleton of a kubeconfig, keys in the order it prints them. */
-function emptyKubeconfig(): KubeconfigDocument {
-  return {
-    apiVersion: 'v1',
-    clusters: [],
-    contexts: [],
-    'current-context': '',
-    kind: 'Config',
-    preferences: {},
-    users: [],
-  }
-}
-
-/** An empty file starts from kubectl's skeleton; anything else must look like a kubeconfig. */
-export function existingKubeconfig(existing: unknown, source: string): Record<string, unknown> {
-  if (existing === undefined || existing === null || existing === '') return {...emptyKubeconfig()}
-  if (typeof existing !== 'object' || Array.isArray(existing)) {
-    throw new UsageError(
-      `${source} is not a kubeconfig: expected a mapping with clusters, users and contexts, found ${Array.isArray(existing) ? 'a list' : `a ${typeof existing}`}`,
-      'Pass another file with --kubeconfig/KUBECONFIG, or write to a new file with --output-file.',
-    )
-  }
-  const document = existing as Record<string, unknown>
-  if (document.kind !== undefined && document.kind !== 'Config') {
-    throw new UsageError(
-      `${source} is not a kubeconfig: its kind is ${JSON.stringify(document.kind)}, not "Config"`,
-      'Pass another file with --kubeconfig/KUBECONFIG, or write to a new file with --output-file.',
-    )
-  }
-  if (document.apiVersion !== undefined && document.apiVersion !== 'v1') {
-    throw new UsageError(
-      `${source} is not a kubeconfig v1: its apiVersion is ${JSON.stringify(document.apiVersion)}, not "v1"`,
-    )
-  }
-  for (const {key} of KUBECONFIG_LISTS) namedEntries(document[key], source, key)
-  return document
-}
-
-/** As client-go reads them: a list of named entries, each name once (clientcmd refuses duplicates). */
-function namedEntries(value: unknown, source: string, key: string): NamedEntry[] {
-  if (value === undefined || value === null) return []
-  if (!Array.isArray(value)) throw new UsageError(`${source} is not a valid kubeconfig: ${key} is not a list`)
-  const seen = new Set<string>()
-  return value.map((entry: unknown, index) => {
-    const name = (entry as {name?: unknown} | null)?.name
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry) || typeof name !== 'string') {
-      throw new UsageError(`${source} is not a valid kubeconfig: ${key}[${index}] has no name`)
-    }
-    if (seen.has(name)) {
-      throw new UsageError(
-        `${source} is not a valid kubeconfig: ${key} has "${name}" twice, which kubectl refuses too`,
-        'Remove one of them first.',
-      )
-    }
-    seen.add(name)
-    return entry as NamedEntry
-  })
 }

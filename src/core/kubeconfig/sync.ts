@@ -8,14 +8,10 @@
 // user already uses is reported and skipped, never taken.
 import {isDeepStrictEqual} from 'node:util'
 import {EXEC_EXTENSION} from '../profiles/cluster-profile.js'
-import {
-  existingKubeconfig,
-  KUBECONFIG_LISTS,
-  ownerOf,
-  type KubeconfigDocument,
-  type KubeconfigListKey,
-} from './render.js'
-import type {NamedEntry} from './merge.js'
+import {CONNECTION_FIELDS} from '../access/connection.js'
+import {KUBECONFIG_LISTS, type KubeconfigDocument, type KubeconfigListKey} from './document.js'
+import {existingKubeconfig, type NamedEntry} from './merge.js'
+import {ownerOf} from './owner.js'
 
 export type SyncAction = 'add' | 'update' | 'prune' | 'skip'
 
@@ -175,8 +171,8 @@ function describeDifferences(current: (NamedEntry | undefined)[], wanted: NamedE
     )?.extension
   if (!isDeepStrictEqual(execConfig(cluster), execConfig(wantedCluster))) differences.push('extensions')
   if (!isDeepStrictEqual(user?.exec, wantedUser.exec)) differences.push('provider')
-  const connection = ['tls-server-name', 'proxy-url', 'insecure-skip-tls-verify', 'disable-compression']
-  if (differences.length === 0 && connection.some(differs)) differences.push('connection')
+  // The rest of the connection is named as a whole.
+  if (differences.length === 0 && CONNECTION_FIELDS.some(differs)) differences.push('connection')
   return differences.length > 0 ? differences.join(', ') : 'entries'
 }
 

@@ -8,6 +8,7 @@
 // (docs/performance.md). Neither the entry's arguments nor its environment hold a secret: only the
 // file's path. Both files are 0600 in a 0700 directory and removed when the command ends.
 import {emitKubeconfigJson} from './text.js'
+import {toKubeconfigCluster, type KubeconfigCluster} from '../access/connection.js'
 import type {Resolution} from '../access/resolve-access.js'
 
 export interface TargetKubeconfigOptions {
@@ -17,7 +18,7 @@ export interface TargetKubeconfigOptions {
 
 /** The target as the kubeconfig names it: the cluster entry and who to impersonate. */
 export interface TargetConnection {
-  cluster: Record<string, unknown>
+  cluster: KubeconfigCluster
   as?: string
   asGroups?: string[]
 }
@@ -30,17 +31,7 @@ export function targetConnection(
   resolution: Resolution,
   options: TargetKubeconfigOptions = {},
 ): TargetConnection {
-  const cluster: Record<string, unknown> = {server: resolution.cluster.server}
-  for (const field of [
-    'certificate-authority-data',
-    'tls-server-name',
-    'proxy-url',
-    'insecure-skip-tls-verify',
-    'disable-compression',
-  ] as const) {
-    if (resolution.cluster[field] !== undefined) cluster[field] = resolution.cluster[field]
-  }
-  const connection: TargetConnection = {cluster}
+  const connection: TargetConnection = {cluster: toKubeconfigCluster(resolution.cluster)}
   if (options.as) connection.as = options.as
   if (options.as && options.asGroups?.length) connection.asGroups = [...options.asGroups]
   return connection

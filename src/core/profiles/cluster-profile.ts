@@ -2,6 +2,7 @@
 // reads it. Field names follow the API exactly; the cluster of an access provider is a kubeconfig v1
 // Cluster. Both versions read into one model: v1alpha2 is v1alpha1 without the deprecated
 // credentialProviders (and with stricter validation, which the hub applies).
+import {checkProfileCluster, type ClusterEntryFields} from '../access/connection.js'
 
 export const GROUP = 'multicluster.x-k8s.io'
 /**
@@ -51,15 +52,8 @@ export interface NamedExtension {
   extension: unknown
 }
 
-/** A kubeconfig v1 Cluster, with kubeconfig field names. */
-export interface ProfileCluster {
-  server: string
-  'certificate-authority'?: string
-  'certificate-authority-data'?: string
-  'tls-server-name'?: string
-  'insecure-skip-tls-verify'?: boolean
-  'proxy-url'?: string
-  'disable-compression'?: boolean
+/** A kubeconfig v1 Cluster, with kubeconfig field names: the connection and its extensions. */
+export interface ProfileCluster extends ClusterEntryFields {
   extensions?: NamedExtension[]
 }
 
@@ -110,77 +104,6 @@ export interface OfferedProvider extends AccessProvider {
    * entered cpcred (see checkProfileCluster). Never contains the server URL itself.
    */
   invalid?: string
-}
-
-/** Cluster fields that name files: they mean nothing on the consumer's machine (DESIGN.md §5). */
-export const LOCAL_FILE_FIELDS = ['certificate-authority'] as const
-
-/**
- * Why a profile's cluster entry cannot be used, or undefined when it can: the server must be an
- * absolute http(s) URL without user information (a password in a URL ends up in kubeconfigs, logs
- * and terminals), without control characters or whitespace (which break kubeconfigs and forge
- * lines). The reason never repeats the URL: it may hold the very secret being refused.
- */
-export function checkProfileCluster(cluster: unknown): string | undefined {
-  if (typeof cluster !== 'object' || cluster === null || Array.isArray(cluster)) return 'it has no cluster'
-  const server = (cluster as {server?: unknown}).server
-  if (server === undefined || server === null || server === '') return 'it has no cluster.server'
-  if (typeof server !== 'string') return 'its cluster.server is not a string'
-  const problem = serverUrlProblem(server)
-  if (problem) return problem
-  const fields = cluster as Record<string, unknown>
-  for (const field of ['certificate-authority-data', 'tls-server-name', 'proxy-url', ...LOCAL_FILE_FIELDS]) {
-    if (fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'string') {
-      return `its cluster.${field} is not a string`
-    }
-  }
-  for (const field of ['insecure-skip-tls-verify', 'disable-compression']) {
-    if (fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'boolean') {
-      return `its cluster.${field} is not a boolean`
-    }
-  }
-  if (typeof fields['proxy-url'] === 'string' && fields['proxy-url'] !== '') {
-    return proxyUrlProblem(fields['proxy-url'])
-  }
-  return undefined
-}
-
-/** Why a server URL cannot be used (absolute http(s), a host, no user information, no controls). */
-export function serverUrlProblem(server: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/.test(server)) {
-    return 'control characters or whitespace in the server URL'
-  }
-  let url: URL
-  try {
-    url = new URL(server)
-  } catch {
-    return 'the server URL is not an absolute URL'
-  }
-  // Checked on the text as well: WHATWG URL drops an empty userinfo ("https://@host").
-  if (url.username !== '' || url.password !== '' || /^[^:/?#]+:\/\/[^/?#]*@/.test(server)) {
-    return 'user information in the server URL'
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'the server URL is not http or https'
-  if (url.hostname === '') return 'the server URL has no host'
-  return undefined
-}
-
-/** Why a proxy URL cannot be used: client-go takes http, https and socks5 proxies. */
-export function proxyUrlProblem(proxy: string): string | undefined {
-  try {
-    const {protocol} = new URL(proxy)
-    return ['http:', 'https:', 'socks5:'].includes(protocol)
-      ? undefined
-      : 'the proxy URL is not http, https or socks5'
-  } catch {
-    return 'the proxy URL is not an absolute URL'
-  }
-}
-
-/** The server URL with any user information replaced, for the rare place that shows a raw entry. */
-export function withoutUserInfo(server: string): string {
-  return server.replace(/^([^:/?#]+:\/\/)[^/?#]*@/, '$1<redacted>@')
 }
 
 /**
