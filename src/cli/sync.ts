@@ -4,6 +4,7 @@ import type {KubeconfigFiles} from '../usecases/write-kubeconfig.js'
 import type {Printer} from '../adapters/printer.js'
 import {describeChange, type SyncChange} from '../core/kubeconfig/sync.js'
 import {describeFold} from '../core/fleet/member-fold.js'
+import {exportJson, exportJsonLine} from '../core/text/export.js'
 import {untilInterrupted} from './interrupt.js'
 import {chosenShard} from './shard.js'
 import type {ListProfilesInput} from '../usecases/list-profiles.js'
@@ -35,7 +36,7 @@ export function renderSyncOutcome(
   for (const warning of outcome.warnings) printer.warn(warning)
   if (output === 'text') for (const fold of outcome.folds) printer.note(describeFold(fold))
   if (output === 'json') {
-    printer.data(`${JSON.stringify(outcomeData(outcome, request), null, 2)}\n`)
+    printer.data(exportJson(outcomeData(outcome, request)))
     return
   }
   for (const change of outcome.changes) {
@@ -114,8 +115,7 @@ export async function watchAndSync(
             )
             skippedBefore = skipped
             for (const change of fresh) {
-              if (output === 'json')
-                printer.data(`${JSON.stringify({time: new Date().toISOString(), ...change})}\n`)
+              if (output === 'json') printer.data(exportJsonLine({time: new Date().toISOString(), ...change}))
               else printer.note(`${new Date().toISOString()} ${describeChange(change)}`)
             }
             if (outcome.currentContextPruned !== undefined)

@@ -5,6 +5,7 @@ import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/fl
 import {ALL_NAMESPACES_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
+import {exportData} from '../core/text/export.js'
 import {openSession} from '../cli/session.js'
 
 const DESCRIBE_FLAGS = {
@@ -58,10 +59,6 @@ export default class Describe extends Command {
       return
     }
     const data = describeProfileData(input)
-    printer.data(
-      flags.output === 'json'
-        ? `${JSON.stringify(data, null, 4)}\n`
-        : (await import('yaml')).stringify(data, {indentSeq: false, lineWidth: 0}),
-    )
+    printer.data(await exportData(data, flags.output))
   }
 }

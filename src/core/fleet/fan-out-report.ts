@@ -2,6 +2,7 @@
 // output, so CI can show per-cluster results. The JSON report is built here (exact strings, like
 // -o json); the JUnit report in junit.ts. Output comes from remote clusters and can be unbounded, so
 // only a bounded tail of it is ever kept in memory.
+import {exportJson} from '../text/export.js'
 
 /** How one target of a fan-out ended. */
 export interface TargetResult {
@@ -174,5 +175,5 @@ export function renderJsonReport(report: FanOutReport): string {
       lastLines: output?.last(REPORT_LAST_LINES) ?? [],
     })),
   }
-  return `${JSON.stringify(json, null, 2)}\n`
+  return exportJson(json)
 }
