@@ -153,7 +153,7 @@ export function splitProfile(profile: string): {namespace: string; name: string}
 export const REPORT_LAST_LINES = DEFAULT_LAST_LINES
 
 /**
- * Pretty JSON (2 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
+ * Pretty JSON (as -o json: 4 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
  * targets:[{profile, namespace, name, outcome, exitCode, durationMs (rounded), signal?, timedOut?,
  * error?, lastLines}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
  */
