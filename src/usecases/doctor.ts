@@ -56,9 +56,9 @@ import type {DoctorMode, DoctorReport, ProfileReport} from '../core/doctor/repor
 import {ExitCode, UsageError, isCpcredError} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
 import {findNamed, type ContextEntry} from '../core/kubeconfig/merge.js'
-import {describeFold, foldMembers} from '../core/fleet/member-fold.js'
+import {describeFold, foldSelection} from '../core/fleet/member-fold.js'
 import {inPool} from '../core/fleet/worker-pool.js'
-import {chooseProvider, resolveAccess, type Resolution} from '../core/access/resolve-access.js'
+import {resolveAccess, type Resolution} from '../core/access/resolve-access.js'
 import type {CredentialStore} from '../adapters/credential-store.js'
 import {errorCode, readIfExists} from '../adapters/files.js'
 import {Hub, hubIdentity, loadHubConfig, type HubConfig, type HubSelection} from '../adapters/hub.js'
@@ -338,12 +338,7 @@ function hubChecks(
         shard: input.shard,
       })
       // Profiles that stand for one member cluster are checked once, as a fan-out reaches them.
-      const {targets, folds} = input.noDedupe
-        ? {targets: state.selected, folds: []}
-        : foldMembers(
-            state.selected,
-            (profile) => chooseProvider(profile, state.providers?.providers ?? []) !== undefined,
-          )
+      const {targets, folds} = foldSelection(state.selected, state.providers?.providers ?? [], input.noDedupe)
       state.selected = targets
       const count = state.selected.length
       const how = `${selector === undefined ? '' : `matching -l ${selector} `}${where(allNamespaces ? undefined : config().namespace)}${input.shard ? ` in shard ${input.shard.index}/${input.shard.count}` : ''}`
