@@ -58,7 +58,7 @@ export default class Whoami extends Command {
         resolution,
         hubIdentity: hub.identity(),
         hubPin: hub.pin(),
-        stdinIsTTY: Boolean(process.stdin.isTTY),
+        stdinIsTTY: printer.stdinIsTTY,
         timeoutMs: flags['plugin-timeout'],
         onPluginStderr: (text) => printer.text(text, 'stderr'),
       },
