@@ -12,73 +12,96 @@
 import path from 'node:path'
 import {readPrivateFile, readPrivateFileSync} from './private-files.js'
 
-export interface CacheStoreOptions<T> {
+/** What a cache keeps: the format version of its entries and the shape of its values. */
+export interface CacheKind<T> {
   /** The entries' format version: an entry of any other version is absent. */
   version: number
   /** Whether a value read back has the shape the cache writes; anything else is absent. */
   isValue: (value: unknown) => value is T
 }
 
-export class CacheStore<T> {
-  private readonly version: number
-  private readonly isValue: (value: unknown) => value is T
+/** The file of entry `name` (a plain file name without extension, chosen by the cache) in `dir`. */
+export function cacheEntryFile(dir: string, name: string): string {
+  return path.join(dir, `${name}.json`)
+}
 
+/** Entry `name` of `dir`, or undefined when there is none that may be used; never throws. */
+export async function readCacheEntry<T>(
+  dir: string,
+  name: string,
+  kind: CacheKind<T>,
+): Promise<T | undefined> {
+  try {
+    return valueOf(await readPrivateFile(cacheEntryFile(dir, name)), kind)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * readCacheEntry, synchronously: for the answer fast path, where a promise costs more than the read.
+ * A function of its own, so that the fast path's bundle leaves out the writing half.
+ */
+export function readCacheEntrySync<T>(dir: string, name: string, kind: CacheKind<T>): T | undefined {
+  try {
+    return valueOf(readPrivateFileSync(cacheEntryFile(dir, name)), kind)
+  } catch {
+    return undefined
+  }
+}
+
+/** Keeps `value` as entry `name` of `dir`; whether that worked. Never throws: the next run only works more. */
+export async function writeCacheEntry<T>(
+  dir: string,
+  name: string,
+  kind: CacheKind<T>,
+  value: T,
+): Promise<boolean> {
+  try {
+    const {ensurePrivateDir, writeFileAtomic} = await import('./files.js')
+    await ensurePrivateDir(dir)
+    await writeFileAtomic(cacheEntryFile(dir, name), JSON.stringify({version: kind.version, value}), {
+      mode: 'private',
+    })
+    return true
+  } catch {
+    return false
+  }
+}
+
+function valueOf<T>(text: string | undefined, kind: CacheKind<T>): T | undefined {
+  if (text === undefined) return undefined
+  let entry: unknown
+  try {
+    entry = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (!isRecord(entry)) return undefined
+  return entry.version === kind.version && kind.isValue(entry.value) ? entry.value : undefined
+}
+
+/** One cache's directory of entries: the functions above, bound to it. */
+export class CacheStore<T> {
   constructor(
     readonly dir: string,
-    options: CacheStoreOptions<T>,
-  ) {
-    this.version = options.version
-    this.isValue = options.isValue
-  }
+    private readonly kind: CacheKind<T>,
+  ) {}
 
-  /** The file of entry `name` (a plain file name without extension, chosen by the cache). */
   file(name: string): string {
-    return path.join(this.dir, `${name}.json`)
+    return cacheEntryFile(this.dir, name)
   }
 
-  /** Entry `name`, or undefined when there is none that may be used; never throws. */
-  async read(name: string): Promise<T | undefined> {
-    try {
-      return this.valueOf(await readPrivateFile(this.file(name)))
-    } catch {
-      return undefined
-    }
+  read(name: string): Promise<T | undefined> {
+    return readCacheEntry(this.dir, name, this.kind)
   }
 
-  /** read, synchronously: for the answer fast path, where a promise costs more than the read. */
   readSync(name: string): T | undefined {
-    try {
-      return this.valueOf(readPrivateFileSync(this.file(name)))
-    } catch {
-      return undefined
-    }
+    return readCacheEntrySync(this.dir, name, this.kind)
   }
 
-  /** Keeps `value` as entry `name`; whether that worked. Never throws: the next run only works more. */
-  async write(name: string, value: T): Promise<boolean> {
-    try {
-      const {ensurePrivateDir, writeFileAtomic} = await import('./files.js')
-      await ensurePrivateDir(this.dir)
-      await writeFileAtomic(this.file(name), JSON.stringify({version: this.version, value}), {
-        mode: 'private',
-      })
-      return true
-    } catch {
-      return false
-    }
-  }
-
-  private valueOf(text: string | undefined): T | undefined {
-    if (text === undefined) return undefined
-    let entry: unknown
-    try {
-      entry = JSON.parse(text)
-    } catch {
-      return undefined
-    }
-    if (typeof entry !== 'object' || entry === null) return undefined
-    const {version, value} = entry as {version?: unknown; value?: unknown}
-    return version === this.version && this.isValue(value) ? value : undefined
+  write(name: string, value: T): Promise<boolean> {
+    return writeCacheEntry(this.dir, name, this.kind, value)
   }
 }
 

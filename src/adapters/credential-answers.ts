@@ -15,7 +15,7 @@
 // the credential cache. `cpcred cache clear` removes them with the credentials.
 import {statSync} from 'node:fs'
 import path from 'node:path'
-import {CacheStore, isRecord} from './cache-store.js'
+import {isRecord, readCacheEntrySync, writeCacheEntry, type CacheKind} from './cache-store.js'
 
 // 2: exec's answer holds the target's connection and credential, not a kubeconfig with a token.
 // 3: kept by the cache store, as {version, value}.
@@ -60,9 +60,7 @@ export function answersDir(credentialsDir: string): string {
   return path.join(credentialsDir, 'answers')
 }
 
-function answerStore(credentialsDir: string): CacheStore<Answer> {
-  return new CacheStore(answersDir(credentialsDir), {version: VERSION, isValue: isAnswer})
-}
+const ANSWERS: CacheKind<Answer> = {version: VERSION, isValue: isAnswer}
 
 function isAnswer(value: unknown): value is Answer {
   return (
@@ -94,7 +92,7 @@ export function fileSignature(file: string): string | undefined {
 
 /** The answer for `key` if it may be given at `now`; never throws. */
 export function findAnswer(credentialsDir: string, key: string, now: number): Answer | undefined {
-  const answer = answerStore(credentialsDir).readSync(nameOf(key))
+  const answer = readCacheEntrySync(answersDir(credentialsDir), nameOf(key), ANSWERS)
   if (answer?.key !== key || !(now < answer.notAfter)) return undefined
   for (const [file, signature] of answer.files) {
     if (fileSignature(file) !== signature) return undefined
@@ -117,7 +115,7 @@ export async function keepAnswer(
     if (signature === undefined) return
     files.push([file, signature])
   }
-  await answerStore(credentialsDir).write(nameOf(answer.key), {...answer, files})
+  await writeCacheEntry(answersDir(credentialsDir), nameOf(answer.key), ANSWERS, {...answer, files})
 }
 
 /**
