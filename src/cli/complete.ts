@@ -5,7 +5,6 @@
 // TAB for a hub, with no list at all, waits a moment for that refresh instead of offering nothing.
 import {spawn} from 'node:child_process'
 import {readFile} from 'node:fs/promises'
-import path from 'node:path'
 import {
   completionOutput,
   completionRequest,
@@ -89,9 +88,9 @@ async function refresh(selection: HubSelection): Promise<void> {
 }
 
 async function completionCache() {
-  const [{CompletionCache}, {defaultCredentialCacheDir}] = await Promise.all([
+  const [{CompletionCache}, {cacheDir}] = await Promise.all([
     import('../adapters/completion-cache.js'),
-    import('../adapters/credential-store.js'),
+    import('../adapters/cache-dir.js'),
   ])
-  return new CompletionCache(path.join(path.dirname(defaultCredentialCacheDir()), 'completion'))
+  return new CompletionCache(cacheDir('completion'))
 }
