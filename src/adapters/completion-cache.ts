@@ -3,39 +3,47 @@
 import {createHash} from 'node:crypto'
 import {open, rm, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {ensurePrivateDir, errorCode, writeFileAtomic} from './files.js'
-import {readPrivateFile} from './private-files.js'
+import {CacheStore, isRecord} from './cache-store.js'
+import {ensurePrivateDir, errorCode} from './files.js'
+import type {CompletionList, CompletionLists} from '../usecases/ports.js'
 
-const VERSION = 1
+// 2: kept by the cache store, as {version, value}.
+const VERSION = 2
 /** Older than this, the list is still offered but refreshed. */
 export const COMPLETION_FRESH_MS = 60_000
 /** A refresh that has not finished after this long is assumed dead. */
 const REFRESH_STALE_MS = 30_000
 
-export interface CompletionList {
-  fetchedAt: number
-  /** NAMESPACE/NAME of each profile. */
-  profiles: string[]
+export type {CompletionList}
+
+function isCompletionList(value: unknown): value is CompletionList {
+  return (
+    isRecord(value) &&
+    typeof value.fetchedAt === 'number' &&
+    Array.isArray(value.profiles) &&
+    value.profiles.every((profile) => typeof profile === 'string')
+  )
 }
 
-export class CompletionCache {
+const nameOf = (hubIdentity: string) => createHash('sha256').update(hubIdentity).digest('hex')
+
+export class CompletionCache implements CompletionLists {
+  private readonly lists: CacheStore<CompletionList>
+
   constructor(
     readonly dir: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.lists = new CacheStore(dir, {version: VERSION, isValue: isCompletionList})
+  }
 
-  private file(hubIdentity: string, suffix: string): string {
-    return path.join(this.dir, `${createHash('sha256').update(hubIdentity).digest('hex')}.${suffix}`)
+  /** The marker of a refresh under way (not a cache entry: only its existence and age count). */
+  private marker(hubIdentity: string): string {
+    return path.join(this.dir, `${nameOf(hubIdentity)}.refreshing`)
   }
 
   async read(hubIdentity: string): Promise<CompletionList | undefined> {
-    try {
-      const entry = JSON.parse((await readPrivateFile(this.file(hubIdentity, 'json'))) ?? 'null') as
-        (CompletionList & {version: number}) | null
-      return entry?.version === VERSION ? {fetchedAt: entry.fetchedAt, profiles: entry.profiles} : undefined
-    } catch {
-      return undefined
-    }
+    return this.lists.read(nameOf(hubIdentity))
   }
 
   /**
@@ -57,13 +65,9 @@ export class CompletionCache {
     return list !== undefined && this.now() - list.fetchedAt < COMPLETION_FRESH_MS
   }
 
+  /** Keeps the list; a failure only means the next TAB refreshes again. */
   async write(hubIdentity: string, profiles: string[]): Promise<void> {
-    await ensurePrivateDir(this.dir)
-    await writeFileAtomic(
-      this.file(hubIdentity, 'json'),
-      JSON.stringify({version: VERSION, fetchedAt: this.now(), profiles}),
-      {mode: 'private'},
-    )
+    await this.lists.write(nameOf(hubIdentity), {fetchedAt: this.now(), profiles})
   }
 
   /**
@@ -71,7 +75,7 @@ export class CompletionCache {
    * while another refresh runs (a burst of TABs starts one refresh, not one each).
    */
   async claimRefresh(hubIdentity: string): Promise<boolean> {
-    const marker = this.file(hubIdentity, 'refreshing')
+    const marker = this.marker(hubIdentity)
     try {
       await ensurePrivateDir(this.dir)
       await (await open(marker, 'wx', 0o600)).close()
@@ -86,6 +90,6 @@ export class CompletionCache {
   }
 
   async releaseRefresh(hubIdentity: string): Promise<void> {
-    await rm(this.file(hubIdentity, 'refreshing'), {force: true})
+    await rm(this.marker(hubIdentity), {force: true})
   }
 }

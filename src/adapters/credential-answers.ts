@@ -11,15 +11,15 @@
 //   entry: their identity, size and times (stat), taken when the answer was made;
 // - how long the snapshot (--profile-max-age) and the credential (expiry less the cache margin)
 //   are served: the answer expires at the earlier of the two.
-// Answers hold credentials: 0600 files in a 0700 directory under the credential cache, written
-// through writeFileAtomic; one that is not a private file of this user is ignored. `cpcred cache
-// clear` removes them with the credentials.
-import {closeSync, fstatSync, openSync, readFileSync, statSync} from 'node:fs'
-import {isPrivateFile, PRIVATE_READ_FLAGS} from './private-files.js'
+// Answers hold credentials: entries of a private cache store (cache-store.ts) in a directory under
+// the credential cache. `cpcred cache clear` removes them with the credentials.
+import {statSync} from 'node:fs'
 import path from 'node:path'
+import {isRecord, readCacheEntrySync, writeCacheEntry, type CacheKind} from './cache-store.js'
 
 // 2: exec's answer holds the target's connection and credential, not a kubeconfig with a token.
-const VERSION = 2
+// 3: kept by the cache store, as {version, value}.
+const VERSION = 3
 /** Every environment variable the credential path reads. */
 const KEY_ENV = [
   'KUBECONFIG',
@@ -60,8 +60,20 @@ export function answersDir(credentialsDir: string): string {
   return path.join(credentialsDir, 'answers')
 }
 
-function answerFile(credentialsDir: string, key: string): string {
-  return path.join(answersDir(credentialsDir), `${nameOf(key)}.json`)
+const ANSWERS: CacheKind<Answer> = {version: VERSION, isValue: isAnswer}
+
+function isAnswer(value: unknown): value is Answer {
+  return (
+    isRecord(value) &&
+    typeof value.key === 'string' &&
+    typeof value.notAfter === 'number' &&
+    typeof value.payload === 'string' &&
+    Array.isArray(value.files) &&
+    value.files.every(
+      (entry) =>
+        Array.isArray(entry) && entry.length === 2 && entry.every((part) => typeof part === 'string'),
+    )
+  )
 }
 
 /**
@@ -80,26 +92,12 @@ export function fileSignature(file: string): string | undefined {
 
 /** The answer for `key` if it may be given at `now`; never throws. */
 export function findAnswer(credentialsDir: string, key: string, now: number): Answer | undefined {
-  let fd: number
-  try {
-    fd = openSync(answerFile(credentialsDir, key), PRIVATE_READ_FLAGS)
-  } catch {
-    return undefined
+  const answer = readCacheEntrySync(answersDir(credentialsDir), nameOf(key), ANSWERS)
+  if (answer?.key !== key || !(now < answer.notAfter)) return undefined
+  for (const [file, signature] of answer.files) {
+    if (fileSignature(file) !== signature) return undefined
   }
-  try {
-    const info = fstatSync(fd)
-    if (!isPrivateFile(info)) return undefined
-    const answer = JSON.parse(readFileSync(fd, 'utf8')) as Answer
-    if (answer.key !== key || !(now < answer.notAfter) || typeof answer.payload !== 'string') return undefined
-    for (const [file, signature] of answer.files) {
-      if (fileSignature(file) !== signature) return undefined
-    }
-    return answer
-  } catch {
-    return undefined
-  } finally {
-    closeSync(fd)
-  }
+  return answer
 }
 
 /**
@@ -117,17 +115,7 @@ export async function keepAnswer(
     if (signature === undefined) return
     files.push([file, signature])
   }
-  try {
-    const {ensurePrivateDir, writeFileAtomic} = await import('./files.js')
-    await ensurePrivateDir(answersDir(credentialsDir))
-    await writeFileAtomic(
-      answerFile(credentialsDir, answer.key),
-      JSON.stringify({...answer, files} satisfies Answer),
-      {mode: 'private'},
-    )
-  } catch {
-    // Only an optimisation.
-  }
+  await writeCacheEntry(answersDir(credentialsDir), nameOf(answer.key), ANSWERS, {...answer, files})
 }
 
 /**

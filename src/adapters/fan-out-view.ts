@@ -3,6 +3,7 @@
 // summary at the end.
 import type {ChalkInstance} from 'chalk'
 import {formatDuration} from '../core/duration.js'
+import {exportJson} from '../core/text/export.js'
 import {outcomeOf, type TargetResult} from '../core/fleet/fan-out-report.js'
 import {kubectlTable} from '../core/text/format.js'
 import type {Printer} from './printer.js'
@@ -64,7 +65,7 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
     finish(results, interrupted) {
       progress?.stop()
       if (options.json) {
-        printer.data(`${JSON.stringify(results.map(summaryOf), null, 2)}\n`)
+        printer.data(exportJson(results.map(summaryOf)))
         return
       }
       if (results.length === 0) return

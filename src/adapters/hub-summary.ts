@@ -8,14 +8,13 @@
 import {createHash} from 'node:crypto'
 import {readFile} from 'node:fs/promises'
 import os from 'node:os'
-import path from 'node:path'
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import {kubeconfigPaths} from '../core/kubeconfig/merge.js'
-import {ensurePrivateDir, writeFileAtomic} from './files.js'
-import {readPrivateFile} from './private-files.js'
+import {CacheStore, isRecord} from './cache-store.js'
 import {hubIdentity, hubPin, loadHubConfig, type HubConfig, type HubSelection} from './hub.js'
 
-const VERSION = 1
+// 2: kept by the cache store, as {version, value}.
+const VERSION = 2
 
 export interface HubSummary {
   identity: string
@@ -37,38 +36,33 @@ export async function summarizeHub(
 ): Promise<SummarizedHub> {
   let loaded: Promise<HubConfig> | undefined
   const config = () => (loaded ??= loadHubConfig(selection, env))
-  const file = await summaryFile(selection, cacheDir, env)
-  if (file) {
-    try {
-      const entry = JSON.parse((await readPrivateFile(file)) ?? 'null') as
-        (HubSummary & {version: number}) | null
-      if (entry?.version === VERSION) {
-        return {summary: {identity: entry.identity, pin: entry.pin, namespace: entry.namespace}, config}
-      }
-    } catch {
-      // An unreadable summary is worked out again.
-    }
-  }
+  const store = new CacheStore(cacheDir, {version: VERSION, isValue: isSummary})
+  const name = await summaryName(selection, env)
+  // An unreadable summary is worked out again.
+  const kept = name === undefined ? undefined : await store.read(name)
+  if (kept) return {summary: {identity: kept.identity, pin: kept.pin, namespace: kept.namespace}, config}
   // loadHubConfig reports a missing or broken kubeconfig as the user needs to hear it.
   const full = await config()
   const summary = {identity: hubIdentity(full), pin: hubPin(full), namespace: full.namespace}
-  if (file) {
-    try {
-      await ensurePrivateDir(cacheDir)
-      await writeFileAtomic(file, JSON.stringify({version: VERSION, ...summary}), {mode: 'private'})
-    } catch {
-      // Only an optimisation: the next run parses the kubeconfig again.
-    }
-  }
+  if (name !== undefined) await store.write(name, summary)
   return {summary, config}
 }
 
-/** The summary's file for these kubeconfig bytes and this selection; undefined when one is unreadable. */
-async function summaryFile(
-  selection: HubSelection,
-  cacheDir: string,
-  env: NodeJS.ProcessEnv,
-): Promise<string | undefined> {
+function isSummary(value: unknown): value is HubSummary {
+  return (
+    isRecord(value) &&
+    typeof value.identity === 'string' &&
+    typeof value.namespace === 'string' &&
+    isRecord(value.pin) &&
+    Array.isArray(value.pin.kubeconfigPaths) &&
+    value.pin.kubeconfigPaths.every((file) => typeof file === 'string') &&
+    typeof value.pin.context === 'string' &&
+    (value.pin.currentContext === undefined || typeof value.pin.currentContext === 'string')
+  )
+}
+
+/** The summary's name for these kubeconfig bytes and this selection; undefined when one is unreadable. */
+async function summaryName(selection: HubSelection, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const {paths} = kubeconfigPaths(selection.kubeconfig, env.KUBECONFIG, os.homedir())
   const hash = createHash('sha256').update(
     JSON.stringify([VERSION, selection.context ?? null, selection.namespace ?? null, paths]),
@@ -83,5 +77,5 @@ async function summaryFile(
       hash.update('\0missing')
     }
   }
-  return path.join(cacheDir, `${hash.digest('hex')}.json`)
+  return hash.digest('hex')
 }

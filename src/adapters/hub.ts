@@ -26,7 +26,7 @@ import {
 } from '../core/kubeconfig/merge.js'
 import {KubeApiError, parseJsonBody, type KubeClient} from './kube-client.js'
 import {translateKubeError} from './kube-errors.js'
-import {processPrinter} from './printer.js'
+import {isTerminal, processPrinter} from './printer.js'
 import type {ContextClientOptions} from './kubeconfig-client.js'
 
 export interface HubSelection {
@@ -203,7 +203,7 @@ export class Hub {
     ])
     const client = await clientForContext(config.merged, config.context, {
       runner: options.runner ?? pluginRunner,
-      stdinIsTTY: options.stdinIsTTY ?? Boolean(process.stdin.isTTY),
+      stdinIsTTY: options.stdinIsTTY ?? isTerminal(0),
       onPluginStderr: options.onPluginStderr ?? ((text) => processPrinter().text(text, 'stderr')),
       idleTimeoutMs: options.idleTimeoutMs,
     })

@@ -1,5 +1,6 @@
 // The output boundary, as gh's IOStreams: every byte cpcred shows a person goes through here. It
-// knows whether stdout is a terminal, whether colour is allowed and whether a progress line is on
+// is the one place that asks whether stdin, stdout or stderr is a terminal (isTerminal; the rest of
+// cpcred asks the printer), knows whether colour is allowed and whether a progress line is on
 // screen, and it makes untrusted text printable (src/core/text/printable.ts) in exactly one place:
 // renderers hand it plain strings and cells and never escape on their own. Exact data (-o json|yaml,
 // kubeconfigs, ExecCredentials) bypasses the escaping through `data`.
@@ -17,6 +18,8 @@ export type Stream = 'stdout' | 'stderr'
 export interface Printer {
   /** stdout is a terminal (tables, colour); false when piped (stable, plain output). */
   readonly stdoutIsTTY: boolean
+  /** stdin is a terminal: a plugin run with it may ask its user (interactiveMode IfAvailable). */
+  readonly stdinIsTTY: boolean
   /**
    * A person can be asked: stdin is a terminal and so is the controlling terminal (/dev/tty), where
    * prompts are drawn (adapters/prompt-terminal.ts); stdout may be a pipe (`cpcred exec | tee log`).
@@ -113,6 +116,7 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
   // Asked once each, and only when needed: `cpcred credential` never needs to know.
   let stdoutTTY: boolean | undefined
   let stderrTTY: boolean | undefined
+  let stdinTTY: boolean | undefined
   const stdoutIsTTY = () => (stdoutTTY ??= Boolean(streams.stdout.isTTY))
   const statusShown = () => (stderrTTY ??= Boolean(streams.stderr.isTTY))
   let interactive: boolean | undefined
@@ -135,9 +139,11 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
     get statusShown() {
       return statusShown()
     },
+    get stdinIsTTY() {
+      return (stdinTTY ??= Boolean(streams.stdin?.isTTY))
+    },
     get interactive() {
-      return (interactive ??=
-        Boolean(streams.stdin?.isTTY) && Boolean(streams.controllingTerminal?.available))
+      return (interactive ??= printer.stdinIsTTY && Boolean(streams.controllingTerminal?.available))
     },
     unicode,
     glyphs,

@@ -3,7 +3,7 @@
 // opened without following a symlink. Anything else was not written by cpcred for this user (a
 // planted link, a file someone made readable or swapped in) and is ignored, never trusted; the next
 // write replaces it (writeFileAtomic's private mode renames over the path, never through a link).
-import {constants, type Stats} from 'node:fs'
+import {closeSync, constants, fstatSync, openSync, readFileSync, type Stats} from 'node:fs'
 import {open} from 'node:fs/promises'
 
 /** Whether an fstat of an opened file shows a private file of this user. */
@@ -28,29 +28,63 @@ export async function readPrivateFile(
   try {
     handle = await open(file, PRIVATE_READ_FLAGS)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    // ELOOP: a symlink (O_NOFOLLOW); ENXIO: a socket or a FIFO without a writer.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
-    if (code === 'ELOOP' || code === 'ENXIO') {
-      onIgnored?.(code === 'ELOOP' ? 'it is a symbolic link' : 'it is not a regular file')
-      return undefined
-    }
-    throw error
+    const ignored = ignoredOpen(error)
+    if (ignored === false) throw error
+    if (ignored) onIgnored?.(ignored)
+    return undefined
   }
   try {
     const info = await handle.stat()
     if (!isPrivateFile(info)) {
-      onIgnored?.(
-        !info.isFile()
-          ? 'it is not a regular file'
-          : info.uid !== process.getuid?.()
-            ? `it belongs to another user (uid ${info.uid})`
-            : `others may read or write it (mode ${(info.mode & 0o777).toString(8).padStart(4, '0')})`,
-      )
+      onIgnored?.(whyNotPrivate(info))
       return undefined
     }
     return await handle.readFile('utf8')
   } finally {
     await handle.close()
   }
+}
+
+/** readPrivateFile, synchronously (the answer fast path); the same rule, the same errors. */
+export function readPrivateFileSync(file: string, onIgnored?: (reason: string) => void): string | undefined {
+  let fd: number
+  try {
+    fd = openSync(file, PRIVATE_READ_FLAGS)
+  } catch (error) {
+    const ignored = ignoredOpen(error)
+    if (ignored === false) throw error
+    if (ignored) onIgnored?.(ignored)
+    return undefined
+  }
+  try {
+    const info = fstatSync(fd)
+    if (!isPrivateFile(info)) {
+      onIgnored?.(whyNotPrivate(info))
+      return undefined
+    }
+    return readFileSync(fd, 'utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * What a failed open means: undefined for nothing there, a reason for something there that is
+ * ignored, false for an error to throw.
+ */
+function ignoredOpen(error: unknown): string | undefined | false {
+  const code = (error as NodeJS.ErrnoException).code
+  // ELOOP: a symlink (O_NOFOLLOW); ENXIO: a socket or a FIFO without a writer.
+  if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+  if (code === 'ELOOP') return 'it is a symbolic link'
+  if (code === 'ENXIO') return 'it is not a regular file'
+  return false
+}
+
+function whyNotPrivate(info: Pick<Stats, 'isFile' | 'uid' | 'mode'>): string {
+  return !info.isFile()
+    ? 'it is not a regular file'
+    : info.uid !== process.getuid?.()
+      ? `it belongs to another user (uid ${info.uid})`
+      : `others may read or write it (mode ${(info.mode & 0o777).toString(8).padStart(4, '0')})`
 }

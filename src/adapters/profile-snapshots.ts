@@ -3,13 +3,13 @@
 // used again (src/cli/recent-profile.ts), and while the hub is down one up to --profile-max-stale.
 // Profiles hold no secrets; the files are private all the same.
 import {createHash} from 'node:crypto'
-import path from 'node:path'
 import {PROFILE_VERSIONS, type ClusterProfile, type ProfileVersion} from '../core/profiles/cluster-profile.js'
 import type {ServedVersionCache} from './hub.js'
-import {ensurePrivateDir, writeFileAtomic} from './files.js'
-import {readPrivateFile} from './private-files.js'
+import {CacheStore, isRecord} from './cache-store.js'
 
-const VERSION = 1
+// 2: kept by the cache store, as {version, value}.
+const VERSION = 2
+const SERVED_VERSION_VERSION = 1
 /** Hubs change the versions they serve rarely, and a wrong guess only costs a discovery. */
 const SERVED_VERSION_MAX_AGE_MS = 10 * 60 * 1000
 
@@ -26,15 +26,47 @@ export interface Snapshot {
   hub: string
 }
 
+interface StoredSnapshot {
+  fetchedAt: number
+  hub: string
+  profile: ClusterProfile
+}
+
+function isStoredSnapshot(value: unknown): value is StoredSnapshot {
+  return (
+    isRecord(value) &&
+    typeof value.fetchedAt === 'number' &&
+    typeof value.hub === 'string' &&
+    isRecord(value.profile) &&
+    isRecord(value.profile.metadata)
+  )
+}
+
+interface StoredVersion {
+  fetchedAt: number
+  version: ProfileVersion
+}
+
+function isStoredVersion(value: unknown): value is StoredVersion {
+  return isRecord(value) && typeof value.fetchedAt === 'number' && isProfileVersion(value.version)
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+
 export class ProfileSnapshots {
+  private readonly snapshots: CacheStore<StoredSnapshot>
+  private readonly versions: CacheStore<StoredVersion>
+
   constructor(
     readonly dir: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.snapshots = new CacheStore(dir, {version: VERSION, isValue: isStoredSnapshot})
+    this.versions = new CacheStore(dir, {version: SERVED_VERSION_VERSION, isValue: isStoredVersion})
+  }
 
-  private file(hubIdentity: string, namespace: string, name: string): string {
-    const key = createHash('sha256').update(`${hubIdentity}\n${namespace}/${name}`).digest('hex')
-    return path.join(this.dir, `${key}.json`)
+  private name(hubIdentity: string, namespace: string, name: string): string {
+    return sha256(`${hubIdentity}\n${namespace}/${name}`)
   }
 
   /**
@@ -43,23 +75,14 @@ export class ProfileSnapshots {
    * it and compared: a snapshot never stands in for another hub's profile.
    */
   async last(hubIdentity: string, namespace: string, name: string): Promise<Snapshot | undefined> {
-    const file = this.file(hubIdentity, namespace, name)
-    try {
-      const text = await readPrivateFile(file)
-      if (!text) return undefined
-      const entry = JSON.parse(text) as {
-        version: number
-        fetchedAt: number
-        hub?: string
-        profile: ClusterProfile
-      }
-      const age = this.now() - entry.fetchedAt
-      const sameHub = entry.hub === undefined || entry.hub === hubIdentity
-      return entry.version === VERSION && age >= 0 && sameHub
-        ? {profile: entry.profile, file, fetchedAt: entry.fetchedAt, hub: hubIdentity}
-        : undefined
-    } catch {
-      return undefined
+    const entryName = this.name(hubIdentity, namespace, name)
+    const entry = await this.snapshots.read(entryName)
+    if (!entry || entry.hub !== hubIdentity || this.now() - entry.fetchedAt < 0) return undefined
+    return {
+      profile: entry.profile,
+      file: this.snapshots.file(entryName),
+      fetchedAt: entry.fetchedAt,
+      hub: hubIdentity,
     }
   }
 
@@ -69,46 +92,25 @@ export class ProfileSnapshots {
    * the hub for it alone.
    */
   servedVersion(hubIdentity: string): ServedVersionCache {
-    const file = path.join(this.dir, `${createHash('sha256').update(hubIdentity).digest('hex')}.version.json`)
+    const name = `${sha256(hubIdentity)}.version`
     return {
       read: async () => {
-        try {
-          const entry = JSON.parse((await readPrivateFile(file)) ?? 'null') as {
-            fetchedAt: number
-            version: string
-          } | null
-          const age = entry ? this.now() - entry.fetchedAt : Infinity
-          return age >= 0 && age <= SERVED_VERSION_MAX_AGE_MS && isProfileVersion(entry?.version)
-            ? entry!.version
-            : undefined
-        } catch {
-          return undefined
-        }
+        const entry = await this.versions.read(name)
+        const age = entry ? this.now() - entry.fetchedAt : Infinity
+        return age >= 0 && age <= SERVED_VERSION_MAX_AGE_MS ? entry!.version : undefined
       },
       write: async (version) => {
-        try {
-          await ensurePrivateDir(this.dir)
-          await writeFileAtomic(file, JSON.stringify({fetchedAt: this.now(), version}), {mode: 'private'})
-        } catch {
-          // Only an optimisation: the next miss asks discovery again.
-        }
+        // Only an optimisation: the next miss asks discovery again.
+        await this.versions.write(name, {fetchedAt: this.now(), version})
       },
     }
   }
 
   /** Remembers a profile just read; a failure only means the next call reads the hub again. */
   async remember(hubIdentity: string, profile: ClusterProfile): Promise<Snapshot | undefined> {
-    try {
-      await ensurePrivateDir(this.dir)
-      const file = this.file(hubIdentity, profile.metadata.namespace ?? '', profile.metadata.name)
-      const fetchedAt = this.now()
-      await writeFileAtomic(file, JSON.stringify({version: VERSION, fetchedAt, hub: hubIdentity, profile}), {
-        mode: 'private',
-      })
-      return {profile, file, fetchedAt, hub: hubIdentity}
-    } catch {
-      // The snapshot is an optimisation; reading the hub next time is always correct.
-      return undefined
-    }
+    const name = this.name(hubIdentity, profile.metadata.namespace ?? '', profile.metadata.name)
+    const fetchedAt = this.now()
+    if (!(await this.snapshots.write(name, {fetchedAt, hub: hubIdentity, profile}))) return undefined
+    return {profile, file: this.snapshots.file(name), fetchedAt, hub: hubIdentity}
   }
 }

@@ -48,10 +48,6 @@ export async function runDescribe(argv: string[]): Promise<void> {
     printer.cells(describeProfile(described))
     return
   }
-  const data = describeProfileData(described)
-  printer.data(
-    flags.output === 'json'
-      ? `${JSON.stringify(data, null, 4)}\n`
-      : (await import('yaml')).stringify(data, {indentSeq: false, lineWidth: 0}),
-  )
+  const {exportData} = await import('../core/text/export.js')
+  printer.data(await exportData(describeProfileData(described), flags.output))
 }

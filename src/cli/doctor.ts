@@ -19,7 +19,7 @@ export function doctorDeps(printer: Printer): DoctorDeps {
     snapshots: new ProfileSnapshots(path.join(path.dirname(defaultCredentialCacheDir()), 'profiles')),
     now: () => new Date(),
     env: process.env,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: printer.stdinIsTTY,
     uid: process.getuid?.(),
     onCheck: (id, profile) =>
       printer.status(`checking ${profile ? `${profile}: ` : ''}${id}${printer.glyphs.ellipsis}`),

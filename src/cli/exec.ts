@@ -256,7 +256,7 @@ export async function runExec(argv: string[]): Promise<number> {
     providers: requireProviders(loaded),
     hubIdentity: identity,
     hubPin: summarized.summary.pin,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: printer.stdinIsTTY,
     pluginTimeoutMs: flags['plugin-timeout'],
     cacheTtlSeconds: cacheTtlSeconds(flags),
     // During a hub outage the credential in the cache is all there is: any still valid will do.

@@ -5,6 +5,7 @@ import type {Shard} from '../core/fleet/shard.js'
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {CellStyle, Cells} from '../core/text/format.js'
+import {exportStreamed} from '../core/text/export.js'
 import {renderProfiles, type ProfileOutput} from '../core/profiles/profile-view.js'
 import type {ListProfilesResult} from '../usecases/list-profiles.js'
 
@@ -59,9 +60,8 @@ export async function listPrinter(printer: Printer, view: ListView): Promise<Lis
   }
   /** Objects one by one: JSON one per line, YAML as documents, names as lines. */
   const object = async (profile: ClusterProfile) => {
-    if (view.output === 'json') printer.data(`${JSON.stringify(profile)}\n`)
-    else if (view.output === 'yaml')
-      printer.data(`---\n${(await import('yaml')).stringify(profile, {indentSeq: false, lineWidth: 0})}`)
+    if (view.output === 'json' || view.output === 'yaml')
+      printer.data(await exportStreamed(profile, view.output))
     else printer.data(render([profile], emptyListing) as string)
   }
 

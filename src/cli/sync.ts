@@ -6,6 +6,7 @@ import type {KubeconfigFiles} from '../usecases/ports.js'
 import type {Printer} from '../adapters/printer.js'
 import {describeChange, type SyncChange} from '../core/kubeconfig/sync.js'
 import {describeFold} from '../core/fleet/member-fold.js'
+import {exportJson, exportJsonLine} from '../core/text/export.js'
 import {untilInterrupted} from './interrupt.js'
 import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
 import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, MIN_TARGETS_FLAG, PROVIDER_FLAGS, TARGET_FLAGS} from './flags.js'
@@ -132,7 +133,7 @@ export function renderSyncOutcome(
   for (const warning of outcome.warnings) printer.warn(warning)
   if (output === 'text') for (const fold of outcome.folds) printer.note(describeFold(fold))
   if (output === 'json') {
-    printer.data(`${JSON.stringify(outcomeData(outcome, request), null, 2)}\n`)
+    printer.data(exportJson(outcomeData(outcome, request)))
     return
   }
   for (const change of outcome.changes) {
@@ -211,8 +212,7 @@ export async function watchAndSync(
             )
             skippedBefore = skipped
             for (const change of fresh) {
-              if (output === 'json')
-                printer.data(`${JSON.stringify({time: new Date().toISOString(), ...change})}\n`)
+              if (output === 'json') printer.data(exportJsonLine({time: new Date().toISOString(), ...change}))
               else printer.note(`${new Date().toISOString()} ${describeChange(change)}`)
             }
             if (outcome.currentContextPruned !== undefined)

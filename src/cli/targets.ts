@@ -1,10 +1,9 @@
-// The targets of a fan-out (exec, kubeconfig, doctor): the selected profiles with those that stand
-// for one member cluster folded into one, saying so, unless --no-dedupe.
+// The targets of a fan-out (exec, kubeconfig): the selected profiles folded by member cluster
+// (core/fleet/member-fold.ts), saying what was folded.
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
-import {describeFold, foldMembers} from '../core/fleet/member-fold.js'
+import {describeFold, foldSelection} from '../core/fleet/member-fold.js'
 import type {Provider} from '../core/access/provider-file.js'
-import {chooseProvider} from '../core/access/resolve-access.js'
 
 export function foldTargets(
   profiles: ClusterProfile[],
@@ -12,11 +11,7 @@ export function foldTargets(
   noDedupe: boolean,
   printer: Pick<Printer, 'note'>,
 ): ClusterProfile[] {
-  if (noDedupe) return profiles
-  const {targets, folds} = foldMembers(
-    profiles,
-    (profile) => chooseProvider(profile, providers) !== undefined,
-  )
+  const {targets, folds} = foldSelection(profiles, providers, noDedupe)
   for (const fold of folds) printer.note(describeFold(fold))
   return targets
 }

@@ -73,12 +73,11 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       }
     },
     async completionLists() {
-      const [{CompletionCache}, {defaultCredentialCacheDir}, path] = await Promise.all([
+      const [{CompletionCache}, {cacheDir}] = await Promise.all([
         import('../adapters/completion-cache.js'),
-        import('../adapters/credential-store.js'),
-        import('node:path'),
+        import('../adapters/cache-dir.js'),
       ])
-      return new CompletionCache(path.join(path.dirname(defaultCredentialCacheDir(env)), 'completion'))
+      return new CompletionCache(cacheDir('completion', env))
     },
     chooser(question) {
       return {

@@ -7,6 +7,7 @@ import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, TARGET_FL
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenShard} from '../cli/shard.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
+import {exportJson} from '../core/text/export.js'
 import {runDoctor} from '../usecases/doctor.js'
 
 const DOCTOR_FLAGS = {
@@ -67,7 +68,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       profileMaxStaleMs: flags['profile-max-stale'],
       noCache: flags['no-cache'],
     }).finally(() => printer.status(''))
-    if (flags.output === 'json') printer.data(`${JSON.stringify(doctorJson(report), null, 4)}\n`)
+    if (flags.output === 'json') printer.data(exportJson(doctorJson(report)))
     else await showReport(printer, report)
     const code = doctorExitCode(report)
     if (code !== 0) this.exit(code)

@@ -10,6 +10,7 @@ import {oclifFlags} from '../cli/oclif-flags.js'
 import {chosenProfile, profileArg} from '../cli/profile-args.js'
 import {obtainCredential} from '../usecases/obtain-credential.js'
 import {renderSelf, reviewSelf} from '../usecases/whoami.js'
+import {exportData} from '../core/text/export.js'
 import {openSession} from '../cli/session.js'
 
 const WHOAMI_FLAGS = {
@@ -57,7 +58,7 @@ export default class Whoami extends Command {
         resolution,
         hubIdentity: hub.identity(),
         hubPin: hub.pin(),
-        stdinIsTTY: Boolean(process.stdin.isTTY),
+        stdinIsTTY: printer.stdinIsTTY,
         timeoutMs: flags['plugin-timeout'],
         onPluginStderr: (text) => printer.text(text, 'stderr'),
       },
@@ -65,7 +66,6 @@ export default class Whoami extends Command {
     await hub.client.close()
     const review = await reviewSelf(resolution, credential)
     if (flags.output === 'table') printer.cells(renderSelf(review))
-    else if (flags.output === 'json') printer.data(`${JSON.stringify(review, null, 4)}\n`)
-    else printer.data((await import('yaml')).stringify(review, {indentSeq: false, lineWidth: 0}))
+    else printer.data(await exportData(review, flags.output))
   }
 }

@@ -56,8 +56,9 @@ import type {DoctorMode, DoctorReport, ProfileReport} from '../core/doctor/repor
 import {ExitCode, UsageError, isCpcredError} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
 import {findNamed, type ContextEntry} from '../core/kubeconfig/merge.js'
-import {describeFold, foldMembers} from '../core/fleet/member-fold.js'
-import {chooseProvider, resolveAccess, type Resolution} from '../core/access/resolve-access.js'
+import {describeFold, foldSelection} from '../core/fleet/member-fold.js'
+import {inPool} from '../core/fleet/worker-pool.js'
+import {resolveAccess, type Resolution} from '../core/access/resolve-access.js'
 import type {CredentialStore} from '../adapters/credential-store.js'
 import {errorCode, readIfExists} from '../adapters/files.js'
 import {Hub, hubIdentity, loadHubConfig, type HubConfig, type HubSelection} from '../adapters/hub.js'
@@ -127,7 +128,7 @@ export async function runDoctor(deps: DoctorDeps, input: DoctorInput): Promise<D
     if (mode === 'profile') {
       return {mode, checks, profiles: [await checkProfile(deps, input, hub, checks, {ref: ref!})]}
     }
-    const profiles = await inParallel(hub.selected ?? [], FLEET_PARALLEL, (profile) =>
+    const profiles = await inPool(hub.selected ?? [], FLEET_PARALLEL, (profile) =>
       checkProfile(deps, input, hub, checks, {profile}),
     )
     return {mode, checks, profiles}
@@ -337,12 +338,7 @@ function hubChecks(
         shard: input.shard,
       })
       // Profiles that stand for one member cluster are checked once, as a fan-out reaches them.
-      const {targets, folds} = input.noDedupe
-        ? {targets: state.selected, folds: []}
-        : foldMembers(
-            state.selected,
-            (profile) => chooseProvider(profile, state.providers?.providers ?? []) !== undefined,
-          )
+      const {targets, folds} = foldSelection(state.selected, state.providers?.providers ?? [], input.noDedupe)
       state.selected = targets
       const count = state.selected.length
       const how = `${selector === undefined ? '' : `matching -l ${selector} `}${where(allNamespaces ? undefined : config().namespace)}${input.shard ? ` in shard ${input.shard.index}/${input.shard.count}` : ''}`
@@ -529,18 +525,4 @@ async function statIfExists(file: string) {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return undefined
     throw error
   }
-}
-
-/** `work` for every item, `parallel` at a time, results in the items' order. */
-async function inParallel<T, R>(items: T[], parallel: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await work(items[index]!)
-    }
-  }
-  await Promise.all(Array.from({length: Math.min(parallel, items.length)}, worker))
-  return results
 }

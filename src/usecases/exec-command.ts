@@ -4,6 +4,7 @@ import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.
 import {ExitCode, isCpcredError} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import type {TargetResult} from '../core/fleet/fan-out-report.js'
+import {inPool} from '../core/fleet/worker-pool.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {resolveAccess} from '../core/access/resolve-access.js'
@@ -127,7 +128,6 @@ export async function execMany(
 ): Promise<FanOutOutcome> {
   const results: TargetResult[] = new Array(profiles.length)
   const running = new Set<RunningChild>()
-  let next = 0
   let done = 0
   /** Set once: why targets that have not started yet never will. */
   let stoppedBecause: string | undefined
@@ -219,9 +219,6 @@ export async function execMany(
     }
   }
 
-  const worker = async () => {
-    while (next < profiles.length) await runTarget(next++)
-  }
   const sweeping = deps.temp.sweepStale()
   try {
     await deps.forwardingSignals(
@@ -231,7 +228,7 @@ export async function execMany(
         stoppedBecause ??= `interrupted by ${signal}`
         for (const child of running) child.kill(signal)
       },
-      () => Promise.all(Array.from({length: Math.min(options.parallel, profiles.length)}, worker)),
+      () => inPool(profiles, options.parallel, (_, index) => runTarget(index)),
     )
   } finally {
     options.stop?.removeEventListener('abort', onStop)

@@ -6,7 +6,7 @@ import {profileKey} from '../core/profiles/cluster-profile.js'
 import {isCpcredError} from '../core/errors.js'
 import {hubPinWarnings, renderKubeconfig} from '../core/kubeconfig/render.js'
 import {planSync, type SyncPlan} from '../core/kubeconfig/sync.js'
-import {foldMembers, type MemberFold} from '../core/fleet/member-fold.js'
+import {foldSelection, type MemberFold} from '../core/fleet/member-fold.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from '../core/access/resolve-access.js'
 import {followProfiles, type FollowOptions} from './follow-profiles.js'
@@ -32,10 +32,7 @@ export interface SyncOutcome extends SyncPlan {
 }
 
 export async function syncKubeconfig(files: KubeconfigFiles, request: SyncRequest): Promise<SyncOutcome> {
-  const canReach = (profile: ClusterProfile) => chooseProvider(profile, request.providers) !== undefined
-  const {targets, folds} = request.noDedupe
-    ? {targets: request.profiles, folds: []}
-    : foldMembers(request.profiles, canReach)
+  const {targets, folds} = foldSelection(request.profiles, request.providers, request.noDedupe)
   const folded = new Map(folds.flatMap((fold) => fold.folded.map((profile) => [profile, fold.kept] as const)))
   const {resolutions, unreachable, skipped, warnings} = resolveSelection(targets, request.providers)
   const options = renderOptions(request, {hub: request.hubServer, sync: true})

@@ -148,10 +148,10 @@ describe('renderJsonReport', () => {
     assertGolden('fan-out.json', renderJsonReport(representativeReport()))
   })
 
-  it('is pretty JSON with two spaces and a trailing newline', () => {
+  it('is pretty JSON with four spaces, as -o json, and a trailing newline', () => {
     const json = renderJsonReport(representativeReport())
     assert.ok(json.endsWith('}\n'))
-    assert.match(json, /^\{\n {2}"program": "kubectl",\n/)
+    assert.match(json, /^\{\n {4}"program": "kubectl",\n/)
   })
 
   it('carries the counts, an ISO start, rounded durations and each target split into namespace and name', () => {

@@ -79,8 +79,8 @@ describe('ProfileSnapshots.last: the copy a hub outage falls back on', () => {
     dirs.push(dir)
     const snapshots = new ProfileSnapshots(dir)
     const kept = await snapshots.remember('hub-a', profile)
-    const entry = JSON.parse(await readFile(kept!.file, 'utf8')) as {hub: string}
-    entry.hub = 'hub-b'
+    const entry = JSON.parse(await readFile(kept!.file, 'utf8')) as {value: {hub: string}}
+    entry.value.hub = 'hub-b'
     await writeFile(kept!.file, JSON.stringify(entry), {mode: 0o600})
     assert.equal(await snapshots.last('hub-a', 'fleet', 'eu'), undefined)
   })

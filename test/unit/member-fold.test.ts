@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {MEMBER_ID_LABEL, profileKey, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
-import {describeFold, foldMembers} from '../../src/core/fleet/member-fold.js'
+import type {Provider} from '../../src/core/access/provider-file.js'
+import {describeFold, foldMembers, foldSelection} from '../../src/core/fleet/member-fold.js'
 
 function profile(namespace: string, name: string, memberId?: string): ClusterProfile {
   return {
@@ -47,5 +48,33 @@ describe('foldMembers', () => {
   it('leaves profiles without a member id, or with a unique one, alone and in order', () => {
     const profiles = [profile('n', 'c'), profile('n', 'a', 'one'), profile('n', 'b', 'two')]
     assert.deepEqual(keys(foldMembers(profiles, () => false).targets), ['n/c', 'n/a', 'n/b'])
+  })
+})
+
+describe('foldSelection', () => {
+  const offering = (p: ClusterProfile, provider: string): ClusterProfile => ({
+    ...p,
+    status: {accessProviders: [{name: provider, cluster: {server: 'https://member.example'}}]},
+  })
+  const providers: Provider[] = [
+    {name: 'gke', execConfig: {apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/gke'}},
+  ]
+  const profiles = [
+    offering(profile('fleet', 'eu-1-aks', 'eu-1'), 'aks'),
+    offering(profile('fleet', 'eu-1-gke', 'eu-1'), 'gke'),
+  ]
+
+  it('keeps every profile with --no-dedupe, folding nothing', () => {
+    assert.deepEqual(foldSelection(profiles, providers, true), {targets: profiles, folds: []})
+  })
+
+  it('keeps the profile whose provider the provider file has, though another comes first by name', () => {
+    const {targets, folds} = foldSelection(profiles, providers, false)
+    assert.deepEqual(keys(targets), ['fleet/eu-1-gke'])
+    assert.deepEqual(
+      folds.map((fold) => fold.folded),
+      [['fleet/eu-1-aks']],
+    )
+    assert.deepEqual(keys(foldSelection(profiles, [], undefined).targets), ['fleet/eu-1-aks'])
   })
 })

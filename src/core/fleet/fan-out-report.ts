@@ -2,6 +2,7 @@
 // output, so CI can show per-cluster results. The JSON report is built here (exact strings, like
 // -o json); the JUnit report in junit.ts. Output comes from remote clusters and can be unbounded, so
 // only a bounded tail of it is ever kept in memory.
+import {exportJson} from '../text/export.js'
 
 /** How one target of a fan-out ended. */
 export interface TargetResult {
@@ -152,7 +153,7 @@ export function splitProfile(profile: string): {namespace: string; name: string}
 export const REPORT_LAST_LINES = DEFAULT_LAST_LINES
 
 /**
- * Pretty JSON (2 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
+ * Pretty JSON (as -o json: 4 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
  * targets:[{profile, namespace, name, outcome, exitCode, durationMs (rounded), signal?, timedOut?,
  * error?, lastLines}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
  */
@@ -174,5 +175,5 @@ export function renderJsonReport(report: FanOutReport): string {
       lastLines: output?.last(REPORT_LAST_LINES) ?? [],
     })),
   }
-  return `${JSON.stringify(json, null, 2)}\n`
+  return exportJson(json)
 }

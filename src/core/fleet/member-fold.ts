@@ -4,6 +4,8 @@
 // twice, so such profiles fold into one target. Profiles in different namespaces are different
 // inventories and never fold.
 import {memberIdOf, profileKey, type ClusterProfile} from '../profiles/cluster-profile.js'
+import type {Provider} from '../access/provider-file.js'
+import {chooseProvider} from '../access/resolve-access.js'
 
 export interface MemberFold {
   namespace: string
@@ -48,6 +50,20 @@ export function foldMembers(
     })
   }
   return {targets: profiles.filter((profile) => !left.has(profile)), folds}
+}
+
+/**
+ * The targets of a fan-out (exec, kubeconfig, sync, doctor): the selected profiles with those that
+ * stand for one member cluster folded into the one whose provider the consumer can use; with
+ * --no-dedupe (`noDedupe`), all of them.
+ */
+export function foldSelection(
+  profiles: ClusterProfile[],
+  providers: Provider[],
+  noDedupe: boolean | undefined,
+): {targets: ClusterProfile[]; folds: MemberFold[]} {
+  if (noDedupe) return {targets: profiles, folds: []}
+  return foldMembers(profiles, (profile) => chooseProvider(profile, providers) !== undefined)
 }
 
 /** The line that says what a fold did. */

@@ -1,5 +1,6 @@
 // How profiles are printed: kubectl-style table, wide, json, yaml and name output.
-import {stringify} from 'yaml'
+import {exportJson} from '../text/export.js'
+import {exportYaml} from '../text/export-yaml.js'
 import {
   CONTROL_PLANE_HEALTHY,
   GROUP,
@@ -42,9 +43,9 @@ export function providersCell(profile: ClusterProfile, chosen: string | undefine
 export function renderProfiles(profiles: ClusterProfile[], options: ProfileViewOptions): string | Cells {
   switch (options.output) {
     case 'json':
-      return `${JSON.stringify(asList(profiles), null, 4)}\n`
+      return exportJson(asList(profiles))
     case 'yaml':
-      return stringify(asList(profiles), {indentSeq: false, lineWidth: 0})
+      return exportYaml(asList(profiles))
     case 'name':
       return profiles.map((profile) => `clusterprofile.${GROUP}/${profile.metadata.name}\n`).join('')
     case 'table':

@@ -1,0 +1,60 @@
+// Concerns that live in one module, checked by reading the sources: a second place that asks
+// whether a stream is a terminal, or prints -o json|yaml its own way, fails here with its line.
+import assert from 'node:assert/strict'
+import {readdirSync, readFileSync} from 'node:fs'
+import path from 'node:path'
+import {describe, it} from 'node:test'
+import {fileURLToPath} from 'node:url'
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url))
+
+function sources(dir = SRC): string[] {
+  return readdirSync(dir, {withFileTypes: true}).flatMap((entry) =>
+    entry.isDirectory()
+      ? sources(path.join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [path.join(dir, entry.name)]
+        : [],
+  )
+}
+
+/** `file:line: text` of every line of code (comments left out) that matches, outside `allowed`. */
+function found(pattern: RegExp, allowed: string[]): string[] {
+  return sources().flatMap((file) => {
+    const name = path.relative(SRC, file)
+    if (allowed.includes(name)) return []
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, index) =>
+        !/^\s*(\/\/|\*|\/\*\*)/.test(line) && pattern.test(line)
+          ? [`${name}:${index + 1}: ${line.trim()}`]
+          : [],
+      )
+  })
+}
+
+describe('one place for each concern', () => {
+  it('only the printer asks whether stdin, stdout or stderr is a terminal', () => {
+    // A read of .isTTY or a call of isatty; prompt-terminal.ts only gives its stream the property.
+    assert.deepEqual(
+      found(/\.isTTY\b|\bisatty\s*\(/, ['adapters/printer.ts']),
+      [],
+      'ask the printer (stdinIsTTY, stdoutIsTTY, statusShown) or isTerminal',
+    )
+  })
+
+  it('only the exporter indents JSON or loads YAML for output', () => {
+    // The kubeconfig emitter writes kubeconfigs, not -o output: kubectl reads them, not a person's program.
+    const emitters = ['core/text/export.ts', 'core/text/export-yaml.ts', 'core/kubeconfig/text.ts']
+    assert.deepEqual(found(/JSON\.stringify\(.*,\s*null,\s*\d/, emitters), [], 'use core/text/export.ts')
+    assert.deepEqual(found(/from 'yaml'|import\('yaml'\)/, emitters), [], 'use core/text/export.ts')
+  })
+
+  it('only the worker pool runs items a few at a time', () => {
+    assert.deepEqual(
+      found(/Array\.from\(\{length: Math\.min\(/, ['core/fleet/worker-pool.ts']),
+      [],
+      'use core/fleet/worker-pool.ts',
+    )
+  })
+})
