@@ -27,8 +27,8 @@ export default tseslint.config(
   {
     // The entry point is CommonJS on purpose (bin/package.json): it loads the fast-path bundles
     // with require, without the ES module loader.
-    files: ['bin/run.js'],
-    languageOptions: {sourceType: 'commonjs', globals: {require: 'readonly'}},
+    files: ['bin/run.js', '.dependency-cruiser.cjs'],
+    languageOptions: {sourceType: 'commonjs', globals: {require: 'readonly', module: 'writable'}},
     rules: {'@typescript-eslint/no-require-imports': 'off'},
   },
 )
