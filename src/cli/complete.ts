@@ -88,9 +88,5 @@ async function refresh(selection: HubSelection): Promise<void> {
 }
 
 async function completionCache() {
-  const [{CompletionCache}, {cacheDir}] = await Promise.all([
-    import('../adapters/completion-cache.js'),
-    import('../adapters/cache-dir.js'),
-  ])
-  return new CompletionCache(cacheDir('completion'))
+  return (await import('./wiring.js')).wire().completionCache()
 }

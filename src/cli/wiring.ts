@@ -4,10 +4,15 @@
 // Members are getters that import their adapter on first use, so a command loads only what it
 // touches: `cpcred credential` runs on every kubectl call and must not pay for the rest.
 import {processPrinter, type Printer} from '../adapters/printer.js'
+import type {CompletionCache} from '../adapters/completion-cache.js'
 
 export interface Wiring {
   /** This process's output boundary (stdout/stderr through the output sink). */
   readonly printer: Printer
+
+  // ─── Private caches (adapters/cache-store.ts), each in its directory (adapters/cache-dir.ts) ───
+  /** The profile names offered at TAB, per hub identity. */
+  completionCache(): Promise<CompletionCache>
 }
 
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
@@ -15,6 +20,15 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   return {
     get printer() {
       return (printer ??= processPrinter(env))
+    },
+
+    // Private caches.
+    async completionCache() {
+      const [{CompletionCache}, {cacheDir}] = await Promise.all([
+        import('../adapters/completion-cache.js'),
+        import('../adapters/cache-dir.js'),
+      ])
+      return new CompletionCache(cacheDir('completion', env))
     },
   }
 }
