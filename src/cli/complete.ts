@@ -17,6 +17,7 @@ import {profileKey} from '../core/profiles/cluster-profile.js'
 import {ExitCode, isCpcredError} from '../core/errors.js'
 import type {HubSelection} from '../adapters/hub.js'
 import {COMPLETE_COMMAND} from './complete-command.js'
+import {wire} from './wiring.js'
 
 export async function runComplete(argv: string[], out: (text: string) => void): Promise<void> {
   try {
@@ -69,7 +70,11 @@ async function refresh(selection: HubSelection): Promise<void> {
   const config = await loadHubConfig(selection)
   const identity = hubIdentity(config)
   try {
-    const hub = await Hub.fromConfig(config, {stdinIsTTY: false, onPluginStderr: () => undefined})
+    const hub = await Hub.fromConfig(config, {
+      runExecPlugin: wire().runExecPlugin,
+      stdinIsTTY: false,
+      onPluginStderr: () => undefined,
+    })
     try {
       let result
       try {

@@ -4,7 +4,7 @@
 // loading a few dozen small modules one by one costs more than the rest of a warm run. `cpcred exec`
 // has a bundle of its own (dist/fast/exec.js), so the node modules it needs at start are not loaded
 // here.
-import {isBuiltinPlugin} from '../plugins/names.js'
+import {isBuiltinPlugin} from './plugins/names.js'
 import {COMPLETE_COMMAND} from './complete-command.js'
 import {runToExit} from './run-to-exit.js'
 
@@ -41,7 +41,7 @@ export async function runFastPath(argv: string[]): Promise<number> {
     ])
     await runComplete(argv.slice(1), processPrinter().data)
   } else {
-    await (await import('../plugins/common.js')).runBuiltinPlugin(argv[1]!, argv.slice(2))
+    await (await import('./plugins/run.js')).runBuiltinPlugin(argv[1]!, argv.slice(2))
   }
   return 0
 }

@@ -1,28 +1,10 @@
-// What the built-in exec credential plugins (`cpcred plugin secretreader|token-request`) share:
-// reading KUBERNETES_EXEC_INFO, finding the hub the way the plugins that read it must (DESIGN.md §5),
-// mapping hub failures to one-line errors, and printing the ExecCredential. kubectl runs these plugins on
-// every request, so this module loads only node:util and small core modules; the hub adapter is imported
-// by the caller when it is about to talk to the hub. stdout carries the ExecCredential and nothing else.
-import type {HubSelection, Hub} from '../adapters/hub.js'
-import {CpcredError, isCpcredError, UsageError} from '../core/errors.js'
-import {EXEC_API_VERSIONS, type ExecApiVersion} from '../core/access/exec-config.js'
-import {
-  EXEC_CREDENTIAL_KIND,
-  EXEC_INFO_ENV,
-  renderExecCredential,
-  type Credential,
-} from '../core/exec-credential/protocol.js'
-import {HUB_CONTEXT_ENV} from '../core/profiles/hub-pin.js'
-import {BUILTIN_PLUGINS} from './names.js'
-import {parseFlags, type FlagTable, type FlagValues} from '../cli/flag-table.js'
-import {processPrinter, type Printer} from '../adapters/printer.js'
-
-export interface PluginIo {
-  env: NodeJS.ProcessEnv
-  printer: Printer
-}
-
-export const processIo = (): PluginIo => ({env: process.env, printer: processPrinter()})
+// KUBERNETES_EXEC_INFO as a plugin reads it (client-go's tools/auth/exec rules), and the rules the
+// built-in plugins share for the values they take from it and from their arguments: Kubernetes object
+// names and how an untrusted value is quoted in a message.
+import {UsageError} from '../errors.js'
+import {EXEC_API_VERSIONS, type ExecApiVersion} from '../access/exec-config.js'
+import {EXEC_CREDENTIAL_KIND, EXEC_INFO_ENV} from './protocol.js'
+import {HUB_CONTEXT_ENV} from '../profiles/hub-pin.js'
 
 /** spec.cluster of the exec info: the target, as client-go passes it when provideClusterInfo is true. */
 export interface ExecInfoCluster {
@@ -112,28 +94,11 @@ export interface HubArgs {
   namespace?: string
 }
 
-/** How the built-in plugins find the hub, and -v; each plugin adds its own -n. */
-export const PLUGIN_HUB_FLAGS = {
-  kubeconfig: {
-    kind: 'string',
-    summary: 'The hub kubeconfig (default: KUBECONFIG, which cpcred pins to the hub, then ~/.kube/config).',
-    helpGroup: 'HUB',
-  },
-  context: {
-    kind: 'string',
-    summary: 'The hub context (default: CPCRED_HUB_CONTEXT, then the current context).',
-    helpGroup: 'HUB',
-  },
-  verbose: {kind: 'boolean', char: 'v', summary: 'Say on stderr what was read on the hub (never the token).'},
-} as const satisfies FlagTable
-
-/** The plugin's flags by its table; a plugin takes no arguments. */
-export function parsePluginArgs<T extends FlagTable>(argv: string[], table: T, usage: string): FlagValues<T> {
-  const {flags, positionals} = parseFlags(table, argv, usage)
-  if (positionals.length > 0) {
-    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`, usage)
-  }
-  return flags
+/** The hub as the built-in plugins select it (HubSelection's fields). */
+export interface PluginHubSelection {
+  kubeconfig?: string
+  context?: string
+  namespace?: string
 }
 
 /**
@@ -143,69 +108,13 @@ export function parsePluginArgs<T extends FlagTable>(argv: string[], table: T, u
  * KUBECONFIG: with --kubeconfig it is not used, so a provider that names its own hub file gets that
  * file's current context rather than a context name from another file.
  */
-export function hubSelection(args: HubArgs, env: NodeJS.ProcessEnv): HubSelection {
+export function hubSelection(args: HubArgs, env: NodeJS.ProcessEnv): PluginHubSelection {
   const pinnedContext = args.kubeconfig === undefined ? env[HUB_CONTEXT_ENV] || undefined : undefined
   return {kubeconfig: args.kubeconfig, context: args.context ?? pinnedContext, namespace: args.namespace}
 }
 
-export function hubDescription(hub: Hub): string {
-  return `the hub (context "${hub.config.context}", ${hub.config.server})`
-}
-
-/** A failed hub call as a one-line error with its exit code (3 unreachable, 4 denied, 1 otherwise). */
-export async function hubError(
-  hub: Hub,
-  error: unknown,
-  action: string,
-  forbiddenHint: string,
-): Promise<CpcredError> {
-  const {translateKubeError} = await import('../adapters/kube-errors.js')
-  return translateKubeError(error, action, hubDescription(hub), {
-    user: hub.config.user,
-    forbiddenHint,
-    unreachableHint: `check that the hub is running and that KUBECONFIG and ${HUB_CONTEXT_ENV} (or --kubeconfig and --context) select it`,
-  })
-}
-
-export function writeExecCredential(io: PluginIo, credential: Credential, apiVersion: ExecApiVersion): void {
-  io.printer.data(`${renderExecCredential(credential, apiVersion)}\n`)
-}
-
-/**
- * Runs one built-in plugin. Its errors name it: when kubectl runs it, its stderr is shown above kubectl's
- * own "getting credentials" error, and the plugin name is what tells the user where to look.
- */
-export async function runBuiltinPlugin(
-  name: string,
-  argv: string[],
-  io: PluginIo = processIo(),
-): Promise<void> {
-  try {
-    if (name === 'secretreader') {
-      const {runSecretreader} = await import('./secretreader.js')
-      await runSecretreader(argv, io)
-    } else if (name === 'token-request') {
-      const {runTokenRequest} = await import('./token-request.js')
-      await runTokenRequest(argv, io)
-    } else {
-      throw new UsageError(
-        `unknown built-in plugin "${name}"`,
-        `built-in plugins: ${BUILTIN_PLUGINS.join(', ')}`,
-      )
-    }
-  } catch (error) {
-    if (isCpcredError(error)) {
-      const named = new CpcredError(`${name}: ${error.message}`, {
-        exitCode: error.exitCode,
-        hint: error.hint,
-        cause: error.cause ?? error,
-      })
-      named.name = error.name
-      throw named
-    }
-    throw error
-  }
-}
+/** What to check when the hub a built-in plugin reads cannot be reached. */
+export const PLUGIN_HUB_UNREACHABLE_HINT = `check that the hub is running and that KUBECONFIG and ${HUB_CONTEXT_ENV} (or --kubeconfig and --context) select it`
 
 // DNS-1123: the names of Secrets and ServiceAccounts are subdomains, namespaces are labels.
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
@@ -228,7 +137,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (typeof value === 'string') return quoted(value)
   if (value === null || value === undefined) return 'missing'
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`
