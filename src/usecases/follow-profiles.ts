@@ -5,7 +5,7 @@
 // for, so a consumer sees one stream of changes whatever happened on the way.
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {WatchExpiredError} from '../core/errors.js'
-import type {ProfileWatchEvent} from '../adapters/hub.js'
+import type {ProfileWatchEvent} from './ports.js'
 import {
   listProfiles,
   type ListProfilesInput,
