@@ -87,6 +87,8 @@ export interface ProfileRepository {
   getProfile(namespace: string, name: string): Promise<ClusterProfile | undefined>
   /** Labels of every namespace (for clusterset filtering). */
   listNamespaceLabels(): Promise<Map<string, Record<string, string>>>
+  /** The clusterset of one namespace and the label that names it; undefined when unlabelled or not readable. */
+  clustersetOf(namespace: string): Promise<{clusterset: string; label: string} | undefined>
 }
 
 /** What API discovery found of the ClusterProfile API: asked once per hub, read by every caller. */

@@ -30,6 +30,7 @@ export function strictHub(answers: Partial<HubPort>, config: Partial<HubConfig> 
     watchProfiles: unexpected('watchProfiles'),
     getProfile: unexpected('getProfile'),
     listNamespaceLabels: unexpected('listNamespaceLabels'),
+    clustersetOf: unexpected('clustersetOf'),
     close: unexpected('close'),
     ...answers,
   }

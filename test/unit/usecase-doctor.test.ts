@@ -89,6 +89,7 @@ function fakeHub(overrides: Partial<HubPort> = {}): HubPort & {calls: string[]} 
     watchProfiles: async () => assert.fail('doctor watches nothing'),
     getProfile: async (namespace, name) => (namespace === 'fleet' && name === 'eu' ? profile : undefined),
     listNamespaceLabels: async () => new Map(),
+    clustersetOf: async () => assert.fail('doctor reads no clusterset'),
     close: async () => undefined,
     ...overrides,
   }
