@@ -4,7 +4,7 @@
 import {constants} from 'node:fs'
 import {access, stat} from 'node:fs/promises'
 import path from 'node:path'
-import type {ExecutableLookup} from '../core/doctor/findings.js'
+import type {ExecutableLookup} from '../core/doctor/plugin.js'
 
 /** `pathVariable` is the PATH the plugin is started with (cpcred's, or the one its provider sets). */
 export async function findExecutable(

@@ -1,9 +1,7 @@
 // The hub: selected like kubectl (--kubeconfig, KUBECONFIG, --context, -n) and spoken to through
-// the lean KubeClient.
-import {namesInBrief} from '../core/text/format.js'
-import {createHash} from 'node:crypto'
-import {readFile} from 'node:fs/promises'
-import os from 'node:os'
+// the lean KubeClient. It implements HubPort: the profile repository, the ClusterProfile API version
+// (discovered once), and the typed calls doctor and the built-in plugins make. Every failure leaves
+// here as an ApiFailure (src/core/failures.ts), its HTTP status or connection code kept.
 import {
   clustersetOf,
   PROFILE_VERSIONS,
@@ -13,196 +11,68 @@ import {
   type ProfileVersion,
   type ClusterProfile,
 } from '../core/profiles/cluster-profile.js'
-import {canonicalJson} from '../core/exec-credential/cache.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
-import {ContinueExpiredError, CpcredError, ExitCode, UsageError, WatchExpiredError} from '../core/errors.js'
-import {
-  findNamed,
-  kubeconfigPaths,
-  mergeKubeconfigs,
-  type ContextEntry,
-  type KubeconfigFile,
-  type MergedKubeconfig,
-} from '../core/kubeconfig/merge.js'
+import {ContinueExpiredError, CpcredError, ExitCode, WatchExpiredError} from '../core/errors.js'
+import {INSTALL_CRD_HINT, PROFILE_API_NOT_SERVED} from '../core/failures.js'
+import type {AccessAnswer, UserInfo} from '../core/doctor/hub.js'
+import type {ApiGroupDocument, ApiResourcesDocument} from '../core/doctor/api.js'
+import type {
+  Endpoint,
+  HubCallHints,
+  HubConfig,
+  HubConnectOptions,
+  HubPort,
+  HubSelection,
+  ListOptions,
+  ProfileApiDiscovery,
+  ProfilePage,
+  ProfileWatchEvent,
+  SecretObject,
+  TokenRequestAnswer,
+  TokenRequestSpec,
+} from '../usecases/ports.js'
 import {KubeApiError, parseJsonBody, type KubeClient} from './kube-client.js'
-import {translateKubeError} from './kube-errors.js'
+import {translateKubeError, type TranslateOptions} from './kube-errors.js'
 import {isTerminal, processPrinter} from './printer.js'
-import type {ContextClientOptions} from './kubeconfig-client.js'
+import {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
 
-export interface HubSelection {
-  kubeconfig?: string
-  context?: string
-  namespace?: string
-  /** Read ClusterProfiles in this version (--api-version), not the preferred one the hub serves. */
-  apiVersion?: string
-}
-
-export interface HubConfig {
-  merged: MergedKubeconfig
-  /** Files read, in precedence order. */
-  files: string[]
-  context: string
-  server: string
-  user: string
-  /** -n, else the context's namespace, else "default". */
-  namespace: string
-}
-
-export async function loadHubConfig(selection: HubSelection, env = process.env): Promise<HubConfig> {
-  const {paths, explicit} = kubeconfigPaths(selection.kubeconfig, env.KUBECONFIG, os.homedir())
-  const files: KubeconfigFile[] = []
-  // js-yaml loads in about 5 ms where yaml takes 45: this runs on every kubectl call through a
-  // `--mode cpcred` kubeconfig. (Output YAML is still written with the yaml package.)
-  const {load: parse} = await import('js-yaml')
-  for (const file of paths) {
-    let text: string
-    try {
-      text = await readFile(file, 'utf8')
-    } catch (error) {
-      // kubectl ignores missing files in KUBECONFIG, but not a file named with --kubeconfig.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !explicit) continue
-      const code = (error as NodeJS.ErrnoException).code
-      throw new UsageError(
-        `cannot read kubeconfig ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}`,
-      )
-    }
-    try {
-      files.push({path: file, document: parse(text)})
-    } catch (error) {
-      throw new UsageError(`kubeconfig ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
-    }
-  }
-  if (files.length === 0) {
-    throw new UsageError(
-      `no kubeconfig found for the hub (looked at ${paths.join(', ')})`,
-      'pass --kubeconfig FILE or set KUBECONFIG to the hub cluster kubeconfig',
-    )
-  }
-  let merged
-  try {
-    merged = mergeKubeconfigs(files)
-  } catch (error) {
-    throw new UsageError((error as Error).message)
-  }
-  const contextName = selection.context ?? merged['current-context']
-  if (!contextName) {
-    throw new UsageError(
-      `the hub kubeconfig (${files.map((f) => f.path).join(', ')}) has no current context`,
-      'pass --context NAME, or set one with: kubectl config use-context NAME',
-    )
-  }
-  const contextEntry = findNamed(merged.contexts, contextName)
-  if (!contextEntry) {
-    const known = merged.contexts.map((c) => c.name)
-    throw new UsageError(
-      `context "${contextName}" not found in ${files.map((f) => f.path).join(', ')}`,
-      known.length ? `known contexts: ${namesInBrief(known)}` : 'the kubeconfig defines no contexts',
-    )
-  }
-  const context = (contextEntry.context ?? {}) as ContextEntry
-  const cluster = context.cluster ? findNamed(merged.clusters, context.cluster) : undefined
-  if (!cluster) {
-    throw new UsageError(
-      `context "${contextName}" refers to cluster "${context.cluster ?? ''}", which the kubeconfig does not define`,
-    )
-  }
-  const server = (cluster.cluster as {server?: string} | undefined)?.server
-  if (!server) throw new UsageError(`cluster "${cluster.name}" in the hub kubeconfig has no server`)
-
-  return {
-    merged,
-    files: files.map((f) => f.path),
-    context: contextName,
-    server,
-    user: context.user ?? '',
-    namespace: selection.namespace || context.namespace || 'default',
-  }
-}
-
-/**
- * Who reads the hub, as a digest of the context and its cluster and user entries. Plugins that read
- * the hub (secretreader, token-request) answer differently for another hub, user or namespace, so
- * this is part of every credential cache key.
- */
-export function hubIdentity(config: HubConfig): string {
-  const {merged, context, server} = config
-  const entry = findNamed(merged.contexts, context)?.context as ContextEntry | undefined
-  const parts = {
-    server,
-    context,
-    // The context's namespace decides answers too (secretreader reads Secrets in it).
-    contextEntry: entry,
-    cluster: entry?.cluster ? findNamed(merged.clusters, entry.cluster) : undefined,
-    user: entry?.user ? findNamed(merged.users, entry.user) : undefined,
-  }
-  return createHash('sha256').update(canonicalJson(parts)).digest('hex')
-}
-
-/** The hub as plugins that read it must find it (absolute files, the context in use). */
-export function hubPin(config: HubConfig): HubPin {
-  return {
-    kubeconfigPaths: config.files,
-    context: config.context,
-    currentContext: config.merged['current-context'],
-  }
-}
-
-export interface ProfilePage {
-  /** Parsed when first read: a lister asks for the next page before it reads this one's items. */
-  items: ClusterProfile[] | Promise<ClusterProfile[]>
-  /** The continue token of the next page, or undefined at the end. */
-  next?: string
-  /** The list's resourceVersion: where a watch of it starts. */
-  resourceVersion?: string
-}
-
-import type {ProfileWatchEvent} from '../usecases/ports.js'
-
-export type {ProfileWatchEvent}
+export {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
+export type {
+  HubConfig,
+  HubConnectOptions,
+  HubSelection,
+  ListOptions,
+  ProfilePage,
+  ProfileWatchEvent,
+  ServedVersionCache,
+} from '../usecases/ports.js'
 
 /** How long the server keeps one watch open before ending it, as client-go's reflector asks (5-10 min). */
 const WATCH_SECONDS = 300
 
-export interface ListOptions {
-  /** undefined: all namespaces. */
-  namespace?: string
-  labelSelector?: string
-  limit: number
-}
-
-/** Remembers which ClusterProfile version a hub serves, so a hot path does not ask each time. */
-export interface ServedVersionCache {
-  read(): Promise<ProfileVersion | undefined>
-  write(version: ProfileVersion): Promise<void>
-}
-
-export interface HubOptions extends ContextClientOptions {
-  /** Read ClusterProfiles in this version (--api-version) instead of the preferred one served. */
-  apiVersion?: string
-  versionCache?: ServedVersionCache
-}
-
-export class Hub {
+export class Hub implements HubPort {
+  private discovery?: Promise<ProfileApiDiscovery>
   private served?: Promise<ProfileVersion>
 
   private constructor(
     readonly config: HubConfig,
     readonly client: KubeClient,
-    private readonly options: Pick<HubOptions, 'apiVersion' | 'versionCache'>,
+    private readonly options: Pick<HubConnectOptions, 'apiVersion' | 'versionCache'>,
   ) {}
 
-  static async connect(selection: HubSelection, options: Partial<HubOptions> = {}): Promise<Hub> {
-    return Hub.fromConfig(await loadHubConfig(selection), {apiVersion: selection.apiVersion, ...options})
+  static async connect(
+    selection: HubSelection,
+    options: HubConnectOptions,
+    env: NodeJS.ProcessEnv = process.env,
+  ): Promise<Hub> {
+    return Hub.fromConfig(await loadHubConfig(selection, env), {apiVersion: selection.apiVersion, ...options})
   }
 
   /** A client for an already loaded hub configuration (the credential fast path loads it first). */
-  static async fromConfig(config: HubConfig, options: Partial<HubOptions> = {}): Promise<Hub> {
-    const [{clientForContext}, {pluginRunner}] = await Promise.all([
-      import('./kubeconfig-client.js'),
-      import('./process.js'),
-    ])
+  static async fromConfig(config: HubConfig, options: HubConnectOptions): Promise<Hub> {
+    const {clientForContext} = await import('./kubeconfig-client.js')
     const client = await clientForContext(config.merged, config.context, {
-      runner: options.runner ?? pluginRunner,
+      runExecPlugin: options.runExecPlugin,
       stdinIsTTY: options.stdinIsTTY ?? isTerminal(0),
       onPluginStderr: options.onPluginStderr ?? ((text) => processPrinter().text(text, 'stderr')),
       idleTimeoutMs: options.idleTimeoutMs,
@@ -210,9 +80,13 @@ export class Hub {
     return new Hub(config, client, {apiVersion: options.apiVersion, versionCache: options.versionCache})
   }
 
+  get endpoint(): Endpoint {
+    return this.client.endpoint
+  }
+
   /**
    * The ClusterProfile version this hub is read in: --api-version when given (and served), else
-   * v1alpha2 when the hub serves it, else v1alpha1; asked of API discovery once per Hub, or read
+   * the first of PROFILE_VERSIONS the hub serves them in; from discovery (once per Hub), or read
    * from the cache the hot paths keep.
    */
   apiVersion(): Promise<ProfileVersion> {
@@ -220,60 +94,70 @@ export class Hub {
       const cached =
         this.options.apiVersion === undefined ? await this.options.versionCache?.read() : undefined
       if (cached) return cached
-      let group: {versions?: {version: string}[]} | undefined
-      try {
-        group = await this.client.request('GET', `/apis/${GROUP}`)
-      } catch (error) {
-        if (!(error instanceof KubeApiError && error.status === 404))
-          throw this.translate(error, `discover ${GROUP}`)
-      }
-      const served = (group?.versions ?? []).map((entry) => entry.version)
-      // Other APIs share the group (PlacementDecision, the Multi-Cluster Services API): a version
-      // the group serves is ClusterProfile's only if its resource list names clusterprofiles.
-      const servesProfiles = async (version: string) =>
-        served.includes(version) && (await this.resourceServed(version))
-      const forced = this.options.apiVersion
-      let version: ProfileVersion | undefined
-      for (const candidate of forced === undefined ? PROFILE_VERSIONS : [forced]) {
-        if (await servesProfiles(candidate)) {
-          version = candidate as ProfileVersion
-          break
-        }
-      }
-      if (!version) {
+      const found = await this.profileApi()
+      const servesProfiles = found.resources?.resources?.some((resource) => resource.name === PLURAL)
+      if (!found.version || !servesProfiles) {
+        const forced = this.options.apiVersion
         const wanted = forced ?? PROFILE_VERSIONS.join(' or ')
         // Unforced, every version was asked already and none serves them.
         const others: string[] = []
         if (forced !== undefined)
           for (const other of PROFILE_VERSIONS)
-            if (other !== forced && (await servesProfiles(other))) others.push(other)
+            if (other !== forced && (await this.servesProfilesIn(found.group, other))) others.push(other)
         throw new CpcredError(
-          `${this.where()} does not serve ${GROUP} ${wanted} ${PLURAL}${others.length ? ` (it serves ${PLURAL} in ${others.join(', ')})` : ''}`,
+          `${this.describe()} does not serve ${GROUP} ${wanted} ${PLURAL}${others.length ? ` (it serves ${PLURAL} in ${others.join(', ')})` : ''}`,
           {
             exitCode: ExitCode.Unreachable,
-            hint: this.options.apiVersion
-              ? `leave out --api-version, or use one the hub serves`
-              : 'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster',
+            hint: forced ? `leave out --api-version, or use one the hub serves` : INSTALL_CRD_HINT,
           },
         )
       }
+      const version = found.version as ProfileVersion
       if (this.options.apiVersion === undefined) await this.options.versionCache?.write(version)
       return version
     })()
     return this.served
   }
 
-  /** Whether API discovery lists clusterprofiles in this version of the group. */
-  private async resourceServed(version: string): Promise<boolean> {
+  /**
+   * API discovery of the ClusterProfile API, asked once: the group, and the first candidate version
+   * (--api-version, else PROFILE_VERSIONS in order) the group serves whose resource list names
+   * clusterprofiles (other APIs share the group: PlacementDecision, the Multi-Cluster Services API),
+   * else the first served candidate, so that doctor can say what is missing there.
+   */
+  profileApi(): Promise<ProfileApiDiscovery> {
+    this.discovery ??= (async () => {
+      const group = await this.discover<ApiGroupDocument>(`/apis/${GROUP}`, `discover ${GROUP}`)
+      const forced = this.options.apiVersion
+      let found: ProfileApiDiscovery = group ? {group} : {}
+      for (const version of forced === undefined ? PROFILE_VERSIONS : [forced]) {
+        if (!servedVersions(group).includes(version)) continue
+        const resources = await this.resourcesOf(version)
+        if (resources?.resources?.some((resource) => resource.name === PLURAL))
+          return {group, version, resources}
+        if (found.version === undefined) found = {group, version, resources}
+      }
+      return found
+    })()
+    return this.discovery
+  }
+
+  private async servesProfilesIn(group: ApiGroupDocument | undefined, version: string): Promise<boolean> {
+    if (!servedVersions(group).includes(version)) return false
+    return (await this.resourcesOf(version))?.resources?.some((resource) => resource.name === PLURAL) ?? false
+  }
+
+  private resourcesOf(version: string): Promise<ApiResourcesDocument | undefined> {
+    return this.discover<ApiResourcesDocument>(`/apis/${GROUP}/${version}`, `discover ${GROUP}/${version}`)
+  }
+
+  /** A discovery document, or undefined when the hub does not serve that path. */
+  private async discover<T>(path: string, action: string): Promise<T | undefined> {
     try {
-      const list = await this.client.request<{resources?: {name?: string}[]}>(
-        'GET',
-        `/apis/${GROUP}/${version}`,
-      )
-      return (list.resources ?? []).some((resource) => resource.name === PLURAL)
+      return await this.client.request<T>('GET', path)
     } catch (error) {
-      if (error instanceof KubeApiError && error.status === 404) return false
-      throw this.translate(error, `discover ${GROUP}/${version}`)
+      if (error instanceof KubeApiError && error.status === 404) return undefined
+      throw this.translate(error, action)
     }
   }
 
@@ -293,6 +177,14 @@ export class Hub {
   /** See hubPin. */
   pin(): HubPin {
     return hubPin(this.config)
+  }
+
+  describe(): string {
+    return `the hub (context "${this.config.context}", ${this.config.server})`
+  }
+
+  async close(): Promise<void> {
+    await this.client.close()
   }
 
   /** One page of profiles. The caller follows `next` (limit/continue pagination). */
@@ -396,10 +288,6 @@ export class Hub {
     }
   }
 
-  private where(): string {
-    return `the hub (context "${this.config.context}", ${this.config.server})`
-  }
-
   /** Labels of every namespace (for clusterset filtering). */
   async listNamespaceLabels(): Promise<Map<string, Record<string, string>>> {
     try {
@@ -408,7 +296,7 @@ export class Hub {
       }>('GET', '/api/v1/namespaces')
       return new Map(list.items.map((ns) => [ns.metadata.name, ns.metadata.labels ?? {}]))
     } catch (error) {
-      throw translateKubeError(error, 'list namespaces', this.where(), {
+      throw translateKubeError(error, 'list namespaces', this.describe(), {
         user: this.config.user,
         forbiddenHint:
           'clustersets are namespace labels; ask the hub administrator for list on namespaces, or drop --clusterset',
@@ -416,18 +304,102 @@ export class Hub {
     }
   }
 
+  async reviewProfileAccess(verb: string, namespace: string | undefined): Promise<AccessAnswer> {
+    try {
+      const review = await this.client.request<{status?: {allowed?: boolean; reason?: string}}>(
+        'POST',
+        '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+        {
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SelfSubjectAccessReview',
+            spec: {resourceAttributes: {group: GROUP, resource: PLURAL, verb, namespace}},
+          },
+        },
+      )
+      return {verb, allowed: review.status?.allowed === true, reason: review.status?.reason || undefined}
+    } catch (error) {
+      throw this.translate(error, 'create a SelfSubjectAccessReview')
+    }
+  }
+
+  async reviewSelf(): Promise<UserInfo> {
+    try {
+      const review = await this.client.request<{status?: {userInfo?: UserInfo}}>(
+        'POST',
+        '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+        {body: {apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview'}},
+      )
+      return review.status?.userInfo ?? {}
+    } catch (error) {
+      throw this.translate(error, 'create a SelfSubjectReview', {
+        notServed: {
+          what: 'authentication.k8s.io/v1 selfsubjectreviews',
+          hint: 'the hub runs a Kubernetes older than 1.28',
+        },
+      })
+    }
+  }
+
+  async getSecret(namespace: string, name: string, hints: HubCallHints): Promise<SecretObject | undefined> {
+    try {
+      return await this.client.request<SecretObject>(
+        'GET',
+        `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`,
+      )
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
+        return undefined
+      throw translateKubeError(error, `get Secret ${namespace}/${name}`, this.describe(), {
+        user: this.config.user,
+        ...hints,
+      })
+    }
+  }
+
+  async requestToken(
+    namespace: string,
+    serviceAccount: string,
+    spec: TokenRequestSpec,
+    hints: HubCallHints,
+  ): Promise<TokenRequestAnswer | undefined> {
+    try {
+      return await this.client.request<TokenRequestAnswer>(
+        'POST',
+        `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(serviceAccount)}/token`,
+        {body: {apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec}},
+      )
+    } catch (error) {
+      if (
+        error instanceof KubeApiError &&
+        error.status === 404 &&
+        error.statusObject?.details?.name === serviceAccount
+      )
+        return undefined
+      throw translateKubeError(
+        error,
+        `create a token for ServiceAccount ${namespace}/${serviceAccount}`,
+        this.describe(),
+        {user: this.config.user, ...hints},
+      )
+    }
+  }
+
   /** Turns a failed request into a one-line error with the exit code of its kind. */
-  translate(error: unknown, action: string): CpcredError {
-    return translateKubeError(error, action, this.where(), {
+  translate(error: unknown, action: string, options: TranslateOptions = {}): CpcredError {
+    return translateKubeError(error, action, this.describe(), {
       user: this.config.user,
-      notServed: {
-        what: `${GROUP} ${PLURAL}`,
-        hint: 'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster',
-      },
+      notServed: PROFILE_API_NOT_SERVED,
       forbiddenHint: `ask the hub administrator for RBAC access to ${RESOURCE} (get, list), or use another --context`,
       unreachableHint: 'check that the hub is running and that --kubeconfig/--context select it',
+      ...options,
     })
   }
+}
+
+/** The versions a group document lists. */
+function servedVersions(group: ApiGroupDocument | undefined): string[] {
+  return (group?.versions ?? []).flatMap((entry) => (entry.version ? [entry.version] : []))
 }
 
 interface ListMetadata {

@@ -4,17 +4,11 @@
 // bearer/basic/client-certificate auth, impersonation, gzip, keep-alive and proxies.
 import type http from 'node:http'
 import {CpcredError, ExitCode} from '../core/errors.js'
+import {connectionReason} from '../core/failures.js'
+import type {Endpoint} from '../usecases/ports.js'
 import type https from 'node:https'
 
-export interface Endpoint {
-  server: string
-  /** PEM of the CA bundle that signs the server certificate; the system roots when absent. */
-  caPem?: string
-  insecureSkipTLSVerify?: boolean
-  tlsServerName?: string
-  proxyUrl?: string
-  disableCompression?: boolean
-}
+export type {Endpoint} from '../usecases/ports.js'
 
 export interface Impersonation {
   user?: string
@@ -338,22 +332,6 @@ function parseStatus(body: Buffer): Status | undefined {
   }
 }
 
-const tlsFailures: Record<string, string> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed and not trusted',
-  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in an untrusted CA',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate is not signed by a trusted CA',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate is not signed by a trusted CA',
-  UNABLE_TO_GET_ISSUER_CERT: 'its certificate is not signed by a trusted CA',
-  CERT_HAS_EXPIRED: 'its certificate has expired',
-  CERT_NOT_YET_VALID: 'its certificate is not valid yet',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is not valid for that host name',
-}
-
-/** Why TLS verification failed, in words, for a code Node reports (undefined for others). */
-export function tlsFailureReason(code: string): string | undefined {
-  return Object.hasOwn(tlsFailures, code) ? tlsFailures[code] : undefined
-}
-
 /**
  * A response body read as JSON. Anything else (a proxy's HTML page, a captive portal) means the
  * endpoint is not a Kubernetes API server: a connection-class failure, not a bug in cpcred.
@@ -369,22 +347,8 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
-/** A failed connection, with its reason in words. */
+/** A failed connection, with its reason in words (src/core/failures.ts). */
 export function connectionError(error: Error): KubeConnectionError {
   const code = (error as NodeJS.ErrnoException).code
-  const reasons: Record<string, string> = {
-    ECONNREFUSED: 'connection refused',
-    ENOTFOUND: 'host name not found',
-    EAI_AGAIN: 'host name lookup failed',
-    ETIMEDOUT: 'timed out',
-    ECONNRESET: 'connection reset',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    EPROTO: 'TLS handshake failed (is it an https server?)',
-  }
-  const reason =
-    code && tlsFailures[code]
-      ? `TLS verification failed: ${tlsFailures[code]}`
-      : (code && reasons[code]) || error.message
-  return new KubeConnectionError(reason, code)
+  return new KubeConnectionError(connectionReason(code, error.message), code)
 }

@@ -1,15 +1,33 @@
-// One place that maps Kubernetes API failures to messages and exit codes, for the hub and for
-// targets alike (whoami, the built-in plugins), without loading the hub adapter. The original error
-// stays as the cause: CPCRED_DEBUG shows it, and the doctor reads its HTTP status.
-import {CpcredError, ExitCode, isCpcredError} from '../core/errors.js'
-import {KubeApiError, KubeConnectionError, type Status} from './kube-client.js'
+// The REST client's errors (src/adapters/kube-client.ts) as the failures src/core/failures.ts
+// explains, for the hub and for targets alike (whoami, the built-in plugins), without loading the hub
+// adapter. The error keeps the failure as data (ApiFailure.failure) and the original as its cause:
+// CPCRED_DEBUG shows it.
+import type {CpcredError} from '../core/errors.js'
+import {
+  explainFailure,
+  explainOther,
+  isOutageCode,
+  type ExplainOptions,
+  type KubeFailure,
+} from '../core/failures.js'
+import {KubeApiError, KubeConnectionError} from './kube-client.js'
 
-export interface TranslateOptions {
-  user?: string
-  /** What a 404 on a collection means: the API is not served there. */
-  notServed?: {what: string; hint: string}
-  forbiddenHint?: string
-  unreachableHint?: string
+export type TranslateOptions = ExplainOptions
+
+/** The failure a REST client error stands for; undefined for anything else. */
+export function kubeFailure(error: unknown): KubeFailure | undefined {
+  if (error instanceof KubeApiError) {
+    const failure: KubeFailure = {kind: 'http', status: error.status}
+    if (error.statusObject?.message) failure.message = error.statusObject.message
+    if (error.statusObject?.details?.name) failure.name = error.statusObject.details.name
+    return failure
+  }
+  if (error instanceof KubeConnectionError) {
+    return error.code === undefined
+      ? {kind: 'connection', reason: error.reason}
+      : {kind: 'connection', code: error.code, reason: error.reason}
+  }
+  return undefined
 }
 
 export function translateKubeError(
@@ -18,65 +36,9 @@ export function translateKubeError(
   where: string,
   options: TranslateOptions = {},
 ): CpcredError {
-  if (isCpcredError(error)) return error
-  if (error instanceof KubeApiError) {
-    const status: Status | undefined = error.statusObject
-    if (error.status === 401) {
-      return new CpcredError(
-        `${where} rejected the credentials${options.user ? ` of user "${options.user}"` : ''} (401 Unauthorized)`,
-        {
-          exitCode: ExitCode.Denied,
-          hint: 'log in again, or check the credentials this command uses',
-          cause: error,
-        },
-      )
-    }
-    if (error.status === 403) {
-      // The server says "<resource> is forbidden: User "x" cannot list resource ..."; keep the reason.
-      const reason = status?.message?.replace(/^.*? is forbidden: /, '') ?? 'forbidden'
-      return new CpcredError(`cannot ${action} on ${where}: ${reason}`, {
-        exitCode: ExitCode.Denied,
-        hint: options.forbiddenHint,
-        cause: error,
-      })
-    }
-    if (error.status === 404 && options.notServed && !status?.details?.name) {
-      return new CpcredError(`${where} does not serve ${options.notServed.what}`, {
-        exitCode: ExitCode.Unreachable,
-        hint: options.notServed.hint,
-        cause: error,
-      })
-    }
-    return new CpcredError(
-      `cannot ${action} on ${where}: HTTP ${error.status}${status?.message ? `: ${status.message}` : ''}`,
-      {cause: error},
-    )
-  }
-  if (error instanceof KubeConnectionError) {
-    return new CpcredError(`cannot reach ${where}: ${error.reason}`, {
-      exitCode: ExitCode.Unreachable,
-      hint:
-        options.unreachableHint ??
-        'check that the cluster is running and that the kubeconfig and context select it',
-      cause: error,
-    })
-  }
-  return new CpcredError(`cannot ${action} on ${where}: ${(error as Error)?.message ?? String(error)}`, {
-    cause: error,
-  })
+  const failure = kubeFailure(error)
+  return failure ? explainFailure(failure, action, where, options, error) : explainOther(error, action, where)
 }
-
-/** Connection failures that say the server is down or out of reach, not that it is someone else. */
-const OUTAGE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EHOSTDOWN',
-  'EPIPE',
-  'EAI_AGAIN',
-])
 
 /**
  * Whether a failure to talk to a cluster is an outage: refused, reset or timed-out connections, an
@@ -86,15 +48,9 @@ const OUTAGE_CODES = new Set([
  */
 export function isOutage(error: unknown): boolean {
   for (let current = error, depth = 0; current !== undefined && depth < 5; depth++) {
-    if (current instanceof KubeConnectionError)
-      return current.code !== undefined && OUTAGE_CODES.has(current.code)
+    if (current instanceof KubeConnectionError) return isOutageCode(current.code)
     if (current instanceof KubeApiError) return current.status >= 500 && current.status <= 599
     current = (current as {cause?: unknown} | null)?.cause
   }
   return false
-}
-
-/** Whether a connection failure's errno code says the server is down or out of reach. */
-export function isOutageCode(code: string | undefined): boolean {
-  return code !== undefined && OUTAGE_CODES.has(code)
 }

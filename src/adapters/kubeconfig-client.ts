@@ -12,7 +12,6 @@ import {CpcredError, UsageError} from '../core/errors.js'
 import type {ExecConfig} from '../core/access/exec-config.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
 import {findNamed, type MergedKubeconfig, type NamedEntry} from '../core/kubeconfig/merge.js'
-import {runPlugin, pluginLabel} from '../usecases/run-plugin.js'
 import {
   KubeClient,
   staticAuth,
@@ -21,7 +20,7 @@ import {
   type Endpoint,
   type Impersonation,
 } from './kube-client.js'
-import type {PluginProcessRunner} from './process.js'
+import type {ExecPluginRunner} from '../usecases/ports.js'
 
 interface KubeconfigCluster extends ProfileCluster {
   'certificate-authority'?: string
@@ -45,7 +44,8 @@ interface KubeconfigUser {
 }
 
 export interface ContextClientOptions {
-  runner: PluginProcessRunner
+  /** Runs the user's exec plugin (the wiring passes the plugin runner use case). */
+  runExecPlugin: ExecPluginRunner
   stdinIsTTY: boolean
   /** Where an exec plugin's stderr goes on success. */
   onPluginStderr?: (text: string) => void
@@ -183,11 +183,10 @@ function execAuth(
   let current: Promise<Credential> | undefined
   const clusterConfig = cluster.extensions?.find((extension) => extension.name === EXEC_EXTENSION)?.extension
   const obtain = () =>
-    runPlugin(options.runner, {
+    options.runExecPlugin({
       exec,
       cluster,
       clusterConfig,
-      label: pluginLabel(undefined, exec.command),
       stdinIsTTY: options.stdinIsTTY,
       onStderr: options.onPluginStderr,
     })

@@ -7,8 +7,9 @@ import http from 'node:http'
 import https from 'node:https'
 import {isIP} from 'node:net'
 import tls from 'node:tls'
-import type {HttpAnswer, ServerProbe} from '../core/doctor/findings.js'
-import {connectionError, proxyFor, tlsFailureReason, type Endpoint} from './kube-client.js'
+import type {HttpAnswer, ServerProbe} from '../core/doctor/server-tls.js'
+import {tlsFailureReason} from '../core/failures.js'
+import {connectionError, proxyFor, type Endpoint} from './kube-client.js'
 
 const PROBE_TIMEOUT_MS = 10_000
 /** /version is a few hundred bytes; anything much larger is not worth reading. */

@@ -11,7 +11,7 @@ import {
   profileCandidates,
   type ManifestCommand,
 } from '../core/profiles/completion.js'
-import type {Hub, HubSelection} from '../adapters/hub.js'
+import type {HubPort, HubSelection} from '../usecases/ports.js'
 import {COMPLETE_COMMAND} from './router.js'
 import {wire} from './wiring.js'
 
@@ -57,10 +57,10 @@ async function refresh(selection: HubSelection): Promise<void> {
     wiring.completionLists(),
     import('../usecases/complete-profiles.js'),
   ])
-  let opened: Hub | undefined
+  let opened: HubPort | undefined
   try {
     await refreshNames(hub, async () => (opened = await hub.connect()), lists)
   } finally {
-    await opened?.client.close()
+    await opened?.close()
   }
 }

@@ -1,26 +1,14 @@
-// `cpcred doctor`: its adapters, and how its report is shown.
-import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
-import path from 'node:path'
-import {findExecutable} from '../adapters/executables.js'
-import {ProfileSnapshots} from '../adapters/profile-snapshots.js'
+// `cpcred doctor`: its ports from the wiring, and how its report is shown.
 import type {Printer} from '../adapters/printer.js'
-import {pluginRunner} from '../adapters/process.js'
-import {probeServer} from '../adapters/server-probe.js'
 import type {CheckStatus} from '../core/doctor/checks.js'
 import {ASCII_SYMBOLS, UNICODE_SYMBOLS, renderDoctorReport, type DoctorReport} from '../core/doctor/report.js'
 import type {DoctorDeps} from '../usecases/doctor.js'
+import type {Wiring} from './wiring.js'
 
-export function doctorDeps(printer: Printer): DoctorDeps {
+export async function doctorDeps(wiring: Wiring): Promise<DoctorDeps> {
+  const {printer} = wiring
   return {
-    runner: pluginRunner,
-    probe: probeServer,
-    findExecutable,
-    cache: new CredentialStore(defaultCredentialCacheDir()),
-    snapshots: new ProfileSnapshots(path.join(path.dirname(defaultCredentialCacheDir()), 'profiles')),
-    now: () => new Date(),
-    env: process.env,
-    stdinIsTTY: printer.stdinIsTTY,
-    uid: process.getuid?.(),
+    ...(await wiring.doctorPorts()),
     onCheck: (id, profile) =>
       printer.status(`checking ${profile ? `${profile}: ` : ''}${id}${printer.glyphs.ellipsis}`),
   }

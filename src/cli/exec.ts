@@ -32,6 +32,7 @@ import {
   TARGET_FLAGS,
   VERBOSE_FLAG,
 } from './flags.js'
+import {wire} from './wiring.js'
 
 export const EXEC_USAGE = usageLine('exec', '[PROFILE...] -- COMMAND [ARGS...]')
 
@@ -220,7 +221,10 @@ export async function runExec(argv: string[]): Promise<number> {
       shown.push(warning)
     }
   } else {
-    const hub = await Hub.fromConfig(await summarized.config(), {apiVersion: flags['api-version']})
+    const hub = await Hub.fromConfig(await summarized.config(), {
+      apiVersion: flags['api-version'],
+      runExecPlugin: wire().runExecPlugin,
+    })
     try {
       profiles = foldTargets(
         await chooseTargets(hub, options, printer),

@@ -22,7 +22,7 @@ export async function runFastPath(argv: string[]): Promise<number> {
   } else if (argv[0] === COMPLETE_COMMAND) {
     await (await import('./complete.js')).runComplete(argv.slice(1))
   } else {
-    await (await import('../plugins/common.js')).runBuiltinPlugin(argv[1]!, argv.slice(2))
+    await (await import('./plugins/run.js')).runBuiltinPlugin(argv[1]!, argv.slice(2))
   }
   return 0
 }

@@ -1,7 +1,7 @@
 // What `cpcred kubeconfig` and `cpcred sync` both need to render entries: the hub, the consumer's
 // providers, how users run the plugin, and the names.
 import {realpathSync} from 'node:fs'
-import type {Hub} from '../adapters/hub.js'
+import type {HubPort} from '../usecases/ports.js'
 import {requireProviders, type LoadedProviders} from '../adapters/providers.js'
 import {resolveAccessProviderFlag} from '../core/access/plugin-commands.js'
 import type {KubeconfigRequest} from '../usecases/write-kubeconfig.js'
@@ -16,7 +16,7 @@ export function kubeconfigRequest(
     'access-provider'?: string[]
     'as-group'?: string[]
   },
-  hub: Hub,
+  hub: HubPort,
   loaded: LoadedProviders,
 ): Omit<KubeconfigRequest, 'profiles'> {
   return {

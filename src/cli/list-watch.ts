@@ -1,12 +1,12 @@
 // `cpcred list --watch`: the listing, then each change, until SIGINT or SIGTERM end it cleanly.
-import type {Hub} from '../adapters/hub.js'
+import type {HubPort} from '../usecases/ports.js'
 import type {Printer} from '../adapters/printer.js'
 import type {ListProfilesInput, ListProfilesResult} from '../usecases/list-profiles.js'
 import {untilInterrupted} from './interrupt.js'
 import type {ListPrinter} from './list-output.js'
 
 export async function followUntilInterrupted(
-  hub: Hub,
+  hub: HubPort,
   input: Omit<ListProfilesInput, 'onRestart'>,
   view: ListPrinter,
   printer: Printer,
@@ -30,6 +30,6 @@ export async function followUntilInterrupted(
       ),
     )
   } finally {
-    await hub.client.close()
+    await hub.close()
   }
 }

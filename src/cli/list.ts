@@ -87,6 +87,6 @@ export async function runList(argv: string[]): Promise<void> {
   try {
     view.all(await listProfiles(hub, {...input, onRestart: (reason) => printer.warn(reason)}))
   } finally {
-    await hub.client.close()
+    await hub.close()
   }
 }

@@ -1,6 +1,6 @@
 // The profile argument and the picker wiring shared by commands that work on one profile.
 import {Args} from '@oclif/core'
-import type {Hub} from '../adapters/hub.js'
+import type {HubPort} from '../usecases/ports.js'
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {oneProfile} from '../usecases/find-profiles.js'
@@ -13,7 +13,7 @@ export const profileArg = Args.string({
 
 /** The profile named on the command line or, on a terminal, picked from a list. */
 export function chosenProfile(
-  hub: Hub,
+  hub: HubPort,
   text: string | undefined,
   allNamespaces: boolean,
   printer: Printer,

@@ -14,6 +14,7 @@ import {isOutage} from '../adapters/kube-errors.js'
 import {CpcredError, ExitCode} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import {humanDuration} from '../core/text/format.js'
+import {wire} from './wiring.js'
 
 /** The hub as the hot paths know it: from the summary kept per kubeconfig content (hub-summary.ts). */
 export function summarizedHub(selection: HubSelection): Promise<SummarizedHub> {
@@ -73,6 +74,7 @@ export async function readRecentProfile(
   let profile: ClusterProfile
   try {
     const client = await Hub.fromConfig(await hub.config(), {
+      runExecPlugin: wire().runExecPlugin,
       apiVersion,
       versionCache: remember ? snapshots.servedVersion(identity) : undefined,
       idleTimeoutMs: fallback ? HUB_PATIENCE_MS : undefined,

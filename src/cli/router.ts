@@ -3,7 +3,7 @@
 // CI run all the time comes from CommonJS bundles in dist/fast, loaded with require: no ES module
 // loader and no oclif on the way. `credential` and `exec` first ask for the last answer to the same
 // question (dist/fast/answer.cjs); everything else, and --help, goes to oclif (src/cli/main.ts).
-import {isBuiltinPlugin} from '../plugins/names.js'
+import {isBuiltinPlugin} from './plugins/names.js'
 
 /** The hidden command the shell completion scripts call (src/hooks/completion-scripts.ts). */
 export const COMPLETE_COMMAND = '__complete'

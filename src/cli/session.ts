@@ -5,6 +5,7 @@ import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {hubSelection} from './flags.js'
 import {loadProviders, type LoadedProviders} from '../adapters/providers.js'
 import type {Printer} from '../adapters/printer.js'
+import {wire} from './wiring.js'
 
 export interface SessionFlags {
   kubeconfig?: string
@@ -22,7 +23,7 @@ export async function openSession(
 ): Promise<{hub: Hub; providers: LoadedProviders}> {
   checkLabelSelector(flags.selector)
   const [hub, providers] = await Promise.all([
-    Hub.connect(hubSelection(flags)),
+    Hub.connect(hubSelection(flags), {runExecPlugin: wire().runExecPlugin}),
     loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
   ])
   for (const warning of providers.warnings) printer.warn(warning)

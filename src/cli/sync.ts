@@ -1,7 +1,7 @@
 // `cpcred sync`: its flags, the selection they make, and how its outcome is shown
 // (src/commands/sync.ts gives it help text).
 import path from 'node:path'
-import type {Hub} from '../adapters/hub.js'
+import type {HubPort} from '../usecases/ports.js'
 import type {KubeconfigFiles} from '../usecases/ports.js'
 import type {Printer} from '../adapters/printer.js'
 import {describeChange, type SyncChange} from '../core/kubeconfig/sync.js'
@@ -105,7 +105,7 @@ export async function runSync(argv: string[]): Promise<void> {
       flags.output,
     )
   } finally {
-    await hub.client.close()
+    await hub.close()
   }
 }
 
@@ -114,7 +114,7 @@ export type SyncSelection = Pick<ListProfilesInput, 'namespace' | 'labelSelector
 /** What sync keeps in step (it always selects with -l or --all). */
 export function syncSelection(
   flags: {'all-namespaces': boolean; selector?: string; shard?: string},
-  hub: Hub,
+  hub: HubPort,
 ): SyncSelection {
   return {
     namespace: flags['all-namespaces'] ? undefined : hub.config.namespace,
@@ -177,7 +177,7 @@ function outcomeData(outcome: SyncOutcome, request: Pick<SyncRequest, 'file' | '
  * has finished writing. One line per change (one JSON object per line with -o json).
  */
 export async function watchAndSync(
-  hub: Hub,
+  hub: HubPort,
   files: KubeconfigFiles,
   request: Omit<SyncRequest, 'profiles'>,
   selection: SyncSelection,
@@ -225,6 +225,6 @@ export async function watchAndSync(
       ),
     )
   } finally {
-    await hub.client.close()
+    await hub.close()
   }
 }

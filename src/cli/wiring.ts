@@ -4,10 +4,21 @@
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
 import {processPrinter, type Printer} from '../adapters/printer.js'
-import type {Hub, HubSelection} from '../adapters/hub.js'
 import type {LoadedProviders} from '../adapters/providers.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
-import type {Chooser, CompletionHub, CompletionLists, KubeconfigFiles} from '../usecases/ports.js'
+import type {DoctorDeps} from '../usecases/doctor.js'
+import type {
+  Chooser,
+  CompletionHub,
+  CompletionLists,
+  ExecPluginRunner,
+  HubConnectOptions,
+  HubConnector,
+  HubPort,
+  HubSelection,
+  KubeconfigFiles,
+  TargetPort,
+} from '../usecases/ports.js'
 import {hubSelection, type HubFlagValues} from './flags.js'
 
 /** The flags most commands start from: the hub (kubectl's selection rules) and the provider file. */
@@ -19,7 +30,7 @@ export interface SessionFlags extends HubFlagValues {
 
 /** The hub and the consumer's providers, read side by side. */
 export interface Session {
-  hub: Hub
+  hub: HubPort
   providers: LoadedProviders
 }
 
@@ -36,26 +47,65 @@ export interface Wiring {
    * The hub a completion is for, from the kubeconfig alone; `connect` opens it quietly (a plugin of
    * the hub's user never prompts or prints at TAB).
    */
-  completionHub(selection: HubSelection): Promise<CompletionHub & {connect(): Promise<Hub>}>
+  completionHub(selection: HubSelection): Promise<CompletionHub & {connect(): Promise<HubPort>}>
   /** The lists of profile names offered at TAB, beside the credential cache. */
   completionLists(): Promise<CompletionLists>
+
+  // -------------------------------------------------------------------------------------------
+  // The hub, the targets and doctor's probes
+
+  /** Runs a hub kubeconfig user's exec plugin (client-go's protocol, cpcred's plugin runner). */
+  readonly runExecPlugin: ExecPluginRunner
+  /** Loads the hub's kubeconfig and connects to it, exec plugins run by runExecPlugin. */
+  readonly hubConnector: HubConnector
+  /** The hub as `selection` names it, connected. */
+  openHub(selection: HubSelection, options?: Omit<HubConnectOptions, 'runExecPlugin'>): Promise<HubPort>
+  /** Target clusters reached with a credential. */
+  readonly target: TargetPort
+  /** Doctor's ports: the hub, the targets, the probes, the provider file and the plugin runner. */
+  doctorPorts(): Promise<Omit<DoctorDeps, 'onCheck'>>
 }
 
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   let printer: Printer | undefined
+
+  const runExecPlugin: ExecPluginRunner = async (request) => {
+    const [{runPlugin, pluginLabel}, {pluginRunner}] = await Promise.all([
+      import('../usecases/run-plugin.js'),
+      import('../adapters/process.js'),
+    ])
+    return runPlugin(pluginRunner, {...request, label: pluginLabel(undefined, request.exec.command)})
+  }
+  const hubConnector: HubConnector = {
+    async loadConfig(selection) {
+      const {loadHubConfig} = await import('../adapters/hub-config.js')
+      return loadHubConfig(selection, env)
+    },
+    async connect(config, options) {
+      const {Hub} = await import('../adapters/hub.js')
+      return Hub.fromConfig(config, {...options, runExecPlugin})
+    },
+  }
+  const target: TargetPort = {
+    async endpoint(cluster) {
+      const {targetEndpoint} = await import('../usecases/whoami.js')
+      return targetEndpoint(cluster)
+    },
+    async reviewSelf(resolution, credential) {
+      const {reviewSelf} = await import('../usecases/whoami.js')
+      return reviewSelf(resolution, credential)
+    },
+  }
   const wiring: Wiring = {
     get printer() {
       return (printer ??= processPrinter(env))
     },
     async session(flags) {
       checkLabelSelector(flags.selector)
-      const [{Hub}, {loadProviders}] = await Promise.all([
-        import('../adapters/hub.js'),
-        import('../adapters/providers.js'),
-      ])
+      const {loadProviders} = await import('../adapters/providers.js')
       const [hub, providers] = await Promise.all([
-        Hub.connect(hubSelection(flags)),
-        loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}),
+        wiring.openHub(hubSelection(flags)),
+        loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}, env),
       ])
       for (const warning of providers.warnings) wiring.printer.warn(warning)
       return {hub, providers}
@@ -64,12 +114,12 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       return (await import('../adapters/kubeconfig-files.js')).kubeconfigFiles
     },
     async completionHub(selection) {
-      const {Hub, hubIdentity, loadHubConfig} = await import('../adapters/hub.js')
-      const config = await loadHubConfig(selection, env)
+      const {hubIdentity} = await import('../adapters/hub-config.js')
+      const config = await hubConnector.loadConfig(selection)
       return {
         identity: hubIdentity(config),
         namespace: config.namespace,
-        connect: () => Hub.fromConfig(config, {stdinIsTTY: false, onPluginStderr: () => undefined}),
+        connect: () => hubConnector.connect(config, {stdinIsTTY: false, onPluginStderr: () => undefined}),
       }
     },
     async completionLists() {
@@ -83,6 +133,31 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       return {
         interactive: wiring.printer.interactive,
         pickOne: async (profiles) => (await import('../adapters/picker.js')).pickProfile(profiles, question),
+      }
+    },
+
+    runExecPlugin,
+    hubConnector,
+    async openHub(selection, options = {}) {
+      const config = await hubConnector.loadConfig(selection)
+      return hubConnector.connect(config, {apiVersion: selection.apiVersion, ...options})
+    },
+    target,
+    async doctorPorts() {
+      const [{doctorProbes}, {loadProviders}, {pluginRunner}] = await Promise.all([
+        import('../adapters/doctor-probes.js'),
+        import('../adapters/providers.js'),
+        import('../adapters/process.js'),
+      ])
+      return {
+        hub: hubConnector,
+        target,
+        probes: doctorProbes(),
+        loadProviders: (selection) => loadProviders(selection, env),
+        runner: pluginRunner,
+        now: () => new Date(),
+        env,
+        stdinIsTTY: wiring.printer.stdinIsTTY,
       }
     },
   }

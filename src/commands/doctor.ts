@@ -1,10 +1,10 @@
 import {Args, Command} from '@oclif/core'
-import {processPrinter} from '../adapters/printer.js'
 import {doctorDeps, showReport} from '../cli/doctor.js'
 import {doctorExitCode, doctorJson} from '../core/doctor/report.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
 import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
+import {wire} from '../cli/wiring.js'
 import {chosenShard} from '../cli/shard.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {exportJson} from '../core/text/export.js'
@@ -50,8 +50,9 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
     const {flags, positionals} = parseFlags(DOCTOR_FLAGS, this.argv, DOCTOR_USAGE)
     const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
     checkLabelSelector(flags.selector)
-    const printer = processPrinter()
-    const report = await runDoctor(doctorDeps(printer), {
+    const wiring = wire()
+    const {printer} = wiring
+    const report = await runDoctor(await doctorDeps(wiring), {
       hub: hubSelection(flags),
       providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
       profile: profileText,

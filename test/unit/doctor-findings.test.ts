@@ -4,31 +4,25 @@ import {readFileSync} from 'node:fs'
 import {describe, it} from 'node:test'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {createEntry, serializeEntry} from '../../src/core/exec-credential/cache.js'
+import {judgeApi} from '../../src/core/doctor/api.js'
+import {judgeCache, type CacheFiles} from '../../src/core/doctor/cache.js'
+import {MAX_CLOCK_SKEW_MS, clockSkewMs, judgeClock} from '../../src/core/doctor/clock.js'
+import {credentialKind, hubOutageHint, judgeHubKubeconfig, judgeRbac} from '../../src/core/doctor/hub.js'
+import {describeCredentialShape, judgePluginCommand, judgePluginRun} from '../../src/core/doctor/plugin.js'
 import {
-  MAX_CLOCK_SKEW_MS,
-  clockSkewMs,
-  credentialKind,
-  hubOutageHint,
-  describeCredentialShape,
-  explainRejection,
-  hubRejectedHint,
-  judgeApi,
-  judgeCache,
-  judgeClock,
-  judgeHubKubeconfig,
-  judgePluginCommand,
-  judgePluginRun,
   judgeProfile,
   judgeProviderFile,
   judgeProviderUsage,
-  judgeRbac,
   judgeResolution,
+} from '../../src/core/doctor/providers.js'
+import {
   judgeServerTls,
-  type CacheFiles,
   type HttpAnswer,
   type ServerProbe,
   type TlsExpectation,
-} from '../../src/core/doctor/findings.js'
+} from '../../src/core/doctor/server-tls.js'
+import {explainRejection} from '../../src/core/doctor/target.js'
+import {hubRejectedHint} from '../../src/core/failures.js'
 import {EXEC_API_V1} from '../../src/core/access/exec-config.js'
 import {jwtClaims} from '../../src/core/exec-credential/jwt.js'
 import type {Provider} from '../../src/core/access/provider-file.js'

@@ -11,8 +11,8 @@ import Credential from '../../src/commands/credential.js'
 import Exec from '../../src/commands/exec.js'
 import PluginSecretreader from '../../src/commands/plugin/secretreader.js'
 import PluginTokenRequest from '../../src/commands/plugin/token-request.js'
-import {SECRETREADER_FLAGS} from '../../src/plugins/secretreader.js'
-import {TOKEN_REQUEST_FLAGS} from '../../src/plugins/token-request.js'
+import {SECRETREADER_FLAGS} from '../../src/cli/plugins/secretreader.js'
+import {TOKEN_REQUEST_FLAGS} from '../../src/cli/plugins/token-request.js'
 
 const FAST_PATH_COMMANDS: [string, FlagTable, typeof Command][] = [
   ['credential', CREDENTIAL_FLAGS, Credential],

@@ -6,24 +6,24 @@ import {
   execClusterConfig,
   hubSelection,
   parseExecInfo,
-  runBuiltinPlugin,
   type ExecInfo,
-  type PluginIo,
-} from '../../src/plugins/common.js'
+} from '../../src/core/exec-credential/exec-info.js'
 import {
   clusterNameFrom,
-  parseSecretreaderArgs,
   requireExecInfo,
   tokenFromSecret,
-} from '../../src/plugins/secretreader.js'
+} from '../../src/core/exec-credential/secretreader.js'
 import {
   credentialFromTokenRequest,
   parseExpirationSeconds,
-  parseTokenRequestArgs,
   planTokenRequest,
-  tokenRequestBody,
+  tokenRequestSpec,
   type TokenRequestOptions,
-} from '../../src/plugins/token-request.js'
+} from '../../src/core/exec-credential/token-request.js'
+import type {PluginIo} from '../../src/cli/plugins/common.js'
+import {runBuiltinPlugin} from '../../src/cli/plugins/run.js'
+import {parseSecretreaderArgs} from '../../src/cli/plugins/secretreader.js'
+import {parseTokenRequestArgs} from '../../src/cli/plugins/token-request.js'
 
 const V1 = 'client.authentication.k8s.io/v1'
 const V1BETA1 = 'client.authentication.k8s.io/v1beta1'
@@ -270,11 +270,7 @@ describe('token-request planning', () => {
       {...none, serviceAccount: 'sa', namespace: 'ns', audience: 'aud'},
       undefined,
     )
-    assert.deepEqual(tokenRequestBody(plan), {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenRequest',
-      spec: {audiences: ['aud'], expirationSeconds: 3600},
-    })
+    assert.deepEqual(tokenRequestSpec(plan), {audiences: ['aud'], expirationSeconds: 3600})
   })
 
   for (const [what, options, info, pattern, hint] of [

@@ -69,7 +69,7 @@ const UNGUARDED_URLS: Record<string, {count: number; why: string}> = {
     count: 2,
     why: 'an endpoint server, checked where it entered, and a path on it',
   },
-  'core/doctor/findings.ts': {count: 1, why: "a resolution's server, checked where the profile entered"},
+  'core/doctor/server-tls.ts': {count: 1, why: "a resolution's server, checked where the profile entered"},
   'cli/complete.ts': {count: 1, why: "cpcred's own manifest, relative to its module"},
   'cli/main.ts': {count: 1, why: "cpcred's own package root, relative to its module"},
 }

@@ -1,7 +1,7 @@
 import {Command} from '@oclif/core'
 import {oclifFlags} from '../../cli/oclif-flags.js'
-import {runBuiltinPlugin} from '../../plugins/common.js'
-import {SECRETREADER_FLAGS} from '../../plugins/secretreader.js'
+import {runBuiltinPlugin} from '../../cli/plugins/run.js'
+import {SECRETREADER_FLAGS} from '../../cli/plugins/secretreader.js'
 
 // kubectl reaches the plugin through bin/run.js's fast path, which never loads oclif; this class gives it
 // help text and runs the same code when oclif is already loaded.

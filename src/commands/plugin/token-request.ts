@@ -1,12 +1,12 @@
 import {Command} from '@oclif/core'
 import {oclifFlags} from '../../cli/oclif-flags.js'
-import {runBuiltinPlugin} from '../../plugins/common.js'
+import {runBuiltinPlugin} from '../../cli/plugins/run.js'
 import {
   DEFAULT_EXPIRATION_SECONDS,
   MAX_EXPIRATION_SECONDS,
   MIN_EXPIRATION_SECONDS,
-  TOKEN_REQUEST_FLAGS,
-} from '../../plugins/token-request.js'
+} from '../../core/exec-credential/token-request.js'
+import {TOKEN_REQUEST_FLAGS} from '../../cli/plugins/token-request.js'
 
 // kubectl reaches the plugin through bin/run.js's fast path, which never loads oclif; this class gives it
 // help text and runs the same code when oclif is already loaded.

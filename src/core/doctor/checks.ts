@@ -1,8 +1,9 @@
 // `cpcred doctor`: the checks in the order the chain is walked (hub → RBAC → API → provider file →
 // plugin → target TLS → target auth → clock → cache), what each one needs before it can say anything,
 // and how the results of a run become one exit code. Pure: src/usecases/doctor.ts runs the checks,
-// src/core/doctor/findings.ts judges what they found, src/core/doctor/report.ts shows the results.
+// the other files of src/core/doctor judge what they found (a file per link), src/core/doctor/report.ts shows the results.
 import {ExitCode, isCpcredError} from '../errors.js'
+import {INSTALL_CRD_HINT} from '../failures.js'
 
 export const HUB_CHECK_IDS = [
   'hub-kubeconfig',
@@ -153,7 +154,7 @@ export function fallbackHint(id: CheckId, profile = 'PROFILE'): string {
     case 'hub-rbac':
       return 'ask the hub administrator for get and list on clusterprofiles.multicluster.x-k8s.io'
     case 'hub-api':
-      return 'install the ClusterProfile CRD on the hub, or point --context at the hub cluster'
+      return INSTALL_CRD_HINT
     case 'hub-clock':
     case 'target-clock':
       return "sync this machine's clock (e.g. timedatectl set-ntp true)"

@@ -1,56 +1,24 @@
-// `cpcred plugin secretreader`: the Cluster Inventory API's secret-reader flow, compatible with the upstream
-// plugin (sigs.k8s.io/cluster-inventory-api cmd/secretreader-plugin): the token of a target is kept on
-// the hub in key "token" of Secret <namespace>/<clusterName>, where clusterName comes from the cluster's
-// client.authentication.k8s.io/exec extension (spec.cluster.config) and the namespace from the hub
-// context. The credential has no expiry, as upstream: the Secret's owner rotates it.
-import {usageLine, type FlagTable} from '../cli/flag-table.js'
-import {CpcredError, UsageError} from '../core/errors.js'
-import {EXEC_INFO_ENV} from '../core/exec-credential/protocol.js'
+// The Cluster Inventory API's secret-reader flow (upstream sigs.k8s.io/cluster-inventory-api
+// cmd/secretreader-plugin), as rules: the token of a target is kept on the hub in key "token" of
+// Secret <namespace>/<clusterName>, where clusterName comes from the cluster's
+// client.authentication.k8s.io/exec extension (spec.cluster.config).
+import {CpcredError, UsageError} from '../errors.js'
+import {EXEC_INFO_ENV} from './protocol.js'
 import {
   configString,
   execClusterConfig,
-  PLUGIN_HUB_FLAGS,
-  hubDescription,
-  hubError,
-  hubSelection,
   isObjectName,
   isRecord,
-  parseExecInfo,
-  parsePluginArgs,
   quoted,
-  writeExecCredential,
   type ExecInfo,
   type HubArgs,
-  type PluginIo,
-} from './common.js'
+} from './exec-info.js'
 
 export const SECRET_TOKEN_KEY = 'token'
 export const CLUSTER_NAME_KEY = 'clusterName'
 
-export const SECRETREADER_USAGE = usageLine('plugin secretreader', '')
-
-export const SECRETREADER_FLAGS = {
-  namespace: {
-    kind: 'string',
-    char: 'n',
-    summary: `Namespace of the Secret (default: the hub context's namespace, else "default").`,
-    helpGroup: 'HUB',
-  },
-  ...PLUGIN_HUB_FLAGS,
-} as const satisfies FlagTable
-
 export interface SecretreaderOptions extends HubArgs {
   verbose: boolean
-}
-
-export function parseSecretreaderArgs(argv: string[]): SecretreaderOptions {
-  const values = parsePluginArgs(argv, SECRETREADER_FLAGS, SECRETREADER_USAGE)
-  return {
-    kubeconfig: values.kubeconfig,
-    context: values.context,
-    namespace: values.namespace || undefined,
-    verbose: values.verbose,
-  }
 }
 
 /** The exec info kubectl must have given: without it there is no clusterName and no apiVersion to answer in. */
@@ -126,40 +94,10 @@ export function secretForbiddenHint(ref: SecretRef): string {
   )
 }
 
-export async function runSecretreader(argv: string[], io: PluginIo): Promise<void> {
-  const options = parseSecretreaderArgs(argv)
-  const info = requireExecInfo(parseExecInfo(io.env[EXEC_INFO_ENV]))
-  const name = clusterNameFrom(info)
-  const [{Hub}, {KubeApiError}] = await Promise.all([
-    import('../adapters/hub.js'),
-    import('../adapters/kube-client.js'),
-  ])
-  const hub = await Hub.connect(hubSelection(options, io.env))
-  // --namespace, else the hub context's namespace, else "default" (Hub.connect resolves it like kubectl).
-  const ref: SecretRef = {namespace: hub.config.namespace, name}
-  let secret: Secret
-  try {
-    secret = await hub.client.request<Secret>(
-      'GET',
-      `/api/v1/namespaces/${encodeURIComponent(ref.namespace)}/secrets/${encodeURIComponent(ref.name)}`,
-    )
-  } catch (error) {
-    if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name) {
-      throw new CpcredError(`no Secret ${ref.namespace}/${ref.name} on ${hubDescription(hub)}`, {
-        hint:
-          `the hub administrator keeps the target's token in Secret <namespace>/<${CLUSTER_NAME_KEY}>; check ` +
-          `${CLUSTER_NAME_KEY} in the profile and the namespace (--namespace, else the hub context's, else "default")`,
-      })
-    }
-    throw await hubError(hub, error, `get Secret ${ref.namespace}/${ref.name}`, secretForbiddenHint(ref))
-  } finally {
-    await hub.client.close()
-  }
-  const token = tokenFromSecret(secret, ref)
-  if (options.verbose) {
-    io.printer.note(
-      `secretreader: read the token of Secret ${ref.namespace}/${ref.name} on ${hubDescription(hub)}`,
-    )
-  }
-  writeExecCredential(io, {token}, info.apiVersion)
+/** What to do when there is no such Secret. */
+export function missingSecretHint(): string {
+  return (
+    `the hub administrator keeps the target's token in Secret <namespace>/<${CLUSTER_NAME_KEY}>; check ` +
+    `${CLUSTER_NAME_KEY} in the profile and the namespace (--namespace, else the hub context's, else "default")`
+  )
 }

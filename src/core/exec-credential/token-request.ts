@@ -1,29 +1,19 @@
-// `cpcred plugin token-request`: workload identity for any conformant target. The hub issues a token of a
-// hub ServiceAccount through its TokenRequest API with the target's server URL as the audience; the target
-// trusts the hub's service-account issuer through its AuthenticationConfiguration (JWT issuer = hub
-// issuer, audience = target URL). Nothing long-lived is stored anywhere, and the credential carries the
-// expiry the hub gave it, so kubectl and the cpcred cache know when to ask again.
-import {usageLine, type FlagTable} from '../cli/flag-table.js'
-import {CpcredError, UsageError} from '../core/errors.js'
-import {EXEC_API_V1} from '../core/access/exec-config.js'
-import {EXEC_INFO_ENV, parseRfc3339, type Credential} from '../core/exec-credential/protocol.js'
+// `cpcred plugin token-request`'s rules: workload identity for any conformant target. The hub issues
+// a token of a hub ServiceAccount through its TokenRequest API with the target's server URL as the
+// audience; the target trusts the hub's service-account issuer through its
+// AuthenticationConfiguration. What to ask for comes from the arguments (the consumer's provider
+// file) and spec.cluster.config (the profile), each value keeping where it came from.
+import {CpcredError, UsageError} from '../errors.js'
+import {EXEC_INFO_ENV, parseRfc3339, type Credential} from './protocol.js'
 import {
   configString,
   execClusterConfig,
-  PLUGIN_HUB_FLAGS,
-  hubDescription,
-  hubError,
-  hubSelection,
   isNamespaceName,
   isObjectName,
-  parseExecInfo,
-  parsePluginArgs,
   quoted,
-  writeExecCredential,
   type ExecInfo,
   type HubArgs,
-  type PluginIo,
-} from './common.js'
+} from './exec-info.js'
 
 /** The TokenRequest API refuses less than 10 minutes. */
 export const MIN_EXPIRATION_SECONDS = 600
@@ -39,51 +29,11 @@ export const CONFIG_KEYS = {
   expirationSeconds: 'expirationSeconds',
 } as const
 
-export const TOKEN_REQUEST_USAGE = usageLine('plugin token-request', '')
-
-export const TOKEN_REQUEST_FLAGS = {
-  'service-account': {
-    kind: 'string',
-    summary: 'The ServiceAccount (default: serviceAccount in spec.cluster.config).',
-  },
-  namespace: {
-    kind: 'string',
-    char: 'n',
-    summary:
-      "Namespace of the ServiceAccount (default: namespace in spec.cluster.config, else the hub context's).",
-    helpGroup: 'HUB',
-  },
-  audience: {
-    kind: 'string',
-    summary: "The token's audience (default: audience in spec.cluster.config, else the target's server URL).",
-  },
-  'expiration-seconds': {
-    kind: 'string',
-    summary: `Requested lifetime in seconds, ${MIN_EXPIRATION_SECONDS} to ${MAX_EXPIRATION_SECONDS} (default: expirationSeconds in spec.cluster.config, else ${DEFAULT_EXPIRATION_SECONDS}).`,
-  },
-  ...PLUGIN_HUB_FLAGS,
-} as const satisfies FlagTable
-
 export interface TokenRequestOptions extends HubArgs {
   serviceAccount?: string
   audience?: string
   expirationSeconds?: number
   verbose: boolean
-}
-
-export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
-  const values = parsePluginArgs(argv, TOKEN_REQUEST_FLAGS, TOKEN_REQUEST_USAGE)
-  const expiration = values['expiration-seconds']
-  return {
-    kubeconfig: values.kubeconfig,
-    context: values.context,
-    namespace: values.namespace || undefined,
-    serviceAccount: values['service-account'] || undefined,
-    audience: values.audience || undefined,
-    expirationSeconds:
-      expiration === undefined ? undefined : parseExpirationSeconds(expiration, '--expiration-seconds'),
-    verbose: values.verbose,
-  }
 }
 
 /** A lifetime in whole seconds within the bounds; `source` names where it was written, for the message. */
@@ -169,12 +119,9 @@ export function planTokenRequest(options: TokenRequestOptions, info: ExecInfo | 
   return {serviceAccount, namespace, audience, audienceOrigin, expirationSeconds}
 }
 
-export function tokenRequestBody(plan: TokenRequestPlan) {
-  return {
-    apiVersion: 'authentication.k8s.io/v1',
-    kind: 'TokenRequest',
-    spec: {audiences: [plan.audience], expirationSeconds: plan.expirationSeconds},
-  }
+/** The TokenRequest's spec. */
+export function tokenRequestSpec(plan: TokenRequestPlan): {audiences: string[]; expirationSeconds: number} {
+  return {audiences: [plan.audience], expirationSeconds: plan.expirationSeconds}
 }
 
 interface TokenRequestAnswer {
@@ -205,57 +152,13 @@ export function tokenForbiddenHint(namespace: string, serviceAccount: string): s
   )
 }
 
-const ORIGIN_TEXT: Record<Origin, string> = {
+export const ORIGIN_TEXT: Record<Origin, string> = {
   argument: '--audience',
   config: 'the exec extension',
   server: "the target's server URL",
 }
 
-export async function runTokenRequest(argv: string[], io: PluginIo): Promise<void> {
-  const options = parseTokenRequestArgs(argv)
-  const info = parseExecInfo(io.env[EXEC_INFO_ENV])
-  const plan = planTokenRequest(options, info)
-  const [{Hub}, {KubeApiError}] = await Promise.all([
-    import('../adapters/hub.js'),
-    import('../adapters/kube-client.js'),
-  ])
-  const hub = await Hub.connect(hubSelection(options, io.env))
-  const namespace = plan.namespace ?? hub.config.namespace
-  const account = `${namespace}/${plan.serviceAccount}`
-  let answer: TokenRequestAnswer
-  try {
-    answer = await hub.client.request<TokenRequestAnswer>(
-      'POST',
-      `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(plan.serviceAccount)}/token`,
-      {body: tokenRequestBody(plan)},
-    )
-  } catch (error) {
-    if (
-      error instanceof KubeApiError &&
-      error.status === 404 &&
-      error.statusObject?.details?.name === plan.serviceAccount
-    ) {
-      throw new CpcredError(`no ServiceAccount ${account} on ${hubDescription(hub)}`, {
-        hint:
-          `create it on the hub, or fix --service-account/-n (or ${CONFIG_KEYS.serviceAccount}/${CONFIG_KEYS.namespace} ` +
-          "in the exec extension); without a namespace the hub context's is used",
-      })
-    }
-    throw await hubError(
-      hub,
-      error,
-      `create a token for ServiceAccount ${account}`,
-      tokenForbiddenHint(namespace, plan.serviceAccount),
-    )
-  } finally {
-    await hub.client.close()
-  }
-  const credential = credentialFromTokenRequest(answer, account)
-  if (options.verbose) {
-    io.printer.note(
-      `token-request: token of ServiceAccount ${account} on ${hubDescription(hub)}, audience ` +
-        `${quoted(plan.audience)} (from ${ORIGIN_TEXT[plan.audienceOrigin]}), expires ${credential.expirationTimestamp}`,
-    )
-  }
-  writeExecCredential(io, credential, info?.apiVersion ?? EXEC_API_V1)
-}
+/** What to do when there is no such ServiceAccount. */
+export const MISSING_SERVICE_ACCOUNT_HINT =
+  `create it on the hub, or fix --service-account/-n (or ${CONFIG_KEYS.serviceAccount}/${CONFIG_KEYS.namespace} ` +
+  "in the exec extension); without a namespace the hub context's is used"

@@ -1,0 +1,47 @@
+// What the built-in exec credential plugins' front ends (`cpcred plugin secretreader|token-request`)
+// share: how they find the hub on the command line, and printing the ExecCredential. kubectl runs
+// these plugins on every request, so this module loads only small modules; stdout carries the
+// ExecCredential and nothing else. The rules they share are src/core/exec-credential/exec-info.ts's.
+import type {Printer} from '../../adapters/printer.js'
+import {UsageError} from '../../core/errors.js'
+import {renderExecCredential} from '../../core/exec-credential/protocol.js'
+import type {PluginAnswer} from '../../usecases/read-secret-token.js'
+import {parseFlags, type FlagTable, type FlagValues} from '../flag-table.js'
+import {wire} from '../wiring.js'
+
+export interface PluginIo {
+  env: NodeJS.ProcessEnv
+  printer: Printer
+}
+
+export const processIo = (): PluginIo => ({env: process.env, printer: wire().printer})
+
+/** How the built-in plugins find the hub, and -v; each plugin adds its own -n. */
+export const PLUGIN_HUB_FLAGS = {
+  kubeconfig: {
+    kind: 'string',
+    summary: 'The hub kubeconfig (default: KUBECONFIG, which cpcred pins to the hub, then ~/.kube/config).',
+    helpGroup: 'HUB',
+  },
+  context: {
+    kind: 'string',
+    summary: 'The hub context (default: CPCRED_HUB_CONTEXT, then the current context).',
+    helpGroup: 'HUB',
+  },
+  verbose: {kind: 'boolean', char: 'v', summary: 'Say on stderr what was read on the hub (never the token).'},
+} as const satisfies FlagTable
+
+/** The plugin's flags by its table; a plugin takes no arguments. */
+export function parsePluginArgs<T extends FlagTable>(argv: string[], table: T, usage: string): FlagValues<T> {
+  const {flags, positionals} = parseFlags(table, argv, usage)
+  if (positionals.length > 0) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`, usage)
+  }
+  return flags
+}
+
+/** The note of -v on stderr, then the ExecCredential on stdout. */
+export function writeAnswer(io: PluginIo, answer: PluginAnswer): void {
+  if (answer.note) io.printer.note(answer.note)
+  io.printer.data(`${renderExecCredential(answer.credential, answer.apiVersion)}\n`)
+}

@@ -1,0 +1,41 @@
+// `cpcred plugin secretreader`: the front end (flags, KUBERNETES_EXEC_INFO, the ExecCredential on
+// stdout) of src/usecases/read-secret-token.ts; compatible with the upstream plugin
+// (sigs.k8s.io/cluster-inventory-api cmd/secretreader-plugin).
+import type {SecretreaderOptions} from '../../core/exec-credential/secretreader.js'
+import {EXEC_INFO_ENV} from '../../core/exec-credential/protocol.js'
+import {readSecretToken} from '../../usecases/read-secret-token.js'
+import {usageLine, type FlagTable} from '../flag-table.js'
+import {wire} from '../wiring.js'
+import {PLUGIN_HUB_FLAGS, parsePluginArgs, writeAnswer, type PluginIo} from './common.js'
+
+export const SECRETREADER_USAGE = usageLine('plugin secretreader', '')
+
+export const SECRETREADER_FLAGS = {
+  namespace: {
+    kind: 'string',
+    char: 'n',
+    summary: `Namespace of the Secret (default: the hub context's namespace, else "default").`,
+    helpGroup: 'HUB',
+  },
+  ...PLUGIN_HUB_FLAGS,
+} as const satisfies FlagTable
+
+export function parseSecretreaderArgs(argv: string[]): SecretreaderOptions {
+  const values = parsePluginArgs(argv, SECRETREADER_FLAGS, SECRETREADER_USAGE)
+  return {
+    kubeconfig: values.kubeconfig,
+    context: values.context,
+    namespace: values.namespace || undefined,
+    verbose: values.verbose,
+  }
+}
+
+export async function runSecretreader(argv: string[], io: PluginIo): Promise<void> {
+  const options = parseSecretreaderArgs(argv)
+  const wiring = wire(io.env)
+  const answer = await readSecretToken(
+    {openHub: (selection) => wiring.openHub(selection)},
+    {options, execInfo: io.env[EXEC_INFO_ENV], env: io.env},
+  )
+  writeAnswer(io, answer)
+}

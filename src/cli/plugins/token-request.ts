@@ -1,0 +1,64 @@
+// `cpcred plugin token-request`: the front end (flags, KUBERNETES_EXEC_INFO, the ExecCredential on
+// stdout) of src/usecases/request-token.ts.
+import {
+  DEFAULT_EXPIRATION_SECONDS,
+  MAX_EXPIRATION_SECONDS,
+  MIN_EXPIRATION_SECONDS,
+  parseExpirationSeconds,
+  type TokenRequestOptions,
+} from '../../core/exec-credential/token-request.js'
+import {EXEC_INFO_ENV} from '../../core/exec-credential/protocol.js'
+import {requestToken} from '../../usecases/request-token.js'
+import {usageLine, type FlagTable} from '../flag-table.js'
+import {wire} from '../wiring.js'
+import {PLUGIN_HUB_FLAGS, parsePluginArgs, writeAnswer, type PluginIo} from './common.js'
+
+export const TOKEN_REQUEST_USAGE = usageLine('plugin token-request', '')
+
+export const TOKEN_REQUEST_FLAGS = {
+  'service-account': {
+    kind: 'string',
+    summary: 'The ServiceAccount (default: serviceAccount in spec.cluster.config).',
+  },
+  namespace: {
+    kind: 'string',
+    char: 'n',
+    summary:
+      "Namespace of the ServiceAccount (default: namespace in spec.cluster.config, else the hub context's).",
+    helpGroup: 'HUB',
+  },
+  audience: {
+    kind: 'string',
+    summary: "The token's audience (default: audience in spec.cluster.config, else the target's server URL).",
+  },
+  'expiration-seconds': {
+    kind: 'string',
+    summary: `Requested lifetime in seconds, ${MIN_EXPIRATION_SECONDS} to ${MAX_EXPIRATION_SECONDS} (default: expirationSeconds in spec.cluster.config, else ${DEFAULT_EXPIRATION_SECONDS}).`,
+  },
+  ...PLUGIN_HUB_FLAGS,
+} as const satisfies FlagTable
+
+export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
+  const values = parsePluginArgs(argv, TOKEN_REQUEST_FLAGS, TOKEN_REQUEST_USAGE)
+  const expiration = values['expiration-seconds']
+  return {
+    kubeconfig: values.kubeconfig,
+    context: values.context,
+    namespace: values.namespace || undefined,
+    serviceAccount: values['service-account'] || undefined,
+    audience: values.audience || undefined,
+    expirationSeconds:
+      expiration === undefined ? undefined : parseExpirationSeconds(expiration, '--expiration-seconds'),
+    verbose: values.verbose,
+  }
+}
+
+export async function runTokenRequest(argv: string[], io: PluginIo): Promise<void> {
+  const options = parseTokenRequestArgs(argv)
+  const wiring = wire(io.env)
+  const answer = await requestToken(
+    {openHub: (selection) => wiring.openHub(selection)},
+    {options, execInfo: io.env[EXEC_INFO_ENV], env: io.env},
+  )
+  writeAnswer(io, answer)
+}

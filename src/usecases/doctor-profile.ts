@@ -1,0 +1,196 @@
+// `cpcred doctor` for one profile: the links from the profile on the hub to its cluster (resolution,
+// plugin command, a fresh plugin run, the target's TLS and its answer to the credential, the clock,
+// the credential cache), run after the hub's with src/core/doctor/checks.ts's prerequisites.
+import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {
+  PROFILE_PLAN,
+  fail,
+  ok,
+  runPlan,
+  warn,
+  type CheckId,
+  type CheckOutcome,
+  type CheckResult,
+  type ProfileCheckId,
+} from '../core/doctor/checks.js'
+import {judgeCache, rejectedCacheEntry} from '../core/doctor/cache.js'
+import {judgeClock, whyNoAnswer} from '../core/doctor/clock.js'
+import {identityText} from '../core/doctor/hub.js'
+import {judgePluginCommand, judgePluginRun} from '../core/doctor/plugin.js'
+import {judgeProfile, judgeResolution} from '../core/doctor/providers.js'
+import {judgeServerTls, type ServerProbe} from '../core/doctor/server-tls.js'
+import {explainRejection} from '../core/doctor/target.js'
+import {ExitCode} from '../core/errors.js'
+import {httpStatusOf} from '../core/failures.js'
+import type {Credential} from '../core/exec-credential/protocol.js'
+import {resolveAccess, type Resolution} from '../core/access/resolve-access.js'
+import type {ProfileReport} from '../core/doctor/report.js'
+import {findProfile, type ProfileRef} from './find-profiles.js'
+import {obtainCredential, pluginRun} from './obtain-credential.js'
+import type {DoctorProbes, HubConfig, HubPort, LoadedProviderFile, TargetPort} from './ports.js'
+
+export interface ProfileCheckDeps {
+  target: TargetPort
+  probes: DoctorProbes
+  /** Runs the plugin of a profile (without the cache). */
+  runner: Parameters<typeof obtainCredential>[0]['runner']
+  now(): Date
+  /** PATH, for the plugin command's lookup. */
+  env: NodeJS.ProcessEnv
+  stdinIsTTY: boolean
+  /** A check starts (for a progress line). */
+  onCheck?(id: CheckId, profile?: string): void
+}
+
+export interface ProfileCheckInput {
+  /** A bare name may be in any namespace. */
+  allNamespaces: boolean
+  pluginTimeoutMs: number
+  /** --no-cache: the credential cache is not read. */
+  noCache?: boolean
+}
+
+/** What the hub checks found, for the profile checks after them. */
+export interface CheckedHub {
+  config?: HubConfig
+  hub?: HubPort
+  providers?: LoadedProviderFile
+}
+
+/** One profile: named on the command line (ref), or one of a fleet already read (profile). */
+export async function checkProfile(
+  deps: ProfileCheckDeps,
+  input: ProfileCheckInput,
+  hubState: CheckedHub,
+  hubResults: CheckResult[],
+  start: {ref: ProfileRef} | {profile: ClusterProfile},
+): Promise<ProfileReport> {
+  const ref = 'ref' in start ? start.ref : undefined
+  let profile = 'profile' in start ? start.profile : undefined
+  let resolution: Resolution | undefined
+  let credential: Credential | undefined
+  let probe: ServerProbe | undefined
+  let targetReachable = false
+  /** namespace/name, as well as it is known before the profile is found. */
+  const key = () => {
+    if (profile || !ref) return profileKey(profile!)
+    const namespace = ref.namespace ?? (input.allNamespaces ? undefined : hubState.config?.namespace)
+    return namespace ? `${namespace}/${ref.name}` : ref.name
+  }
+  const hub = () => hubState.hub!
+
+  const checks: Record<ProfileCheckId, () => Promise<CheckOutcome>> = {
+    profile: async () => {
+      profile ??= await findProfile(hub(), ref!, {
+        namespace: hubState.config!.namespace,
+        allNamespaces: input.allNamespaces,
+      })
+      return judgeProfile(profile)
+    },
+    resolution: async () => {
+      resolution = resolveAccess(profile!, hubState.providers!.providers)
+      return judgeResolution(resolution, profile!)
+    },
+    'plugin-command': async () => {
+      const exec = resolution!.execConfig
+      // The plugin starts with cpcred's environment plus its own: a PATH there is the one searched.
+      const pathVariable = exec.env?.findLast((variable) => variable.name === 'PATH')?.value ?? deps.env.PATH
+      return judgePluginCommand(await deps.probes.findExecutable(exec.command, pathVariable), exec.command, {
+        name: resolution!.provider.name,
+        installHint: exec.installHint,
+        source: hubState.providers!.source,
+      })
+    },
+    'plugin-run': async () => {
+      const started = deps.now()
+      const obtained = await obtainCredential(
+        {runner: deps.runner},
+        {
+          resolution: resolution!,
+          hubIdentity: hub().identity(),
+          hubPin: hub().pin(),
+          stdinIsTTY: deps.stdinIsTTY,
+          timeoutMs: input.pluginTimeoutMs,
+        },
+      )
+      credential = obtained.credential
+      const now = deps.now()
+      return judgePluginRun({
+        credential,
+        elapsedMs: now.getTime() - started.getTime(),
+        timeoutMs: input.pluginTimeoutMs,
+        now,
+      })
+    },
+    'target-tls': async () => {
+      const endpoint = await deps.target.endpoint(resolution!.cluster)
+      probe = await deps.probes.probe(endpoint)
+      const outcome = judgeServerTls(
+        probe,
+        {
+          side: {
+            kind: 'target',
+            profile: key(),
+            provider: resolution!.provider.name,
+            manager: profile!.spec?.clusterManager?.name,
+          },
+          server: endpoint.server,
+          caPem: endpoint.caPem,
+          insecure: endpoint.insecureSkipTLSVerify === true,
+          tlsServerName: endpoint.tlsServerName,
+        },
+        deps.now(),
+      )
+      targetReachable = outcome.status !== 'fail'
+      return outcome
+    },
+    'target-auth': async () => {
+      try {
+        const review = await deps.target.reviewSelf(resolution!, credential!)
+        return ok(`accepted: ${identityText(review.status?.userInfo ?? {})}`)
+      } catch (error) {
+        return targetRefusal(error, credential!, resolution!.cluster.server, deps.now())
+      }
+    },
+    'target-clock': async () => judgeClock(probe?.http, 'the target', whyNoAnswer(probe)),
+    cache: async () => {
+      if (input.noCache) return ok('not read (--no-cache)')
+      const {key: cacheKey} = pluginRun(resolution!, hub().identity(), hub().pin())
+      const files = await deps.probes.cacheFiles(cacheKey)
+      if ('unreadable' in files) {
+        return warn(`cannot read the credential cache: ${files.unreadable}`, `check ${deps.probes.cacheDir}`)
+      }
+      const {outcome, usable} = judgeCache(files, cacheKey, key(), deps.now())
+      if (!usable || !targetReachable) return outcome
+      // A cached credential that the target has stopped accepting is served until it expires.
+      try {
+        await deps.target.reviewSelf(resolution!, usable.credential)
+        return {...outcome, detail: `${outcome.detail}; the target accepts it`}
+      } catch (error) {
+        return httpStatusOf(error) === 401 ? rejectedCacheEntry(usable, key()) : outcome
+      }
+    },
+  }
+
+  const results = await runPlan(PROFILE_PLAN, (id) => checks[id](), {
+    earlier: hubResults,
+    profile: key(),
+    onStart: (id) => deps.onCheck?.(id, key()),
+  })
+  return {profile: key(), checks: results}
+}
+
+/** Why the target refused the credential, as far as the credential tells; other failures as they are. */
+function targetRefusal(error: unknown, credential: Credential, server: string, now: Date): CheckOutcome {
+  const status = httpStatusOf(error)
+  if (status === 401) {
+    const {detail, hint} = explainRejection(credential, server, now)
+    return fail(ExitCode.Denied, detail, hint)
+  }
+  if (status === 404) {
+    return warn(
+      'cannot tell whether the target accepts the credential: it does not serve SelfSubjectReview (Kubernetes older than 1.28)',
+    )
+  }
+  throw error
+}

@@ -1,0 +1,64 @@
+// `cpcred plugin token-request`: a token of a hub ServiceAccount from the hub's TokenRequest API, for
+// the target's URL as audience, as an ExecCredential with the expiry the hub gave it.
+import {EXEC_API_V1} from '../core/access/exec-config.js'
+import {CpcredError} from '../core/errors.js'
+import {
+  hubSelection,
+  parseExecInfo,
+  PLUGIN_HUB_UNREACHABLE_HINT,
+  quoted,
+} from '../core/exec-credential/exec-info.js'
+import {
+  credentialFromTokenRequest,
+  MISSING_SERVICE_ACCOUNT_HINT,
+  ORIGIN_TEXT,
+  planTokenRequest,
+  tokenForbiddenHint,
+  tokenRequestSpec,
+  type TokenRequestOptions,
+} from '../core/exec-credential/token-request.js'
+import type {HubOpener} from './ports.js'
+import type {PluginAnswer} from './read-secret-token.js'
+
+export interface RequestTokenInput {
+  options: TokenRequestOptions
+  /** KUBERNETES_EXEC_INFO, as kubectl set it (absent when run by hand). */
+  execInfo: string | undefined
+  /** The environment the hub is pinned in (CPCRED_HUB_CONTEXT). */
+  env: NodeJS.ProcessEnv
+}
+
+export async function requestToken(
+  ports: {openHub: HubOpener},
+  input: RequestTokenInput,
+): Promise<PluginAnswer> {
+  const {options} = input
+  const info = parseExecInfo(input.execInfo)
+  const plan = planTokenRequest(options, info)
+  const hub = await ports.openHub(hubSelection(options, input.env))
+  const namespace = plan.namespace ?? hub.config.namespace
+  const account = `${namespace}/${plan.serviceAccount}`
+  let answer
+  try {
+    answer = await hub.requestToken(namespace, plan.serviceAccount, tokenRequestSpec(plan), {
+      forbiddenHint: tokenForbiddenHint(namespace, plan.serviceAccount),
+      unreachableHint: PLUGIN_HUB_UNREACHABLE_HINT,
+    })
+  } finally {
+    await hub.close()
+  }
+  if (answer === undefined) {
+    throw new CpcredError(`no ServiceAccount ${account} on ${hub.describe()}`, {
+      hint: MISSING_SERVICE_ACCOUNT_HINT,
+    })
+  }
+  const credential = credentialFromTokenRequest(answer, account)
+  return {
+    credential,
+    apiVersion: info?.apiVersion ?? EXEC_API_V1,
+    note: options.verbose
+      ? `token-request: token of ServiceAccount ${account} on ${hub.describe()}, audience ` +
+        `${quoted(plan.audience)} (from ${ORIGIN_TEXT[plan.audienceOrigin]}), expires ${credential.expirationTimestamp}`
+      : undefined,
+  }
+}

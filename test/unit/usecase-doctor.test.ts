@@ -1,0 +1,309 @@
+// runDoctor with hand-written fakes at its edges (the hub, the targets, the probes, the provider
+// file, the plugin process): which link breaks, what it says, and what is not checked after it.
+import assert from 'node:assert/strict'
+import {describe, it} from 'node:test'
+import {EXEC_API_V1} from '../../src/core/access/exec-config.js'
+import type {Provider} from '../../src/core/access/provider-file.js'
+import type {CheckResult} from '../../src/core/doctor/checks.js'
+import type {ServerProbe} from '../../src/core/doctor/server-tls.js'
+import {doctorExitCode, type DoctorReport} from '../../src/core/doctor/report.js'
+import {UsageError} from '../../src/core/errors.js'
+import {explainFailure, INSTALL_CRD_HINT} from '../../src/core/failures.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {runDoctor, type DoctorDeps, type DoctorInput} from '../../src/usecases/doctor.js'
+import type {HubConfig, HubPort, ProfileApiDiscovery} from '../../src/usecases/ports.js'
+
+const NOW = new Date('2026-06-01T12:00:00Z')
+const HUB_SERVER = 'http://127.0.0.1:6443'
+const TARGET = 'http://spoke.example:6443'
+
+const config: HubConfig = {
+  merged: {
+    clusters: [{name: 'hub', cluster: {server: HUB_SERVER}}],
+    users: [{name: 'me', user: {exec: {command: 'kubelogin'}}}],
+    contexts: [{name: 'ctx', context: {cluster: 'hub', user: 'me'}}],
+    'current-context': 'ctx',
+    contextSources: {},
+  },
+  files: ['/home/me/.kube/config'],
+  context: 'ctx',
+  server: HUB_SERVER,
+  user: 'me',
+  namespace: 'fleet',
+}
+
+const provider: Provider = {
+  name: 'token',
+  execConfig: {apiVersion: EXEC_API_V1, command: '/usr/bin/token-plugin'},
+}
+
+const profile: ClusterProfile = {
+  metadata: {name: 'eu', namespace: 'fleet'},
+  spec: {clusterManager: {name: 'ocm'}},
+  status: {accessProviders: [{name: 'token', cluster: {server: TARGET}}]},
+}
+
+const SERVED: ProfileApiDiscovery = {
+  group: {versions: [{version: 'v1alpha1'}], preferredVersion: {version: 'v1alpha1'}},
+  version: 'v1alpha1',
+  resources: {
+    resources: [
+      {name: 'clusterprofiles', namespaced: true},
+      {name: 'clusterprofiles/status', namespaced: true},
+    ],
+  },
+}
+
+/** An answer over plain http with a Date header: no TLS to judge, a clock to compare. */
+const plainHttp: ServerProbe = {
+  http: {status: 200, date: NOW.toUTCString(), sentAt: NOW, receivedAt: NOW},
+}
+
+const http = (status: number, where = 'the hub') =>
+  explainFailure({kind: 'http', status}, 'do it', where, {
+    notServed: {what: 'it', hint: 'not served'},
+  })
+
+/** A hub that answers as told; `calls` records which typed calls were made. */
+function fakeHub(overrides: Partial<HubPort> = {}): HubPort & {calls: string[]} {
+  const calls: string[] = []
+  const record =
+    <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
+    (...args: A) => {
+      calls.push(name)
+      return fn(...args)
+    }
+  const hub: HubPort = {
+    config,
+    endpoint: {server: HUB_SERVER},
+    identity: () => 'hub-identity',
+    pin: () => ({kubeconfigPaths: config.files, context: 'ctx', currentContext: 'ctx'}),
+    describe: () => `the hub (context "ctx", ${HUB_SERVER})`,
+    apiVersion: async () => 'v1alpha1',
+    profileApi: async () => SERVED,
+    reviewProfileAccess: async (verb) => ({verb, allowed: true}),
+    reviewSelf: async () => ({username: 'alice', groups: ['dev']}),
+    getSecret: async () => assert.fail('doctor reads no Secret'),
+    requestToken: async () => assert.fail('doctor requests no token'),
+    listProfilePage: async () => ({items: [profile]}),
+    watchProfiles: async () => assert.fail('doctor watches nothing'),
+    getProfile: async (namespace, name) => (namespace === 'fleet' && name === 'eu' ? profile : undefined),
+    listNamespaceLabels: async () => new Map(),
+    clustersetOf: async () => assert.fail('doctor reads no clusterset'),
+    close: async () => undefined,
+    ...overrides,
+  }
+  const recorded = {...hub, calls} as HubPort & {calls: string[]}
+  for (const name of ['profileApi', 'reviewSelf', 'reviewProfileAccess', 'close'] as const) {
+    recorded[name] = record(name, hub[name] as never) as never
+  }
+  return recorded
+}
+
+const credentialJson = JSON.stringify({
+  apiVersion: EXEC_API_V1,
+  kind: 'ExecCredential',
+  status: {token: 'opaque-token-0123456789', expirationTimestamp: '2099-01-01T00:00:00Z'},
+})
+
+function deps(hub: HubPort, overrides: Partial<DoctorDeps> = {}): DoctorDeps {
+  return {
+    hub: {
+      loadConfig: async () => config,
+      connect: async () => hub,
+    },
+    target: {
+      endpoint: async (cluster) => ({server: cluster.server}),
+      reviewSelf: async () => ({status: {userInfo: {username: 'alice@spoke'}}}),
+    },
+    probes: {
+      probe: async () => plainHttp,
+      findExecutable: async (command) => ({kind: 'found', path: command, fromPath: false}),
+      cacheDir: '/cache',
+      cacheFiles: async (key) => ({dir: '/cache', file: `/cache/${key}`}),
+      lastSnapshot: async () => undefined,
+    },
+    loadProviders: async () => ({source: '/home/me/providers.json', providers: [provider], warnings: []}),
+    runner: {
+      run: async () => ({
+        exitCode: 0,
+        stdout: credentialJson,
+        stderr: '',
+        notFound: false,
+        timedOut: false,
+        outputTooLarge: false,
+      }),
+    },
+    now: () => NOW,
+    env: {PATH: '/usr/bin'},
+    stdinIsTTY: false,
+    ...overrides,
+  }
+}
+
+const input = (extra: Partial<DoctorInput> = {}): DoctorInput => ({
+  hub: {},
+  providers: {},
+  allNamespaces: false,
+  all: false,
+  pluginTimeoutMs: 60_000,
+  profileMaxStaleMs: 3_600_000,
+  ...extra,
+})
+
+function check(report: DoctorReport, id: string): CheckResult {
+  const all = [...report.checks, ...report.profiles.flatMap((profile) => profile.checks)]
+  const found = all.find((result) => result.id === id)
+  assert.ok(found, `no check ${id}`)
+  return found
+}
+
+describe('runDoctor: the broken link and what follows it', () => {
+  it('fails at the hub kubeconfig and checks nothing that needs the hub', async () => {
+    const d = deps(fakeHub(), {
+      hub: {
+        loadConfig: async () => {
+          throw new UsageError('no kubeconfig found for the hub', 'pass --kubeconfig FILE')
+        },
+        connect: async () => assert.fail('no hub to connect to'),
+      },
+    })
+    const report = await runDoctor(d, input())
+    assert.equal(check(report, 'hub-kubeconfig').status, 'fail')
+    assert.equal(check(report, 'hub-kubeconfig').hint, 'pass --kubeconfig FILE')
+    for (const id of ['hub-tls', 'hub-identity', 'hub-rbac', 'hub-api', 'provider-usage'])
+      assert.equal(check(report, id).status, 'skip', id)
+    // The provider file needs no hub.
+    assert.equal(check(report, 'provider-file').status, 'ok')
+    assert.equal(doctorExitCode(report), 1)
+  })
+
+  it('says how credential and exec carry on when the hub refuses connections', async () => {
+    const hub = fakeHub()
+    const report = await runDoctor(
+      deps(hub, {
+        probes: {
+          ...deps(hub).probes,
+          probe: async () => ({connectError: {code: 'ECONNREFUSED', reason: 'connection refused'}}),
+          lastSnapshot: async (identity, namespace, name) => {
+            assert.deepEqual([identity, namespace, name], ['hub-identity', 'fleet', 'eu'])
+            return NOW.getTime() - 600_000
+          },
+        },
+      }),
+      input({profile: 'eu'}),
+    )
+    const tls = check(report, 'hub-tls')
+    assert.equal(tls.status, 'fail')
+    assert.match(tls.detail, /connection refused/)
+    assert.match(tls.hint!, /meanwhile cpcred credential and exec use fleet\/eu as read 10m/)
+    assert.equal(check(report, 'hub-identity').status, 'skip')
+    assert.deepEqual(hub.calls, ['close'], 'nothing asked of a hub that cannot be reached')
+    assert.equal(doctorExitCode(report), 3)
+  })
+
+  it('fails a 401 of the hub as denied, with the remedy for the kind of kubeconfig user', async () => {
+    const report = await runDoctor(
+      deps(
+        fakeHub({
+          reviewSelf: async () => {
+            throw http(401)
+          },
+        }),
+      ),
+      input(),
+    )
+    const identity = check(report, 'hub-identity')
+    assert.equal(identity.status, 'fail')
+    assert.match(identity.detail, /401 Unauthorized/)
+    assert.equal(identity.hint, 'log in again with the exec plugin kubelogin of the hub kubeconfig user')
+    assert.equal(check(report, 'hub-rbac').status, 'skip')
+    assert.equal(doctorExitCode(report), 4)
+  })
+
+  it('only warns when the hub does not serve SelfSubjectReview (404), and goes on', async () => {
+    const report = await runDoctor(
+      deps(
+        fakeHub({
+          reviewSelf: async () => {
+            throw http(404)
+          },
+        }),
+      ),
+      input(),
+    )
+    assert.equal(check(report, 'hub-identity').status, 'warn')
+    assert.match(check(report, 'hub-identity').detail, /older than 1\.28/)
+    assert.equal(check(report, 'hub-rbac').status, 'ok')
+  })
+
+  it('fails without the ClusterProfile API, reading the discovery the hub made once', async () => {
+    const hub = fakeHub({profileApi: async () => ({})})
+    const report = await runDoctor(deps(hub), input())
+    const api = check(report, 'hub-api')
+    assert.equal(api.status, 'fail')
+    assert.equal(api.hint, INSTALL_CRD_HINT)
+    assert.equal(hub.calls.filter((call) => call === 'profileApi').length, 1)
+    assert.equal(check(report, 'provider-usage').status, 'skip')
+    assert.equal(doctorExitCode(report), 3)
+  })
+
+  it('fails RBAC without get or list on clusterprofiles', async () => {
+    const report = await runDoctor(
+      deps(fakeHub({reviewProfileAccess: async (verb) => ({verb, allowed: verb === 'get'})})),
+      input(),
+    )
+    assert.equal(check(report, 'hub-rbac').status, 'fail')
+    assert.match(check(report, 'hub-rbac').detail, /alice may not list/)
+    assert.equal(doctorExitCode(report), 4)
+  })
+
+  it('explains a 401 of the target from the credential', async () => {
+    const hub = fakeHub()
+    const report = await runDoctor(
+      deps(hub, {
+        target: {
+          endpoint: async (cluster) => ({server: cluster.server}),
+          reviewSelf: async () => {
+            throw http(401, 'the target')
+          },
+        },
+      }),
+      input({profile: 'fleet/eu'}),
+    )
+    const auth = check(report, 'target-auth')
+    assert.equal(auth.status, 'fail')
+    assert.match(auth.detail, /rejected the bearer token \(401 Unauthorized; opaque, 23 characters\)/)
+    assert.equal(doctorExitCode(report), 4)
+  })
+
+  it('warns when the credential cache cannot be read', async () => {
+    const hub = fakeHub()
+    const base = deps(hub)
+    const report = await runDoctor(
+      deps(hub, {probes: {...base.probes, cacheFiles: async () => ({unreadable: 'EACCES'})}}),
+      input({profile: 'fleet/eu'}),
+    )
+    assert.equal(check(report, 'cache').status, 'warn')
+    assert.equal(check(report, 'cache').detail, 'cannot read the credential cache: EACCES')
+    assert.equal(check(report, 'cache').hint, 'check /cache')
+  })
+
+  it('walks the whole chain to a profile that works, and closes the hub', async () => {
+    const hub = fakeHub()
+    const started: string[] = []
+    const report = await runDoctor(
+      deps(hub, {onCheck: (id, profile) => started.push(profile ? `${profile}: ${id}` : id)}),
+      input({profile: 'fleet/eu'}),
+    )
+    const failing = [...report.checks, ...report.profiles[0]!.checks].filter(
+      (result) => result.status === 'fail' || result.status === 'skip',
+    )
+    assert.deepEqual(failing, [])
+    assert.equal(check(report, 'target-auth').detail, 'accepted: you are alice@spoke')
+    assert.equal(check(report, 'hub-api').status, 'ok')
+    assert.ok(started.includes('fleet/eu: plugin-run'))
+    assert.equal(hub.calls.at(-1), 'close')
+    assert.equal(doctorExitCode(report), 0)
+  })
+})
