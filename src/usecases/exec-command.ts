@@ -10,9 +10,16 @@ import {resolveAccess} from '../core/access/resolve-access.js'
 import {TARGET_EXEC_API, targetConnection} from '../core/kubeconfig/target.js'
 import {renderExecCredential} from '../core/exec-credential/protocol.js'
 import type {LifetimeRule} from '../core/exec-credential/cache.js'
-import type {ChildRunner, ChildStdin, OnLine, RunningChild} from '../adapters/child-process.js'
-import type {PluginProcessRunner} from '../adapters/process.js'
-import {obtainCredential, type CredentialCache} from './obtain-credential.js'
+import type {
+  ChildRunner,
+  ChildStdin,
+  CredentialCache,
+  ForwardingSignals,
+  OnLine,
+  PluginProcessRunner,
+  RunningChild,
+} from './ports.js'
+import {obtainCredential} from './obtain-credential.js'
 import {
   renewalTime,
   runWithTerminal,
@@ -33,7 +40,7 @@ export interface ExecDeps {
   temp: TempKubeconfigs
   now: () => number
   /** Signals for cpcred go to `forward` while `action` runs. */
-  forwardingSignals<T>(forward: (signal: NodeJS.Signals) => void, action: () => Promise<T>): Promise<T>
+  forwardingSignals: ForwardingSignals
   /** Renews a running command's credential (src/adapters/credential-renewal.ts). */
   renew: RenewCredential
 }

@@ -4,25 +4,15 @@
 // imports nothing heavy.
 import {CpcredError, DiedOfSignal} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
-import type {ChildResult, ChildRunner, RunningChild} from '../adapters/child-process.js'
+import type {
+  ChildResult,
+  ChildRunner,
+  ForwardingSignals,
+  RenewCredential,
+  RunningChild,
+  TempKubeconfigs,
+} from './ports.js'
 import {renderTargetKubeconfig, TARGET_EXEC_API, type TargetConnection} from '../core/kubeconfig/target.js'
-
-export interface TempKubeconfigs {
-  /** Writes the content to a new private file (0600 in a 0700 directory); returns its path. */
-  create(content: string, kind?: 'kubeconfig' | 'credential'): Promise<string>
-  /** Replaces a file create made with new content, atomically (a reader sees the old or the new). */
-  replace(file: string, content: string): Promise<void>
-  /** Removes the file. */
-  remove(file: string): Promise<void>
-  /** A path in the run's private directory for a file the caller creates; it goes with the directory. */
-  pathFor(name: string): Promise<string>
-  /** Removes the run's private directory (and anything left in it); called once, at the end. */
-  dispose(): Promise<void>
-  /** Removes what runs killed before they could clean up left behind (housekeeping, never fails). */
-  sweepStale(): Promise<unknown>
-  /** The absolute path of the program that prints the credential file for kubectl (cat). */
-  readonly credentialReader: string
-}
 
 /** How cpcred renews a target's credential file while its command runs. */
 export interface CredentialRefresh {
@@ -48,20 +38,13 @@ export interface PreparedTarget {
   env: Record<string, string>
 }
 
-/**
- * Runs a renewal command and hands back its stdout; stdin is closed, stderr is the user's unless
- * `quiet` (a retry after a failure that was already reported).
- */
-export type RenewCredential = (
-  command: string[],
-  options?: {quiet?: boolean; signal?: AbortSignal},
-) => Promise<string>
+export type {RenewCredential, TempKubeconfigs} from './ports.js'
 
 export interface TerminalDeps {
   children: ChildRunner
   temp: TempKubeconfigs
   /** Signals for cpcred go to `forward` while `action` runs. */
-  forwardingSignals<T>(forward: (signal: NodeJS.Signals) => void, action: () => Promise<T>): Promise<T>
+  forwardingSignals: ForwardingSignals
   renew: RenewCredential
 }
 
