@@ -1,10 +1,11 @@
 // bin/run.js's first stop for `cpcred credential` and `cpcred exec`: the last answer to exactly this
 // question, when it may be given again (src/adapters/credential-answers.ts). A bundle of its own,
-// small, so a hit loads little else; a miss goes on to the fast path.
+// small, so a hit loads little else; a miss goes on to the fast path. For that it builds what it
+// runs with itself rather than through src/cli/wiring.ts, whose lazy members esbuild would bundle.
 import {defaultCredentialCacheDir} from '../adapters/cache-dir.js'
 import {answerKey, findAnswer} from '../adapters/credential-answers.js'
 import {outputSink} from '../adapters/output-sink.js'
-import type {PreparedTarget} from '../usecases/exec-one.js'
+import type {PreparedTarget} from '../usecases/exec-target.js'
 import {printableLines} from '../core/text/printable.js'
 
 /** Flags after which the full path must run: it explains itself, skips the cache, or shows help. */
@@ -39,21 +40,33 @@ function find(command: 'credential' | 'exec', args: string[]): string | undefine
 
 async function runPrepared(command: string[], target: PreparedTarget): Promise<void> {
   const [
-    {runToExit},
+    {runToExitWith},
     {runWithTerminal},
-    {nodeChildRunner, forwardingSignals},
+    {nodeChildRunner},
     {tempKubeconfigs},
     {renewCredential},
+    interrupts,
   ] = await Promise.all([
-    import('./run-to-exit.js'),
+    import('./exit.js'),
     import('../usecases/exec-one.js'),
     import('../adapters/child-process.js'),
     import('../adapters/temp-kubeconfigs.js'),
     import('../adapters/credential-renewal.js'),
+    import('../adapters/interrupts.js'),
   ])
-  const deps = {children: nodeChildRunner, temp: tempKubeconfigs(), forwardingSignals, renew: renewCredential}
+  const deps = {
+    children: nodeChildRunner,
+    temp: tempKubeconfigs(),
+    forwardingSignals: interrupts.forwardingSignals,
+    renew: renewCredential,
+  }
   const stderr = outputSink(2)
-  await runToExit(async () => {
+  // Loaded only on failure, and not through src/cli/wiring.ts: this bundle stays small.
+  const ending = async () => ({
+    printer: (await import('../adapters/printer.js')).processPrinter(),
+    interrupts,
+  })
+  await runToExitWith(async () => {
     try {
       return await runWithTerminal(deps, command, target, {
         onWarning: (message) => stderr.write(`warning: ${printableLines(message)}\n`),
@@ -61,5 +74,5 @@ async function runPrepared(command: string[], target: PreparedTarget): Promise<v
     } finally {
       await deps.temp.dispose()
     }
-  })
+  }, ending)
 }

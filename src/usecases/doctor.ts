@@ -70,7 +70,8 @@ import {findProfile, parseProfileRef, selectProfiles, type ProfileRef} from './f
 import type {Shard} from '../core/fleet/shard.js'
 import {listProfiles} from './list-profiles.js'
 import {obtainCredential, pluginRun} from './obtain-credential.js'
-import {reviewSelf, targetEndpoint, type SelfSubjectReview} from './whoami.js'
+import {selfReviewer, targetEndpoint} from '../adapters/self-review.js'
+import type {SelfSubjectReview} from './ports.js'
 
 export interface DoctorInput {
   hub: HubSelection
@@ -449,7 +450,7 @@ async function checkProfile(
     },
     'target-auth': async () => {
       try {
-        const review = await reviewSelf(resolution!, credential!)
+        const review = await selfReviewer.review(resolution!, credential!)
         return ok(`accepted: ${identityText(review.status?.userInfo ?? {})}`)
       } catch (error) {
         return targetRefusal(error, credential!, resolution!.cluster.server, deps.now())
@@ -472,7 +473,7 @@ async function checkProfile(
       if (!usable || !targetReachable) return outcome
       // A cached credential that the target has stopped accepting is served until it expires.
       try {
-        await reviewSelf(resolution!, usable.credential)
+        await selfReviewer.review(resolution!, usable.credential)
         return {...outcome, detail: `${outcome.detail}; the target accepts it`}
       } catch (error) {
         return httpStatusOf(error) === 401 ? rejectedCacheEntry(usable, key()) : outcome

@@ -1,75 +1,177 @@
-// `cpcred exec`: for each target, a fresh (or cached) credential, a private temporary kubeconfig,
-// and the user's command run against it; the file is removed however the command ends.
+// `cpcred exec [PROFILE...] -- COMMAND`: the credential pipeline for each target, then the user's
+// command against a private kubeconfig. One target named by itself gets the terminal (exec-one.ts)
+// and its prepared target is kept as the answer to the same question; many targets (names, -l,
+// --all, a terminal's choice) or CI output go to the fan-out (exec-many.ts, rendered by the front).
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
-import {ExitCode, isCpcredError} from '../core/errors.js'
-import {formatDuration} from '../core/duration.js'
-import type {TargetResult} from '../core/fleet/fan-out-report.js'
-import type {HubPin} from '../core/profiles/hub-pin.js'
 import type {Provider} from '../core/access/provider-file.js'
-import {resolveAccess} from '../core/access/resolve-access.js'
-import {TARGET_EXEC_API, targetConnection} from '../core/kubeconfig/target.js'
-import {renderExecCredential} from '../core/exec-credential/protocol.js'
-import type {LifetimeRule} from '../core/exec-credential/cache.js'
-import type {
-  ChildRunner,
-  ChildStdin,
-  CredentialCache,
-  ForwardingSignals,
-  OnLine,
-  PluginProcessRunner,
-  RunningChild,
-} from './ports.js'
-import {obtainCredential} from './obtain-credential.js'
+import {ExitCode} from '../core/errors.js'
+import {lifetimeRule} from '../core/exec-credential/cache.js'
 import {
-  renewalTime,
-  runWithTerminal,
-  stopAfter,
-  writeTarget,
-  type PreparedTarget,
-  type RenewCredential,
-  type TempKubeconfigs,
-} from './exec-one.js'
+  keepAnswer,
+  openPipeline,
+  readRecentProfile,
+  seconds,
+  staleProfileWarning,
+  type RecentProfile,
+} from './credential-pipeline.js'
+import {runWithTerminal} from './exec-one.js'
+import {prepareTarget, type ExecDeps, type ExecInput} from './exec-prepare.js'
+import type {PreparedTarget} from './exec-target.js'
+import {RunCredentials} from './obtain-credential.js'
+import type {ProfileRef} from './profile-ref.js'
+import type {
+  AnswerBook,
+  ChildRunner,
+  CredentialStore,
+  ForwardingSignals,
+  Notices,
+  PluginProcessRunner,
+  ProviderSelection,
+  ProviderSource,
+  RenewCredential,
+  TempKubeconfigs,
+} from './ports.js'
+import type {RecentProfilePorts} from './recent-profile.js'
 
-export type {PreparedTarget, TempKubeconfigs} from './exec-one.js'
-export {TIMED_OUT_EXIT_CODE} from './exec-one.js'
-
-export interface ExecDeps {
-  plugins: PluginProcessRunner
-  cache?: CredentialCache
-  children: ChildRunner
-  temp: TempKubeconfigs
-  now: () => number
-  /** Signals for cpcred go to `forward` while `action` runs. */
-  forwardingSignals: ForwardingSignals
-  /** Renews a running command's credential (src/adapters/credential-renewal.ts). */
-  renew: RenewCredential
-}
-
-export interface ExecInput {
+export interface ExecCommandInput {
+  /** cpcred's own words (those before --), which name the answer kept for the next identical exec. */
+  args: string[]
+  /** The one profile named by itself (no -l, --all or -A), read as `cpcred credential` reads it. */
+  oneNamed?: ProfileRef
+  /** At most one name and no -l or --all: a single target found runs alone, with the terminal. */
+  alone: boolean
+  /** Even one target runs as a fan-out: --report, --output-dir, --quiet or -o json. */
+  fanOutAlways: boolean
   command: string[]
-  providers: Provider[]
-  hubIdentity: string
-  hubPin: HubPin
-  stdinIsTTY: boolean
+  kubeconfig?: string
+  providers: ProviderSelection
+  noCache: boolean
+  verbose: boolean
+  profileMaxAgeMs: number
+  profileMaxStaleMs: number
   pluginTimeoutMs?: number
-  cacheTtlSeconds?: number
-  /** How much of its life a credential must have left when a command starts with it. */
-  lifetimeRule: LifetimeRule
-  /** The hub is down and the profile is a stale snapshot: a cached credential only (obtain-credential.ts). */
-  cacheOnly?: string
-  /** `cpcred credential` for a profile (NAMESPACE/NAME) with this run's hub and provider flags. */
-  renewCommand: (profile: string) => string[]
+  cacheTtlMs?: number
+  minCredentialLifetimeMs?: number
+  /** --timeout: each target's command is stopped after this long. */
+  timeoutMs?: number
   as?: string
   asGroups: string[]
-  onWarning: (message: string) => void
-  onPluginStderr: (text: string) => void
-  /** --verbose: what cpcred does, never a secret. */
-  onVerbose?: (message: string) => void
-  /** --timeout: each target's command is stopped (its whole process group) after this long. */
-  timeoutMs?: number
+  stdinIsTTY: boolean
+  /** `cpcred credential` for a profile (NAMESPACE/NAME) with this run's hub and provider flags. */
+  renewCommand: (profile: string) => string[]
 }
 
-export type {TargetResult} from '../core/fleet/fan-out-report.js'
+export interface ExecCommandPorts {
+  recentProfiles(): Promise<RecentProfilePorts>
+  providers: ProviderSource
+  plugins: PluginProcessRunner
+  store(onProblem: (message: string) => void): Promise<CredentialStore>
+  answers(store: CredentialStore): Promise<AnswerBook>
+  commands(): Promise<{
+    children: ChildRunner
+    temp: TempKubeconfigs
+    renew: RenewCredential
+    forwardingSignals: ForwardingSignals
+  }>
+  /** A monotonic clock in milliseconds (durations of targets). */
+  now(): number
+  notices: Notices
+  /**
+   * The targets when they are not one named profile: by names, -l or --all, or picked on a
+   * terminal; those that stand for one member cluster folded into one. Empty when none matched.
+   */
+  selectTargets(providers: Provider[]): Promise<ClusterProfile[]>
+  /** Runs many targets with their view, logs and reports; returns cpcred's exit code. */
+  fanOut(deps: ExecDeps, input: ExecInput, profiles: ClusterProfile[]): Promise<number>
+}
+
+/** cpcred's exit code: the command's for one target, 0 or 1 for many. */
+export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInput): Promise<number> {
+  const {notices} = ports
+  const store = input.noCache
+    ? undefined
+    : await ports.store((message) => input.verbose && notices.note(`cache: ${message}`))
+  // One named target, nothing that explains itself or bypasses the cache: the prepared target is
+  // kept as the answer to the next identical exec. Its inputs are signed before they are read.
+  const draft =
+    store && input.oneNamed && !input.fanOutAlways && !input.verbose && input.timeoutMs === undefined
+      ? (await ports.answers(store)).begin('exec', input.args, {
+          kubeconfig: input.kubeconfig,
+          providers: input.providers,
+        })
+      : undefined
+  const {hub: recent, providers} = await openPipeline(
+    ports.providers,
+    () => ports.recentProfiles(),
+    input.providers,
+  )
+  for (const warning of providers.warnings) notices.warn(warning)
+  const shown = new Set(providers.warnings)
+  let profiles: ClusterProfile[]
+  let one: RecentProfile | undefined
+  if (input.oneNamed) {
+    // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age), and
+    // while the hub is down, the last one read (--profile-max-stale).
+    one = await readRecentProfile(recent, input.oneNamed, {
+      maxAgeMs: input.noCache ? 0 : input.profileMaxAgeMs,
+      maxStaleMs: input.profileMaxStaleMs,
+      remember: !input.noCache,
+    })
+    profiles = [one.profile]
+    if (one.stale) {
+      const warning = staleProfileWarning(profileKey(one.profile), one.stale)
+      notices.warn(warning)
+      shown.add(warning)
+    }
+  } else {
+    profiles = await ports.selectTargets(providers.required())
+    if (profiles.length === 0 && !input.fanOutAlways) return ExitCode.Success
+  }
+
+  const {stale} = one ?? {}
+  const deps: ExecDeps = {
+    ...(await ports.commands()),
+    plugins: ports.plugins,
+    // Targets that need one credential share one plugin run (or one cache read).
+    cache: new RunCredentials(store),
+    now: () => ports.now(),
+  }
+  const execInput: ExecInput = {
+    command: input.command,
+    providers: providers.required(),
+    hubIdentity: recent.hub.identity,
+    hubPin: recent.hub.pin,
+    stdinIsTTY: input.stdinIsTTY,
+    pluginTimeoutMs: input.pluginTimeoutMs,
+    cacheTtlSeconds: seconds(input.cacheTtlMs),
+    // During a hub outage the credential in the cache is all there is: any still valid will do.
+    lifetimeRule: lifetimeRule(stale ? undefined : seconds(input.minCredentialLifetimeMs), !stale),
+    cacheOnly: stale?.reason,
+    renewCommand: input.renewCommand,
+    as: input.as,
+    asGroups: input.asGroups,
+    onWarning: (message) => {
+      if (!shown.has(message)) notices.warn(message)
+      shown.add(message)
+    },
+    onPluginStderr: (text) => notices.pluginStderr(text),
+    onVerbose: input.verbose ? (message) => notices.note(`cpcred: ${message}`) : undefined,
+    timeoutMs: input.timeoutMs,
+  }
+  // One target named by itself: the command owns the terminal and its exit code is ours.
+  if (profiles.length === 1 && input.alone && !input.fanOutAlways) {
+    return execOne(deps, execInput, profiles[0]!, (target, obtained) =>
+      keepAnswer(draft, JSON.stringify(target), {
+        obtained,
+        snapshot: one?.snapshot,
+        profileMaxAgeMs: input.profileMaxAgeMs,
+        // Warnings are not replayed, so an answer that came with some is not kept.
+        warned: shown.size > 0,
+      }),
+    )
+  }
+  return ports.fanOut(deps, execInput, profiles)
+}
 
 /**
  * One target: the command gets the terminal; cpcred returns its exit code. `onPrepared` learns the
@@ -82,7 +184,7 @@ export async function execOne(
   onPrepared?: (target: PreparedTarget, credential: {cacheKey: string; cachedUntil?: Date}) => Promise<void>,
 ): Promise<number> {
   try {
-    const {target, credential} = await prepare(deps, input, profile)
+    const {target, credential} = await prepareTarget(deps, input, profile)
     await onPrepared?.(target, credential)
     return await runWithTerminal(deps, input.command, target, {
       timeoutMs: input.timeoutMs,
@@ -91,210 +193,5 @@ export async function execOne(
     })
   } finally {
     await deps.temp.dispose()
-  }
-}
-
-/** Where one target's output goes, from its start to its end. */
-export interface TargetOutput {
-  /** Each line of the command's stdout and stderr; without it the output goes to /dev/null. */
-  line?: OnLine
-  /** The target has ended (its result is known); called once, before onDone. */
-  close(result: TargetResult): void
-}
-
-export interface FanOutOptions {
-  parallel: number
-  failFast: boolean
-  /** Opened when a target's turn comes, so open files stay bounded by `parallel`. */
-  openOutput: (profile: string) => TargetOutput
-  onStart?: (profile: string) => void
-  onDone: (result: TargetResult, done: number, total: number) => void
-  /**
-   * Aborted, with a reason such as "the output was closed", when the run must end early: running
-   * targets are stopped and no more start.
-   */
-  stop?: AbortSignal
-  /** Each target's stdin (a copy of cpcred's); /dev/null without it. */
-  stdin?: () => ChildStdin
-}
-
-/** How a fan-out ended: every result, and what stopped it early (a signal to cpcred, or `stop`). */
-export interface FanOutOutcome {
-  results: TargetResult[]
-  interrupted?: NodeJS.Signals
-  stopped?: boolean
-}
-
-/** Many targets, `parallel` at a time; each one's output comes back line by line. */
-export async function execMany(
-  deps: ExecDeps,
-  input: ExecInput,
-  profiles: ClusterProfile[],
-  options: FanOutOptions,
-): Promise<FanOutOutcome> {
-  const results: TargetResult[] = new Array(profiles.length)
-  const running = new Set<RunningChild>()
-  let next = 0
-  let done = 0
-  /** Set once: why targets that have not started yet never will. */
-  let stoppedBecause: string | undefined
-  let interrupted: NodeJS.Signals | undefined
-  const stopAll = (because: string) => {
-    if (stoppedBecause !== undefined) return
-    stoppedBecause = because
-    for (const child of running) child.stop()
-  }
-  const onStop = () => stopAll(String(options.stop?.reason))
-  options.stop?.addEventListener('abort', onStop)
-
-  const runTarget = async (index: number): Promise<void> => {
-    const profile = profiles[index]!
-    const key = profileKey(profile)
-    const started = deps.now()
-    let result: TargetResult
-    if (stoppedBecause !== undefined) {
-      result = {
-        profile: key,
-        exitCode: ExitCode.Failure,
-        durationMs: 0,
-        started: false,
-        cancelled: true,
-        error: `not started (${stoppedBecause})`,
-      }
-    } else {
-      options.onStart?.(key)
-      let output: TargetOutput | undefined
-      try {
-        output = options.openOutput(key)
-        result = await runCommand(key, profile, output, started)
-      } catch (error) {
-        if (!isCpcredError(error)) throw error
-        result = {
-          profile: key,
-          exitCode: error.exitCode,
-          durationMs: deps.now() - started,
-          started: false,
-          error: error.message,
-        }
-      }
-      output?.close(result)
-    }
-    results[index] = result
-    options.onDone(result, ++done, profiles.length)
-    if (result.exitCode !== 0 && options.failFast) stopAll('--fail-fast')
-  }
-
-  const runCommand = async (
-    key: string,
-    profile: ClusterProfile,
-    output: TargetOutput,
-    started: number,
-  ): Promise<TargetResult> => {
-    const {target} = await prepare(deps, input, profile)
-    const written = await writeTarget(deps, target, input.onWarning)
-    const kubeconfig = written.kubeconfig
-    try {
-      const child = deps.children.prefixed(
-        {
-          command: input.command[0]!,
-          args: input.command.slice(1),
-          env: {...target.env, KUBECONFIG: kubeconfig},
-        },
-        output.line,
-        options.stdin?.(),
-      )
-      running.add(child)
-      const timer = stopAfter(child, input.timeoutMs)
-      const outcome = await child.result
-      timer.cancel()
-      running.delete(child)
-      const result: TargetResult = {
-        profile: key,
-        exitCode: outcome.exitCode,
-        durationMs: deps.now() - started,
-        started: outcome.startError === undefined,
-      }
-      if (outcome.signal) result.signal = outcome.signal
-      if (timer.fired) {
-        result.timedOut = true
-        result.error = `timed out after ${formatDuration(input.timeoutMs!)}`
-      } else if (outcome.startError) result.error = `${input.command[0]}: ${outcome.startError}`
-      else if (outcome.signal) result.error = `killed by ${outcome.signal}`
-      return result
-    } finally {
-      await written.remove()
-    }
-  }
-
-  const worker = async () => {
-    while (next < profiles.length) await runTarget(next++)
-  }
-  const sweeping = deps.temp.sweepStale()
-  try {
-    await deps.forwardingSignals(
-      (signal) => {
-        // The signal reaches every running command as it would in a shell; none starts after it.
-        interrupted ??= signal
-        stoppedBecause ??= `interrupted by ${signal}`
-        for (const child of running) child.kill(signal)
-      },
-      () => Promise.all(Array.from({length: Math.min(options.parallel, profiles.length)}, worker)),
-    )
-  } finally {
-    options.stop?.removeEventListener('abort', onStop)
-    await sweeping
-    await deps.temp.dispose()
-  }
-  return {
-    results,
-    interrupted,
-    stopped: options.stop?.aborted && stoppedBecause === String(options.stop.reason),
-  }
-}
-
-async function prepare(
-  deps: ExecDeps,
-  input: ExecInput,
-  profile: ClusterProfile,
-): Promise<{target: PreparedTarget; credential: {cacheKey: string; cachedUntil?: Date}}> {
-  const resolution = resolveAccess(profile, input.providers)
-  for (const warning of resolution.warnings) input.onWarning(warning)
-  const obtained = await obtainCredential(
-    {runner: deps.plugins, cache: deps.cache},
-    {
-      resolution,
-      hubIdentity: input.hubIdentity,
-      hubPin: input.hubPin,
-      stdinIsTTY: input.stdinIsTTY,
-      timeoutMs: input.pluginTimeoutMs,
-      ttlSeconds: input.cacheTtlSeconds,
-      lifetimeRule: input.lifetimeRule,
-      cacheOnly: input.cacheOnly,
-      onPluginStderr: input.onPluginStderr,
-    },
-  )
-  input.onVerbose?.(
-    `${resolution.profile}: provider "${resolution.provider.name}", credential ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
-  )
-  const {credential, obtainedAt} = obtained
-  const target: PreparedTarget = {
-    connection: targetConnection(resolution, {as: input.as, asGroups: input.asGroups}),
-    credential: renderExecCredential(credential, TARGET_EXEC_API),
-    env: {CPCRED_PROFILE: profile.metadata.name, CPCRED_NAMESPACE: profile.metadata.namespace ?? ''},
-  }
-  // A credential that expires is renewed while the command runs, once it has only the lifetime
-  // a command must start with left (the same rule, so the renewal finds the cache's copy too old).
-  const expiresAt = credential.expiresAt?.getTime()
-  if (expiresAt !== undefined) {
-    const minLifetimeSeconds = Math.ceil(input.lifetimeRule((expiresAt - obtainedAt.getTime()) / 1000))
-    target.refresh = {
-      at: renewalTime(expiresAt, minLifetimeSeconds, Date.now()),
-      minLifetimeSeconds,
-      command: input.renewCommand(resolution.profile),
-    }
-  }
-  return {
-    target,
-    credential: {cacheKey: obtained.cacheKey, cachedUntil: obtained.cachedUntil},
   }
 }

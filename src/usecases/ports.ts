@@ -251,3 +251,12 @@ export type ForwardingSignals = <T>(
   forward: (signal: NodeJS.Signals) => void,
   action: () => Promise<T>,
 ) => Promise<T>
+
+/** What a command says on stderr while it works (the printer, for people). */
+export interface Notices {
+  warn(message: string): void
+  /** A note (--verbose, cache problems). */
+  note(message: string): void
+  /** A plugin's own stderr, passed on as it is (made printable). */
+  pluginStderr(text: string): void
+}

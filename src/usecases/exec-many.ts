@@ -1,0 +1,171 @@
+// `cpcred exec` on many targets, `parallel` at a time: each one prepared (exec-prepare.ts), its
+// command run with a process group of its own and its output line by line, its files removed
+// however it ends; signals to cpcred reach every running command, and none starts after them.
+import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {ExitCode, isCpcredError} from '../core/errors.js'
+import {formatDuration} from '../core/duration.js'
+import type {TargetResult} from '../core/fleet/fan-out-report.js'
+import type {ChildStdin, OnLine, RunningChild} from './ports.js'
+import {stopAfter} from './exec-one.js'
+import {prepareTarget, type ExecDeps, type ExecInput} from './exec-prepare.js'
+import {writeTarget} from './exec-target.js'
+
+export type {TargetResult} from '../core/fleet/fan-out-report.js'
+
+/** Where one target's output goes, from its start to its end. */
+export interface TargetOutput {
+  /** Each line of the command's stdout and stderr; without it the output goes to /dev/null. */
+  line?: OnLine
+  /** The target has ended (its result is known); called once, before onDone. */
+  close(result: TargetResult): void
+}
+
+export interface FanOutOptions {
+  parallel: number
+  failFast: boolean
+  /** Opened when a target's turn comes, so open files stay bounded by `parallel`. */
+  openOutput: (profile: string) => TargetOutput
+  onStart?: (profile: string) => void
+  onDone: (result: TargetResult, done: number, total: number) => void
+  /**
+   * Aborted, with a reason such as "the output was closed", when the run must end early: running
+   * targets are stopped and no more start.
+   */
+  stop?: AbortSignal
+  /** Each target's stdin (a copy of cpcred's); /dev/null without it. */
+  stdin?: () => ChildStdin
+}
+
+/** How a fan-out ended: every result, and what stopped it early (a signal to cpcred, or `stop`). */
+export interface FanOutOutcome {
+  results: TargetResult[]
+  interrupted?: NodeJS.Signals
+  stopped?: boolean
+}
+
+/** Many targets, `parallel` at a time; each one's output comes back line by line. */
+export async function execMany(
+  deps: ExecDeps,
+  input: ExecInput,
+  profiles: ClusterProfile[],
+  options: FanOutOptions,
+): Promise<FanOutOutcome> {
+  const results: TargetResult[] = new Array(profiles.length)
+  const running = new Set<RunningChild>()
+  let next = 0
+  let done = 0
+  /** Set once: why targets that have not started yet never will. */
+  let stoppedBecause: string | undefined
+  let interrupted: NodeJS.Signals | undefined
+  const stopAll = (because: string) => {
+    if (stoppedBecause !== undefined) return
+    stoppedBecause = because
+    for (const child of running) child.stop()
+  }
+  const onStop = () => stopAll(String(options.stop?.reason))
+  options.stop?.addEventListener('abort', onStop)
+
+  const runTarget = async (index: number): Promise<void> => {
+    const profile = profiles[index]!
+    const key = profileKey(profile)
+    const started = deps.now()
+    let result: TargetResult
+    if (stoppedBecause !== undefined) {
+      result = {
+        profile: key,
+        exitCode: ExitCode.Failure,
+        durationMs: 0,
+        started: false,
+        cancelled: true,
+        error: `not started (${stoppedBecause})`,
+      }
+    } else {
+      options.onStart?.(key)
+      let output: TargetOutput | undefined
+      try {
+        output = options.openOutput(key)
+        result = await runCommand(key, profile, output, started)
+      } catch (error) {
+        if (!isCpcredError(error)) throw error
+        result = {
+          profile: key,
+          exitCode: error.exitCode,
+          durationMs: deps.now() - started,
+          started: false,
+          error: error.message,
+        }
+      }
+      output?.close(result)
+    }
+    results[index] = result
+    options.onDone(result, ++done, profiles.length)
+    if (result.exitCode !== 0 && options.failFast) stopAll('--fail-fast')
+  }
+
+  const runCommand = async (
+    key: string,
+    profile: ClusterProfile,
+    output: TargetOutput,
+    started: number,
+  ): Promise<TargetResult> => {
+    const {target} = await prepareTarget(deps, input, profile)
+    const written = await writeTarget(deps, target, input.onWarning)
+    const kubeconfig = written.kubeconfig
+    try {
+      const child = deps.children.prefixed(
+        {
+          command: input.command[0]!,
+          args: input.command.slice(1),
+          env: {...target.env, KUBECONFIG: kubeconfig},
+        },
+        output.line,
+        options.stdin?.(),
+      )
+      running.add(child)
+      const timer = stopAfter(child, input.timeoutMs)
+      const outcome = await child.result
+      timer.cancel()
+      running.delete(child)
+      const result: TargetResult = {
+        profile: key,
+        exitCode: outcome.exitCode,
+        durationMs: deps.now() - started,
+        started: outcome.startError === undefined,
+      }
+      if (outcome.signal) result.signal = outcome.signal
+      if (timer.fired) {
+        result.timedOut = true
+        result.error = `timed out after ${formatDuration(input.timeoutMs!)}`
+      } else if (outcome.startError) result.error = `${input.command[0]}: ${outcome.startError}`
+      else if (outcome.signal) result.error = `killed by ${outcome.signal}`
+      return result
+    } finally {
+      await written.remove()
+    }
+  }
+
+  const worker = async () => {
+    while (next < profiles.length) await runTarget(next++)
+  }
+  const sweeping = deps.temp.sweepStale()
+  try {
+    await deps.forwardingSignals(
+      (signal) => {
+        // The signal reaches every running command as it would in a shell; none starts after it.
+        interrupted ??= signal
+        stoppedBecause ??= `interrupted by ${signal}`
+        for (const child of running) child.kill(signal)
+      },
+      () => Promise.all(Array.from({length: Math.min(options.parallel, profiles.length)}, worker)),
+    )
+  } finally {
+    options.stop?.removeEventListener('abort', onStop)
+    await sweeping
+    await deps.temp.dispose()
+  }
+  return {
+    results,
+    interrupted,
+    stopped: options.stop?.aborted && stoppedBecause === String(options.stop.reason),
+  }
+}
