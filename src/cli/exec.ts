@@ -150,7 +150,7 @@ export async function runExec(argv: string[]): Promise<number> {
   const {flags} = options
   const wiring = wire()
   const [{execCommand}, {parseProfileRef}] = await Promise.all([
-    import('../usecases/exec-command.js'),
+    import('../usecases/exec.js'),
     import('../usecases/profile-ref.js'),
   ])
   const {printer} = wiring
