@@ -1,13 +1,9 @@
 // `cpcred exec`: CI pipelines run it all day, and oclif alone takes about 100 ms to load, more than
 // kubectl needs for a whole `get`. So, like `credential`, it is parsed with node:util parseArgs and
 // runs from the bundled fast path; src/commands/exec.ts gives it help text.
-import type {Hub} from '../adapters/hub.js'
-import type {Printer} from '../adapters/printer.js'
-import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {realpathSync} from 'node:fs'
 import {runToExit} from './run-to-exit.js'
 import {chosenShard} from './shard.js'
-import {checkMinTargets, noProfilesNote, type SelectionScope} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
 import type {ReportRequest} from './exec-fan-out.js'
 import path from 'node:path'
@@ -171,21 +167,14 @@ export async function runExec(argv: string[]): Promise<number> {
         note: (message) => printer.note(message),
         pluginStderr: (text) => printer.text(text, 'stderr'),
       },
-      async selectTargets(providers) {
-        const hub = await wiring.openHub(await (await recentProfiles()).hubConfig(), flags['api-version'])
-        let profiles: ClusterProfile[]
-        try {
-          profiles = foldTargets(
-            await chooseTargets(hub, options, printer),
-            providers,
-            flags['no-dedupe'],
-            printer,
-          )
-        } finally {
-          await hub.client.close()
-        }
-        checkMinTargets(profiles.length, flags['min-targets'], selectionScope(hub, options))
-        return profiles
+      targets: {
+        openHub: async () =>
+          wiring.targetHub(await (await recentProfiles()).hubConfig(), flags['api-version']),
+        pick: printer.interactive
+          ? async (profiles, message) => (await wiring.picker()).pickProfiles(profiles, message)
+          : undefined,
+        fold: (profiles, providers) => foldTargets(profiles, providers, flags['no-dedupe'], printer),
+        notices: printer,
       },
       async fanOut(deps, input, profiles) {
         const {runFanOut} = await import('./exec-fan-out.js')
@@ -212,6 +201,14 @@ export async function runExec(argv: string[]): Promise<number> {
         options.names.length === 1 && !selecting && !flags['all-namespaces']
           ? parseProfileRef(options.names[0]!)
           : undefined,
+      targets: {
+        names: options.names,
+        selector: flags.selector,
+        all: flags.all,
+        allNamespaces: flags['all-namespaces'],
+        shard: options.shard,
+        minTargets: flags['min-targets'],
+      },
       alone: options.names.length <= 1 && !selecting,
       // CI options make even one target a fan-out, so a shard of one reports like any other.
       fanOutAlways:
@@ -236,46 +233,6 @@ export async function runExec(argv: string[]): Promise<number> {
       renewCommand: renewCommand(flags),
     },
   )
-}
-
-/** Targets by names, -l or --all; on a terminal with none of those, the user picks. */
-async function chooseTargets(hub: Hub, options: ExecOptions, printer: Printer): Promise<ClusterProfile[]> {
-  const {flags} = options
-  const {parseProfileRef, selectProfiles} = await import('../usecases/find-profiles.js')
-  const scope = {namespace: hub.config.namespace, allNamespaces: flags['all-namespaces']}
-  const selecting = options.names.length > 0 || flags.selector !== undefined || flags.all
-  const profiles = await selectProfiles(hub, {
-    ...scope,
-    refs: options.names.map(parseProfileRef),
-    selector: flags.selector,
-    all: flags.all,
-    shard: options.shard,
-  })
-  if (profiles.length > 0) return profiles
-  if (selecting) {
-    printer.note(noProfilesNote(selectionScope(hub, options)))
-    return []
-  }
-  if (!printer.interactive) {
-    throw new UsageError(
-      'no target given',
-      'name profiles before --, or use -l SELECTOR or --all (there is no terminal to choose on)',
-    )
-  }
-  const {listProfiles} = await import('../usecases/list-profiles.js')
-  const inScope = await listProfiles(hub, {namespace: scope.allNamespaces ? undefined : scope.namespace})
-  return (await wire().picker()).pickProfiles(
-    inScope.profiles,
-    'Run on which clusters? (space selects, enter runs)',
-  )
-}
-
-function selectionScope(hub: Hub, options: ExecOptions): SelectionScope {
-  return {
-    namespace: options.flags['all-namespaces'] ? undefined : hub.config.namespace,
-    selector: options.flags.selector,
-    shard: options.shard,
-  }
 }
 
 /**

@@ -10,7 +10,7 @@ import type {LogFile, makeDirectory, writeFileAtomic} from '../adapters/files.js
 import type * as Picker from '../adapters/picker.js'
 import type {spoolStdin} from '../adapters/stdin-spool.js'
 import * as interrupts from '../adapters/interrupts.js'
-import type {Hub, HubConfig, HubSelection} from '../adapters/hub.js'
+import type {HubConfig, HubSelection} from '../adapters/hub.js'
 import type {
   AnswerBook,
   ChildRunner,
@@ -24,6 +24,7 @@ import type {
   TempKubeconfigs,
 } from '../usecases/ports.js'
 import type {RecentProfilePorts} from '../usecases/recent-profile.js'
+import type {TargetHub} from '../usecases/exec-targets.js'
 
 export interface Wiring {
   /** This process's output boundary (stdout/stderr through the output sink). */
@@ -45,8 +46,8 @@ export interface Wiring {
   credentialStore(onProblem?: (message: string) => void): Promise<CredentialStore>
   answers(store: CredentialStore): Promise<AnswerBook>
   selfReviewer(): Promise<SelfReviewer>
-  /** The hub's REST client for a configuration already loaded (exec's many targets). */
-  openHub(config: HubConfig, apiVersion?: string): Promise<Hub>
+  /** The hub, from a configuration already loaded, for selecting exec's targets. */
+  targetHub(config: HubConfig, apiVersion?: string): Promise<TargetHub>
   /** Choosing profiles on a terminal. */
   picker(): Promise<typeof Picker>
   /** What a fan-out writes with: its view, log files, reports, and the copy of stdin for each target. */
@@ -164,9 +165,16 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     async selfReviewer() {
       return (await import('../adapters/self-review.js')).selfReviewer
     },
-    async openHub(config, apiVersion) {
+    async targetHub(config, apiVersion) {
       const {Hub} = await import('../adapters/hub.js')
-      return Hub.fromConfig(config, {apiVersion})
+      const hub = await Hub.fromConfig(config, {apiVersion})
+      return {
+        namespace: hub.config.namespace,
+        getProfile: (namespace, name) => hub.getProfile(namespace, name),
+        listProfilePage: (options, continueToken) => hub.listProfilePage(options, continueToken),
+        listNamespaceLabels: () => hub.listNamespaceLabels(),
+        close: () => hub.client.close(),
+      }
     },
     picker: () => import('../adapters/picker.js'),
     stdinIsTerminal: () => isTerminal(0),

@@ -3,7 +3,6 @@
 // and its prepared target is kept as the answer to the same question; many targets (names, -l,
 // --all, a terminal's choice) or CI output go to the fan-out (exec-many.ts, rendered by the front).
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
-import type {Provider} from '../core/access/provider-file.js'
 import {ExitCode} from '../core/errors.js'
 import {lifetimeRule} from '../core/exec-credential/cache.js'
 import {
@@ -16,6 +15,7 @@ import {
 } from './credential-pipeline.js'
 import {runWithTerminal} from './exec-one.js'
 import {prepareTarget, type ExecDeps, type ExecInput} from './exec-prepare.js'
+import {selectExecTargets, type ExecTargetInput, type ExecTargetPorts} from './exec-targets.js'
 import type {PreparedTarget} from './exec-target.js'
 import {RunCredentials} from './obtain-credential.js'
 import type {ProfileRef} from './profile-ref.js'
@@ -38,6 +38,8 @@ export interface ExecCommandInput {
   args: string[]
   /** The one profile named by itself (no -l, --all or -A), read as `cpcred credential` reads it. */
   oneNamed?: ProfileRef
+  /** The selection otherwise. */
+  targets: ExecTargetInput
   /** At most one name and no -l or --all: a single target found runs alone, with the terminal. */
   alone: boolean
   /** Even one target runs as a fan-out: --report, --output-dir, --quiet or -o json. */
@@ -76,11 +78,8 @@ export interface ExecCommandPorts {
   /** A monotonic clock in milliseconds (durations of targets). */
   now(): number
   notices: Notices
-  /**
-   * The targets when they are not one named profile: by names, -l or --all, or picked on a
-   * terminal; those that stand for one member cluster folded into one. Empty when none matched.
-   */
-  selectTargets(providers: Provider[]): Promise<ClusterProfile[]>
+  /** Selecting the targets when they are not one named profile (exec-targets.ts). */
+  targets: ExecTargetPorts
   /** Runs many targets with their view, logs and reports; returns cpcred's exit code. */
   fanOut(deps: ExecDeps, input: ExecInput, profiles: ClusterProfile[]): Promise<number>
 }
@@ -124,7 +123,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
       shown.add(warning)
     }
   } else {
-    profiles = await ports.selectTargets(providers.required())
+    profiles = await selectExecTargets(ports.targets, input.targets, providers.required())
     if (profiles.length === 0 && !input.fanOutAlways) return ExitCode.Success
   }
 

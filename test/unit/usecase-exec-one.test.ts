@@ -18,12 +18,14 @@ import {
   snapshot,
   snapshots,
   store,
+  targetHub,
   temp,
 } from './usecase-fakes.js'
 
 const input: ExecCommandInput = {
   args: ['fleet/eu'],
   oneNamed: {namespace: 'fleet', name: 'eu'},
+  targets: {names: ['fleet/eu'], all: false, allNamespaces: false},
   alone: true,
   fanOutAlways: false,
   command: ['kubectl', 'get', 'pods'],
@@ -72,7 +74,13 @@ function world(
     }),
     now: () => 0,
     notices: told.notices,
-    selectTargets: async () => options.targets ?? assert.fail('one named target is not selected'),
+    targets: {
+      openHub: async () =>
+        options.targets ? targetHub(options.targets).hub : assert.fail('one named target is not selected'),
+      pick: async (profiles) => profiles,
+      fold: (profiles) => profiles,
+      notices: told.notices,
+    },
     fanOut: async (_deps, _input, profiles) => {
       fannedOut.push(profiles)
       return 0
@@ -151,7 +159,12 @@ describe('exec on one target', () => {
 
   it('a single target picked (not named) runs alone, without an answer', async () => {
     const w = world({targets: [profile('us')]})
-    const code = await execCommand(w.ports, {...input, oneNamed: undefined, args: []})
+    const code = await execCommand(w.ports, {
+      ...input,
+      oneNamed: undefined,
+      args: [],
+      targets: {names: [], all: false, allNamespaces: false},
+    })
     assert.equal(code, 0)
     assert.equal(w.child.started[0]!.mode, 'inherited')
     assert.deepEqual(w.book.kept, [])
@@ -162,7 +175,12 @@ describe('exec on one target', () => {
     const w = world({kept: [snapshot(1_000)]})
     await execCommand(w.ports, {...input, fanOutAlways: true})
     const many = world({targets: [profile('a'), profile('b')]})
-    await execCommand(many.ports, {...input, oneNamed: undefined, alone: false})
+    await execCommand(many.ports, {
+      ...input,
+      oneNamed: undefined,
+      alone: false,
+      targets: {names: [], all: true, allNamespaces: false},
+    })
     assert.deepEqual(
       [...w.fannedOut, ...many.fannedOut].map((profiles) => profiles.map((p) => p.metadata.name)),
       [['eu'], ['a', 'b']],
@@ -172,8 +190,13 @@ describe('exec on one target', () => {
 
   it('ends quietly when a selection matches nothing', async () => {
     const w = world({targets: []})
-    assert.equal(await execCommand(w.ports, {...input, oneNamed: undefined, alone: false}), 0)
+    const selection = {names: [], selector: 'env=none', all: false, allNamespaces: false}
+    assert.equal(
+      await execCommand(w.ports, {...input, oneNamed: undefined, alone: false, targets: selection}),
+      0,
+    )
     assert.deepEqual(w.fannedOut, [])
+    assert.deepEqual(w.told.said.notes, ['No ClusterProfiles match -l env=none in fleet namespace.'])
   })
 })
 

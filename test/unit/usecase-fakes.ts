@@ -23,6 +23,7 @@ import type {
   SessionHub,
   TempKubeconfigs,
 } from '../../src/usecases/ports.js'
+import type {TargetHub} from '../../src/usecases/exec-targets.js'
 
 export const V1 = 'client.authentication.k8s.io/v1'
 export const PIN = {kubeconfigPaths: ['/home/u/.kube/hub'], context: 'hub'}
@@ -247,4 +248,27 @@ export function temp() {
     sweepStale: async () => [],
   }
   return {temp: fake, files, disposed: () => disposed}
+}
+
+/** The hub for selecting targets: these profiles, and namespace labels none. */
+export function targetHub(profiles: ClusterProfile[]) {
+  let closed = 0
+  const hub: TargetHub = {
+    namespace: 'fleet',
+    async getProfile(namespace, name) {
+      return profiles.find((p) => p.metadata.namespace === namespace && p.metadata.name === name)
+    },
+    async listProfilePage(options) {
+      return {
+        items: profiles.filter(
+          (p) => options.namespace === undefined || p.metadata.namespace === options.namespace,
+        ),
+      }
+    },
+    listNamespaceLabels: async () => new Map(),
+    async close() {
+      closed++
+    },
+  }
+  return {hub, closed: () => closed}
 }
