@@ -4,7 +4,7 @@
 // from src/adapters/answered.ts rather than through src/cli/wiring.ts, whose lazy members esbuild
 // would all put in this bundle.
 import {answerFor, writeStdout} from '../adapters/answered.js'
-import type {PreparedTarget} from '../usecases/exec-target.js'
+import type {PreparedTarget} from '../usecases/exec-target-files.js'
 
 /** Flags after which the full path must run: it explains itself, skips the cache, or shows help. */
 const FULL_PATH_FLAGS = /^(?:-v|--verbose|--no-cache|-h|--help)(?:=|$)/

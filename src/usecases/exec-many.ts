@@ -8,7 +8,7 @@ import type {TargetResult} from '../core/fleet/fan-out-report.js'
 import type {ChildStdin, OnLine, RunningChild} from './ports.js'
 import {stopAfter} from './exec-one.js'
 import {prepareTarget, type ExecDeps, type ExecInput} from './exec-prepare.js'
-import {writeTarget} from './exec-target.js'
+import {writeTarget} from './exec-target-files.js'
 
 export type {TargetResult} from '../core/fleet/fan-out-report.js'
 

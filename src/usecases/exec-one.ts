@@ -1,4 +1,4 @@
-// One target of `cpcred exec` run with the terminal: its kubeconfig written (exec-target.ts), the
+// One target of `cpcred exec` run with the terminal: its kubeconfig written (exec-target-files.ts), the
 // command given the terminal and cpcred's signals, cpcred's exit code the command's; the files
 // removed however the command ends. Shared by the full path and by the answer fast path (src/cli/answer.ts), so it
 // imports nothing heavy.
@@ -13,9 +13,9 @@ import type {
   TempKubeconfigs,
 } from './ports.js'
 
-import {writeTarget, type PreparedTarget} from './exec-target.js'
+import {writeTarget, type PreparedTarget} from './exec-target-files.js'
 
-export type {CredentialRefresh, PreparedTarget} from './exec-target.js'
+export type {CredentialRefresh, PreparedTarget} from './exec-target-files.js'
 export type {RenewCredential, TempKubeconfigs} from './ports.js'
 
 export interface TerminalDeps {

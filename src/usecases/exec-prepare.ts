@@ -1,6 +1,6 @@
 // A target of `cpcred exec` prepared through the credential pipeline: its access provider resolved,
 // its credential obtained (shared by the targets that need the same one), and everything its
-// command needs (exec-target.ts): the cluster, the ExecCredential, how to renew it, the environment.
+// command needs (exec-target-files.ts): the cluster, the ExecCredential, how to renew it, the environment.
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import type {Provider} from '../core/access/provider-file.js'
@@ -8,7 +8,7 @@ import {TARGET_EXEC_API, targetConnection} from '../core/kubeconfig/target.js'
 import {renderExecCredential} from '../core/exec-credential/protocol.js'
 import type {LifetimeRule} from '../core/exec-credential/cache.js'
 import {obtainFor, resolveProfile} from './credential-pipeline.js'
-import {renewalTime, type PreparedTarget} from './exec-target.js'
+import {renewalTime, type PreparedTarget} from './exec-target-files.js'
 import type {
   ChildRunner,
   CredentialCache,

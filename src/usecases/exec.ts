@@ -16,7 +16,7 @@ import {
 import {runWithTerminal} from './exec-one.js'
 import {prepareTarget, type ExecDeps, type ExecInput} from './exec-prepare.js'
 import {selectExecTargets, type ExecTargetInput, type ExecTargetPorts} from './exec-targets.js'
-import type {PreparedTarget} from './exec-target.js'
+import type {PreparedTarget} from './exec-target-files.js'
 import {RunCredentials} from './obtain-credential.js'
 import type {ProfileRef} from './profile-ref.js'
 import type {

@@ -34,7 +34,7 @@ const PLAIN_ERRORS: Record<string, {texts: string[]; why: string}> = {
     why: 'values come from JSON (no bigint) and from flags already checked by the flag table',
   },
   'core/fleet/fan-out-report.ts': {texts: ['an output tail needs'], why: 'a constant of the caller'},
-  'usecases/exec-target.ts': {
+  'usecases/exec-target-files.ts': {
     texts: ['cpcred credential did not print an ExecCredential'],
     why: "a renewal's failure: the renewal loop catches it and warns once, the command runs on",
   },
