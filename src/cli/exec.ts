@@ -2,6 +2,7 @@
 // kubectl needs for a whole `get`. So, like `credential`, it is parsed with node:util parseArgs and
 // runs from the bundled fast path; src/commands/exec.ts gives it help text.
 import {realpathSync} from 'node:fs'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {runToExit} from './run-to-exit.js'
 import {chosenShard} from './shard.js'
 import type {Shard} from '../core/fleet/shard.js'
@@ -145,10 +146,7 @@ export async function runExec(argv: string[]): Promise<number> {
   const options = parseExecArgs(argv)
   const {flags} = options
   const wiring = wire()
-  const [{execCommand}, {parseProfileRef}] = await Promise.all([
-    import('../usecases/exec.js'),
-    import('../usecases/profile-ref.js'),
-  ])
+  const {execCommand} = await import('../usecases/exec.js')
   const {printer} = wiring
   const selecting = flags.selector !== undefined || flags.all
   let recent: ReturnType<typeof wiring.recentProfiles> | undefined
@@ -170,9 +168,13 @@ export async function runExec(argv: string[]): Promise<number> {
       targets: {
         openHub: async () =>
           wiring.targetHub(await (await recentProfiles()).hubConfig(), flags['api-version']),
-        pick: printer.interactive
-          ? async (profiles, message) => (await wiring.picker()).pickProfiles(profiles, message)
-          : undefined,
+        // Asked only when nothing is named or selected.
+        get pick() {
+          return printer.interactive
+            ? async (profiles: ClusterProfile[], message: string) =>
+                (await wiring.picker()).pickProfiles(profiles, message)
+            : undefined
+        },
         fold: (profiles, providers) => foldTargets(profiles, providers, flags['no-dedupe'], printer),
         notices: printer,
       },
@@ -198,9 +200,7 @@ export async function runExec(argv: string[]): Promise<number> {
     {
       args: ownArgs(argv),
       oneNamed:
-        options.names.length === 1 && !selecting && !flags['all-namespaces']
-          ? parseProfileRef(options.names[0]!)
-          : undefined,
+        options.names.length === 1 && !selecting && !flags['all-namespaces'] ? options.names[0] : undefined,
       targets: {
         names: options.names,
         selector: flags.selector,

@@ -18,7 +18,7 @@ import {prepareTarget, type ExecDeps, type ExecInput} from './exec-prepare.js'
 import {selectExecTargets, type ExecTargetInput, type ExecTargetPorts} from './exec-targets.js'
 import type {PreparedTarget} from './exec-target-files.js'
 import {RunCredentials} from './obtain-credential.js'
-import type {ProfileRef} from './profile-ref.js'
+import {parseProfileRef} from './profile-ref.js'
 import type {
   AnswerBook,
   ChildRunner,
@@ -37,7 +37,7 @@ export interface ExecCommandInput {
   /** cpcred's own words (those before --), which name the answer kept for the next identical exec. */
   args: string[]
   /** The one profile named by itself (no -l, --all or -A), read as `cpcred credential` reads it. */
-  oneNamed?: ProfileRef
+  oneNamed?: string
   /** The selection otherwise. */
   targets: ExecTargetInput
   /** At most one name and no -l or --all: a single target found runs alone, with the terminal. */
@@ -111,7 +111,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
   if (input.oneNamed) {
     // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age), and
     // while the hub is down, the last one read (--profile-max-stale).
-    one = await readRecentProfile(recent, input.oneNamed, {
+    one = await readRecentProfile(recent, parseProfileRef(input.oneNamed), {
       maxAgeMs: input.noCache ? 0 : input.profileMaxAgeMs,
       maxStaleMs: input.profileMaxStaleMs,
       remember: !input.noCache,

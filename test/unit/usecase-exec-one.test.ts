@@ -24,7 +24,7 @@ import {
 
 const input: ExecCommandInput = {
   args: ['fleet/eu'],
-  oneNamed: {namespace: 'fleet', name: 'eu'},
+  oneNamed: 'fleet/eu',
   targets: {names: ['fleet/eu'], all: false, allNamespaces: false},
   alone: true,
   fanOutAlways: false,
