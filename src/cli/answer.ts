@@ -3,7 +3,7 @@
 // small, so a hit loads little else; a miss goes on to the fast path. For that its adapters come
 // from src/adapters/answered.ts rather than through src/cli/wiring.ts, whose lazy members esbuild
 // would all put in this bundle.
-import {answerFor, writeStdout} from '../adapters/answered.js'
+import {answeredExecPorts, answerFor, writeStdout} from '../adapters/answered.js'
 import type {PreparedTarget} from '../usecases/exec-target-files.js'
 
 /** Flags after which the full path must run: it explains itself, skips the cache, or shows help. */
@@ -35,12 +35,11 @@ function find(command: 'credential' | 'exec', args: string[]): string | undefine
 }
 
 async function runPrepared(command: string[], target: PreparedTarget): Promise<void> {
-  const [{runToExitWith}, {runWithTerminal}, {answeredExecPorts}] = await Promise.all([
+  const [{runToExitWith}, {runWithTerminal}, ports] = await Promise.all([
     import('./exit.js'),
     import('../usecases/exec-one.js'),
-    import('../adapters/answered.js'),
+    answeredExecPorts(),
   ])
-  const ports = await answeredExecPorts()
   await runToExitWith(async () => {
     try {
       return await runWithTerminal(ports, command, target, {onWarning: ports.warn})
