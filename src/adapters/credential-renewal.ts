@@ -3,7 +3,7 @@
 // stdout is the ExecCredential; its stderr (a plugin's messages, a hub outage warning) is the
 // user's; it never gets a terminal to prompt on, since the command owns it.
 import {spawn} from 'node:child_process'
-import type {RenewCredential} from '../usecases/exec-one.js'
+import type {RenewCredential} from '../usecases/ports.js'
 
 export const renewCredential: RenewCredential = (command, options = {}) =>
   new Promise((resolve, reject) => {

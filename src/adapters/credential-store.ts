@@ -18,6 +18,7 @@ import {
 } from '../core/exec-credential/cache.js'
 import {CpcredError} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
+import type {CredentialStore as CredentialStorePort} from '../usecases/ports.js'
 import {answersDir} from './credential-answers.js'
 import {ensurePrivateDir, errorCode, writeFileAtomic} from './files.js'
 import {readPrivateFile} from './private-files.js'
@@ -64,7 +65,7 @@ export interface ObtainResult {
 
 type LockOutcome = {release: () => Promise<void>} | {entry: CacheEntry}
 
-export class CredentialStore {
+export class CredentialStore implements CredentialStorePort {
   readonly dir: string
   private readonly clock: () => Date
   private readonly lockTimeoutMs: number

@@ -4,6 +4,7 @@
 import {spawn, type ChildProcess, type StdioOptions} from 'node:child_process'
 import {EventEmitter} from 'node:events'
 import {signalExitCode} from '../core/errors.js'
+import {onSignals, STOPPING_SIGNALS} from './interrupts.js'
 
 /** How long a stopped group gets between SIGTERM and SIGKILL. */
 export const STOP_GRACE_MS = 2000
@@ -128,8 +129,6 @@ export function exitStatus(exit: GroupExit): number {
   return exit.signal ? signalExitCode(exit.signal) : (exit.code ?? 1)
 }
 
-const STOPPING_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
-
 /**
  * Processes to stop when cpcred itself is asked to stop. A program in a group of its own does not
  * get the ^C typed at the terminal, and would outlive cpcred; so while any is registered, those
@@ -137,17 +136,18 @@ const STOPPING_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
  */
 export class StopOnSignal {
   private readonly running = new Map<GroupProcess, (signal: NodeJS.Signals) => void>()
-  private readonly handlers = STOPPING_SIGNALS.map(
-    (signal) => [signal, () => this.interrupt(signal)] as const,
-  )
+  private off: (() => void) | undefined
 
   /** Registers a process until it ends; `onInterrupt` hears which signal stopped it. */
   watch(group: GroupProcess, onInterrupt: (signal: NodeJS.Signals) => void): void {
-    if (this.running.size === 0) for (const [signal, handler] of this.handlers) process.on(signal, handler)
+    if (this.running.size === 0) this.off = onSignals(STOPPING_SIGNALS, (signal) => this.interrupt(signal))
     this.running.set(group, onInterrupt)
     void group.ended.then(() => {
       this.running.delete(group)
-      if (this.running.size === 0) for (const [signal, handler] of this.handlers) process.off(signal, handler)
+      if (this.running.size === 0) {
+        this.off?.()
+        this.off = undefined
+      }
     })
   }
 

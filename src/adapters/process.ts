@@ -5,39 +5,10 @@
 // timeout or a ^C stops a shell wrapper together with the cloud CLI it started, and cpcred stops
 // waiting for stdio that an escaped grandchild still holds. execa signals only the direct child and
 // waits for every holder of the pipe; it also takes about 80 ms to load on a path kubectl runs often.
+import type {PluginProcessRunner} from '../usecases/ports.js'
 import {startProcess, stopOnSignal, type GroupProcess} from './process-group.js'
 
-export interface PluginRunRequest {
-  command: string
-  args: string[]
-  /** Added to (and overriding) cpcred's own environment, as client-go does. */
-  env: Record<string, string>
-  /** Interactive plugins get the terminal: stdin and stderr pass through live. */
-  interactive: boolean
-  timeoutMs: number
-  /** A plugin that prints more than this is broken; stop it rather than fill memory. */
-  maxStdoutBytes: number
-}
-
-export interface PluginRunResult {
-  /** undefined when the process did not exit normally (not found, timed out, killed). */
-  exitCode?: number
-  stdout: string
-  /** The end of what it wrote on stderr (empty for interactive runs, whose stderr is the terminal's). */
-  stderr: string
-  notFound: boolean
-  /** The plugin could not be started for another reason (e.g. EACCES: not executable). */
-  startError?: string
-  timedOut: boolean
-  outputTooLarge: boolean
-  /** cpcred was asked to stop (this signal) while the plugin ran, and stopped it. */
-  interrupted?: NodeJS.Signals
-  signal?: string
-}
-
-export interface PluginProcessRunner {
-  run(request: PluginRunRequest): Promise<PluginRunResult>
-}
+export type {PluginProcessRunner, PluginRunRequest, PluginRunResult} from '../usecases/ports.js'
 
 /** Of a plugin's stderr only the end is kept: enough for the error message, bounded in memory. */
 const STDERR_KEPT_BYTES = 64 * 1024

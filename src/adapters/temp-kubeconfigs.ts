@@ -9,7 +9,7 @@ import {existsSync} from 'node:fs'
 import {mkdtemp, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import type {TempKubeconfigs} from '../usecases/exec-command.js'
+import type {TempKubeconfigs} from '../usecases/ports.js'
 import {ensurePrivateDir} from './files.js'
 
 const OWNED = /^exec-(\d+)-[A-Za-z0-9]{6}$/

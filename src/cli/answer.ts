@@ -1,11 +1,10 @@
 // bin/run.js's first stop for `cpcred credential` and `cpcred exec`: the last answer to exactly this
 // question, when it may be given again (src/adapters/credential-answers.ts). A bundle of its own,
-// small, so a hit loads little else; a miss goes on to the fast path.
-import {defaultCredentialCacheDir} from '../adapters/cache-dir.js'
-import {answerKey, findAnswer} from '../adapters/credential-answers.js'
-import {outputSink} from '../adapters/output-sink.js'
-import type {PreparedTarget} from '../usecases/exec-one.js'
-import {printableLines} from '../core/text/printable.js'
+// small, so a hit loads little else; a miss goes on to the fast path. For that its adapters come
+// from src/adapters/answered.ts rather than through src/cli/wiring.ts, whose lazy members esbuild
+// would all put in this bundle.
+import {answeredExecPorts, answerFor, writeStdout} from '../adapters/answered.js'
+import type {PreparedTarget} from '../usecases/exec-target-files.js'
 
 /** Flags after which the full path must run: it explains itself, skips the cache, or shows help. */
 const FULL_PATH_FLAGS = /^(?:-v|--verbose|--no-cache|-h|--help)(?:=|$)/
@@ -16,7 +15,7 @@ export function main(argv: string[]): boolean {
   if (command === 'credential') {
     const answer = find('credential', args)
     if (!answer) return false
-    outputSink(1).write(answer)
+    writeStdout(answer)
     return true
   }
   if (command === 'exec') {
@@ -32,34 +31,20 @@ export function main(argv: string[]): boolean {
 
 function find(command: 'credential' | 'exec', args: string[]): string | undefined {
   if (args.some((arg) => FULL_PATH_FLAGS.test(arg))) return undefined
-  const env = process.env
-  const key = answerKey(command, args, env, process.cwd())
-  return findAnswer(defaultCredentialCacheDir(env), key, Date.now())?.payload
+  return answerFor(command, args)
 }
 
 async function runPrepared(command: string[], target: PreparedTarget): Promise<void> {
-  const [
-    {runToExit},
-    {runWithTerminal},
-    {nodeChildRunner, forwardingSignals},
-    {tempKubeconfigs},
-    {renewCredential},
-  ] = await Promise.all([
-    import('./run-to-exit.js'),
+  const [{runToExitWith}, {runWithTerminal}, ports] = await Promise.all([
+    import('./exit.js'),
     import('../usecases/exec-one.js'),
-    import('../adapters/child-process.js'),
-    import('../adapters/temp-kubeconfigs.js'),
-    import('../adapters/credential-renewal.js'),
+    answeredExecPorts(),
   ])
-  const deps = {children: nodeChildRunner, temp: tempKubeconfigs(), forwardingSignals, renew: renewCredential}
-  const stderr = outputSink(2)
-  await runToExit(async () => {
+  await runToExitWith(async () => {
     try {
-      return await runWithTerminal(deps, command, target, {
-        onWarning: (message) => stderr.write(`warning: ${printableLines(message)}\n`),
-      })
+      return await runWithTerminal(ports, command, target, {onWarning: ports.warn})
     } finally {
-      await deps.temp.dispose()
+      await ports.temp.dispose()
     }
-  })
+  }, ports.ending)
 }

@@ -21,18 +21,13 @@ import {
   type TargetResult,
 } from '../core/fleet/fan-out-report.js'
 import {renderJUnit} from '../core/fleet/junit.js'
-import {fanOutView} from '../adapters/fan-out-view.js'
-import {LogFile, makeDirectory, writeFileAtomic} from '../adapters/files.js'
+import type {LogFile} from '../adapters/files.js'
 import type {Printer} from '../adapters/printer.js'
-import {spoolStdin, type StdinCopies} from '../adapters/stdin-spool.js'
-import type {ChildStdin} from '../adapters/child-process.js'
-import {
-  execMany,
-  type ExecDeps,
-  type ExecInput,
-  type FanOutOutcome,
-  type TargetOutput,
-} from '../usecases/exec-command.js'
+import type {StdinCopies} from '../adapters/stdin-spool.js'
+import type {ChildStdin} from '../usecases/ports.js'
+import {execMany, type FanOutOutcome, type TargetOutput} from '../usecases/exec-many.js'
+import type {ExecDeps, ExecInput} from '../usecases/exec-prepare.js'
+import {wire} from './wiring.js'
 
 export type ReportKind = 'junit' | 'json'
 
@@ -61,6 +56,8 @@ export async function runFanOut(
 ): Promise<number> {
   const startedAt = new Date()
   const startedMs = performance.now()
+  const wiring = wire()
+  const {fanOutView, LogFile, makeDirectory, writeFileAtomic, spoolStdin} = await wiring.fanOutPorts()
   // Directories first: a CI job learns of a wrong path before any target runs.
   if (request.outputDir !== undefined) {
     await makeDirectory(request.outputDir)
@@ -81,7 +78,8 @@ export async function runFanOut(
   const tails = new Map<string, OutputTail>()
   const byKey = new Map(profiles.map((profile) => [profileKey(profile), profile]))
   const openOutput = (key: string): TargetOutput => {
-    const log = request.outputDir === undefined ? undefined : openLog(request.outputDir, byKey.get(key)!)
+    const log =
+      request.outputDir === undefined ? undefined : openLog(LogFile, request.outputDir, byKey.get(key)!)
     const tail = request.reports.length ? new OutputTail() : undefined
     if (tail) tails.set(key, tail)
     const show = view.line
@@ -105,12 +103,7 @@ export async function runFanOut(
   }
 
   // `cpcred exec --all -- … | head`: once the reader has gone, the targets stop, as kubectl would.
-  const stop = new AbortController()
-  let outputClosed = false
-  printer.onStdoutClosed(() => {
-    outputClosed = true
-    stop.abort('the output was closed')
-  })
+  const stop = wiring.interrupts.readerGone(printer)
   // `cat app.yaml | cpcred exec --all -- kubectl apply -f -`: every target reads all of it. A terminal
   // is never shared between targets.
   let stdinFailure: CpcredError | undefined
@@ -139,10 +132,11 @@ export async function runFanOut(
   const {results, interrupted} = outcome
   // The reader went away while targets still ran: they were stopped, and cpcred ends as kubectl
   // would. One that goes after the last target ended changes nothing.
-  const readerGone = outputClosed && outcome.stopped === true
+  const readerGone = stop.gone && outcome.stopped === true
   if (!readerGone) view.finish(results, interrupted)
   const failed = results.some((result) => result.exitCode !== 0)
   const written = await writeReports(
+    writeFileAtomic,
     request.reports,
     {
       program: path.basename(input.command[0]!),
@@ -166,7 +160,7 @@ function stdinCopy(copies: StdinCopies): () => ChildStdin {
   }
 }
 
-function openLog(dir: string, profile: ClusterProfile): LogFile {
+function openLog(logFile: typeof LogFile, dir: string, profile: ClusterProfile): LogFile {
   const namespace = profile.metadata.namespace ?? ''
   const {name} = profile.metadata
   if (!isDnsSubdomain(namespace) || !isDnsSubdomain(name)) {
@@ -174,11 +168,16 @@ function openLog(dir: string, profile: ClusterProfile): LogFile {
       hint: 'Kubernetes names are DNS labels; check what the hub serves',
     })
   }
-  return LogFile.open(path.join(dir, namespace, `${name}.log`))
+  return logFile.open(path.join(dir, namespace, `${name}.log`))
 }
 
 /** Every report is attempted; false when one could not be written (the CI job must fail then). */
 async function writeReports(
+  writeFileAtomic: (
+    file: string,
+    content: string,
+    options: {mode: 'keep'; refuseSymlink: true},
+  ) => Promise<unknown>,
   reports: ReportRequest[],
   report: FanOutReport,
   printer: Printer,

@@ -1,25 +1,15 @@
 // `cpcred exec`: CI pipelines run it all day, and oclif alone takes about 100 ms to load, more than
 // kubectl needs for a whole `get`. So, like `credential`, it is parsed with node:util parseArgs and
 // runs from the bundled fast path; src/commands/exec.ts gives it help text.
-import type {Hub} from '../adapters/hub.js'
-import type {Printer} from '../adapters/printer.js'
-import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
-import {readRecentProfile, staleProfileWarning, summarizedHub, type StaleProfile} from './recent-profile.js'
-import {lifetimeRule} from '../core/exec-credential/cache.js'
 import {realpathSync} from 'node:fs'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {runToExit} from './run-to-exit.js'
-import {answerKey} from '../adapters/credential-answers.js'
-import type {Snapshot} from '../adapters/profile-snapshots.js'
-import type {PreparedTarget} from '../usecases/exec-one.js'
-import {keepWith, signInputs, type Signatures} from './answer-inputs.js'
-import type {CredentialStore} from '../adapters/credential-store.js'
 import {chosenShard} from './shard.js'
-import {checkMinTargets, noProfilesNote, type SelectionScope} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
 import type {ReportRequest} from './exec-fan-out.js'
 import path from 'node:path'
 import {foldTargets} from './targets.js'
-import {ExitCode, UsageError} from '../core/errors.js'
+import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
@@ -151,227 +141,94 @@ export function run(argv: string[]): void {
 export async function runExec(argv: string[]): Promise<number> {
   const options = parseExecArgs(argv)
   const {flags} = options
-  const [
-    {processPrinter},
-    {Hub},
-    {loadProviders, requireProviders},
-    {parseProfileRef},
-    {execOne},
-    {nodeChildRunner, forwardingSignals},
-    {CredentialStore, defaultCredentialCacheDir},
-    {pluginRunner},
-    {tempKubeconfigs},
-    {RunCredentials},
-    {renewCredential},
-  ] = await Promise.all([
-    import('../adapters/printer.js'),
-    import('../adapters/hub.js'),
-    import('../adapters/providers.js'),
-    import('../usecases/profile-ref.js'),
-    import('../usecases/exec-command.js'),
-    import('../adapters/child-process.js'),
-    import('../adapters/credential-store.js'),
-    import('../adapters/process.js'),
-    import('../adapters/temp-kubeconfigs.js'),
-    import('../usecases/obtain-credential.js'),
-    import('../adapters/credential-renewal.js'),
-  ])
-  const printer = processPrinter()
+  const wiring = wire()
+  const {execCommand} = await import('../usecases/exec.js')
+  const {printer} = wiring
   const selecting = flags.selector !== undefined || flags.all
-  const oneNamed = options.names.length === 1 && !selecting && !flags['all-namespaces']
-  // CI options make even one target a fan-out, so a shard of one reports like any other.
-  const ciOutput =
-    options.reports.length > 0 || flags['output-dir'] !== undefined || flags.quiet || flags.output === 'json'
-  const providerSelection = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
-  // One named target, nothing that explains itself or bypasses the cache: the prepared target is
-  // kept as the answer to the next identical exec (credential-answers.ts).
-  const answerInputs =
-    oneNamed && !ciOutput && !flags.verbose && !flags['no-cache'] && flags.timeout === undefined
-      ? signInputs(flags.kubeconfig, providerSelection)
-      : undefined
-  const [summarized, loaded] = await Promise.all([
-    summarizedHub(hubSelection(flags)),
-    loadProviders(providerSelection),
-  ])
-  for (const warning of loaded.warnings) printer.warn(warning)
-  const {identity} = summarized.summary
-  let profiles: ClusterProfile[]
-  let snapshot: Snapshot | undefined
-  let stale: StaleProfile | undefined
-  const shown = [...loaded.warnings]
-  if (oneNamed) {
-    // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age), and
-    // while the hub is down, the last one read (--profile-max-stale).
-    const recent = await readRecentProfile(
-      summarized,
-      parseProfileRef(options.names[0]!),
-      {
-        maxAgeMs: flags['no-cache'] ? 0 : flags['profile-max-age'],
-        maxStaleMs: flags['profile-max-stale'],
-        remember: !flags['no-cache'],
-      },
-      flags['api-version'],
-    )
-    profiles = [recent.profile]
-    snapshot = recent.snapshot
-    stale = recent.stale
-    if (stale) {
-      const warning = staleProfileWarning(profileKey(recent.profile), stale)
-      printer.warn(warning)
-      shown.push(warning)
-    }
-  } else {
-    const hub = await Hub.fromConfig(await summarized.config(), {
-      apiVersion: flags['api-version'],
-      runExecPlugin: wire().runExecPlugin,
-    })
-    try {
-      profiles = foldTargets(
-        await chooseTargets(hub, options, printer),
-        loaded.providers,
-        flags['no-dedupe'],
-        printer,
-      )
-    } finally {
-      await hub.client.close()
-    }
-    checkMinTargets(profiles.length, flags['min-targets'], selectionScope(hub, options))
-    if (profiles.length === 0 && !ciOutput) return ExitCode.Success
-  }
-
-  const warned = new Set<string>(shown)
-  const store = flags['no-cache']
-    ? undefined
-    : new CredentialStore(defaultCredentialCacheDir(), {
-        onProblem: (message: string) => flags.verbose && printer.note(`cache: ${message}`),
-      })
-  const deps = {
-    plugins: pluginRunner,
-    // Targets that need one credential share one plugin run (or one cache read).
-    cache: new RunCredentials(store),
-    children: nodeChildRunner,
-    temp: tempKubeconfigs(),
-    now: () => performance.now(),
-    forwardingSignals,
-    renew: renewCredential,
-  }
-  const input = {
-    command: options.command,
-    providers: requireProviders(loaded),
-    hubIdentity: identity,
-    hubPin: summarized.summary.pin,
-    stdinIsTTY: printer.stdinIsTTY,
-    pluginTimeoutMs: flags['plugin-timeout'],
-    cacheTtlSeconds: cacheTtlSeconds(flags),
-    // During a hub outage the credential in the cache is all there is: any still valid will do.
-    lifetimeRule: lifetimeRule(stale ? undefined : seconds(flags['min-credential-lifetime']), !stale),
-    cacheOnly: stale?.reason,
-    renewCommand: renewCommand(flags),
-    as: flags.as,
-    asGroups: flags['as-group'],
-    onWarning: (message: string) => {
-      if (!warned.has(message)) printer.warn(message)
-      warned.add(message)
-    },
-    onPluginStderr: (text: string) => printer.text(text, 'stderr'),
-    onVerbose: flags.verbose ? (message: string) => printer.note(`cpcred: ${message}`) : undefined,
-    timeoutMs: flags.timeout,
-  }
-  // One target named by itself: the command owns the terminal and its exit code is ours.
-  if (profiles.length === 1 && options.names.length <= 1 && !selecting && !ciOutput) {
-    const keep =
-      answerInputs && store && snapshot
-        ? answerKeeper(argv, answerInputs, {store, snapshot, maxAgeMs: flags['profile-max-age'], warned})
-        : undefined
-    return execOne(deps, input, profiles[0]!, keep)
-  }
-  const {runFanOut} = await import('./exec-fan-out.js')
-  return runFanOut(
-    deps,
-    input,
-    profiles,
+  let recent: ReturnType<typeof wiring.recentProfiles> | undefined
+  const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))
+  return execCommand(
     {
-      parallel: flags.parallel,
-      failFast: flags['fail-fast'],
-      json: flags.output === 'json',
-      quiet: flags.quiet,
-      outputDir: flags['output-dir'] === undefined ? undefined : path.resolve(flags['output-dir']),
-      reports: options.reports,
-      stdin: flags.stdin,
-    },
-    printer,
-  )
-}
-
-/** Keeps the prepared target as the answer to the same exec (credential-answers.ts). */
-function answerKeeper(
-  argv: string[],
-  inputs: Signatures,
-  from: {store: CredentialStore; snapshot: Snapshot; maxAgeMs: number; warned: ReadonlySet<string>},
-) {
-  return async (target: PreparedTarget, credential: {cacheKey: string; cachedUntil?: Date}) => {
-    // Warnings are not replayed, so an answer that came with some is not kept.
-    if (!credential.cachedUntil || from.warned.size > 0) return
-    await keepWith(
-      inputs,
-      {key: answerKey('exec', ownArgs(argv), process.env, process.cwd()), payload: JSON.stringify(target)},
-      {
-        credentialsDir: from.store.dir,
-        entryFile: from.store.entryPath(credential.cacheKey),
-        cachedUntil: credential.cachedUntil,
-        snapshot: from.snapshot,
-        profileMaxAgeMs: from.maxAgeMs,
+      recentProfiles,
+      providers: wiring.providers,
+      plugins: wiring.plugins,
+      store: (onProblem) => wiring.credentialStore(onProblem),
+      answers: (store) => wiring.answers(store),
+      commands: () => wiring.execPorts(),
+      now: () => performance.now(),
+      notices: {
+        warn: (message) => printer.warn(message),
+        note: (message) => printer.note(message),
+        pluginStderr: (text) => printer.text(text, 'stderr'),
       },
-    )
-  }
-}
-
-/** Targets by names, -l or --all; on a terminal with none of those, the user picks. */
-async function chooseTargets(hub: Hub, options: ExecOptions, printer: Printer): Promise<ClusterProfile[]> {
-  const {flags} = options
-  const {parseProfileRef, selectProfiles} = await import('../usecases/find-profiles.js')
-  const scope = {namespace: hub.config.namespace, allNamespaces: flags['all-namespaces']}
-  const selecting = options.names.length > 0 || flags.selector !== undefined || flags.all
-  const profiles = await selectProfiles(hub, {
-    ...scope,
-    refs: options.names.map(parseProfileRef),
-    selector: flags.selector,
-    all: flags.all,
-    shard: options.shard,
-  })
-  if (profiles.length > 0) return profiles
-  if (selecting) {
-    printer.note(noProfilesNote(selectionScope(hub, options)))
-    return []
-  }
-  if (!printer.interactive) {
-    throw new UsageError(
-      'no target given',
-      'name profiles before --, or use -l SELECTOR or --all (there is no terminal to choose on)',
-    )
-  }
-  const [{pickProfiles}, {listProfiles}] = await Promise.all([
-    import('../adapters/picker.js'),
-    import('../usecases/list-profiles.js'),
-  ])
-  const inScope = await listProfiles(hub, {namespace: scope.allNamespaces ? undefined : scope.namespace})
-  return pickProfiles(inScope.profiles, 'Run on which clusters? (space selects, enter runs)')
-}
-
-function selectionScope(hub: Hub, options: ExecOptions): SelectionScope {
-  return {
-    namespace: options.flags['all-namespaces'] ? undefined : hub.config.namespace,
-    selector: options.flags.selector,
-    shard: options.shard,
-  }
-}
-
-function cacheTtlSeconds(flags: ExecFlags): number | undefined {
-  return seconds(flags['cache-ttl'])
-}
-
-function seconds(milliseconds: number | undefined): number | undefined {
-  return milliseconds === undefined ? undefined : milliseconds / 1000
+      targets: {
+        openHub: async () =>
+          wiring.targetHub(await (await recentProfiles()).hubConfig(), flags['api-version']),
+        // Asked only when nothing is named or selected.
+        get pick() {
+          return printer.interactive
+            ? async (profiles: ClusterProfile[], message: string) =>
+                (await wiring.picker()).pickProfiles(profiles, message)
+            : undefined
+        },
+        fold: (profiles, providers) => foldTargets(profiles, providers, flags['no-dedupe'], printer),
+        notices: printer,
+      },
+      async fanOut(deps, input, profiles) {
+        const {runFanOut} = await import('./exec-fan-out.js')
+        return runFanOut(
+          deps,
+          input,
+          profiles,
+          {
+            parallel: flags.parallel,
+            failFast: flags['fail-fast'],
+            json: flags.output === 'json',
+            quiet: flags.quiet,
+            outputDir: flags['output-dir'] === undefined ? undefined : path.resolve(flags['output-dir']),
+            reports: options.reports,
+            stdin: flags.stdin,
+          },
+          printer,
+        )
+      },
+    },
+    {
+      args: ownArgs(argv),
+      oneNamed:
+        options.names.length === 1 && !selecting && !flags['all-namespaces'] ? options.names[0] : undefined,
+      targets: {
+        names: options.names,
+        selector: flags.selector,
+        all: flags.all,
+        allNamespaces: flags['all-namespaces'],
+        shard: options.shard,
+        minTargets: flags['min-targets'],
+      },
+      alone: options.names.length <= 1 && !selecting,
+      // CI options make even one target a fan-out, so a shard of one reports like any other.
+      fanOutAlways:
+        options.reports.length > 0 ||
+        flags['output-dir'] !== undefined ||
+        flags.quiet ||
+        flags.output === 'json',
+      command: options.command,
+      kubeconfig: flags.kubeconfig,
+      providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
+      noCache: flags['no-cache'],
+      verbose: flags.verbose,
+      profileMaxAgeMs: flags['profile-max-age'],
+      profileMaxStaleMs: flags['profile-max-stale'],
+      pluginTimeoutMs: flags['plugin-timeout'],
+      cacheTtlMs: flags['cache-ttl'],
+      minCredentialLifetimeMs: flags['min-credential-lifetime'],
+      timeoutMs: flags.timeout,
+      as: flags.as,
+      asGroups: flags['as-group'],
+      stdinIsTTY: printer.stdinIsTTY,
+      renewCommand: renewCommand(flags),
+    },
+  )
 }
 
 /**

@@ -4,6 +4,7 @@ import type {HubPort} from '../usecases/ports.js'
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {oneProfile} from '../usecases/find-profiles.js'
+import {wire} from './wiring.js'
 
 export const profileArg = Args.string({
   name: 'PROFILE',
@@ -24,8 +25,7 @@ export function chosenProfile(
     {namespace: hub.config.namespace, allNamespaces},
     {
       interactive: printer.interactive,
-      pickOne: async (profiles) =>
-        (await import('../adapters/picker.js')).pickProfile(profiles, 'Which ClusterProfile?'),
+      pickOne: async (profiles) => (await wire().picker()).pickProfile(profiles, 'Which ClusterProfile?'),
     },
   )
 }

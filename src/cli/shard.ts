@@ -1,6 +1,6 @@
 // Which shard a command works on: --shard, else $CPCRED_SHARD (set once for a whole CI job).
 import {UsageError} from '../core/errors.js'
-import {processPrinter} from '../adapters/printer.js'
+import {wire} from './wiring.js'
 import {parseShard, type Shard} from '../core/fleet/shard.js'
 
 /**
@@ -12,7 +12,7 @@ export function chosenShard(
   flag: string | undefined,
   selecting: boolean,
   env: Readonly<Record<string, string | undefined>> = process.env,
-  announce: (message: string) => void = (message) => processPrinter().note(message),
+  announce: (message: string) => void = (message) => wire().printer.note(message),
 ): Shard | undefined {
   if (flag !== undefined) {
     if (!selecting) {

@@ -3,21 +3,38 @@
 // needs from it; no front end imports an adapter itself (the layer rule in .dependency-cruiser.cjs).
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
-import {processPrinter, type Printer} from '../adapters/printer.js'
+import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
+import type {fanOutView} from '../adapters/fan-out-view.js'
+import type {LogFile, makeDirectory, writeFileAtomic} from '../adapters/files.js'
+import type * as Picker from '../adapters/picker.js'
+import type {spoolStdin} from '../adapters/stdin-spool.js'
+import * as interrupts from '../adapters/interrupts.js'
 import type {LoadedProviders} from '../adapters/providers.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import type {DoctorDeps} from '../usecases/doctor.js'
+import type {RecentProfilePorts} from '../usecases/recent-profile.js'
+import type {TargetHub} from '../usecases/exec-targets.js'
 import type {
+  AnswerBook,
+  ChildRunner,
   Chooser,
   CompletionHub,
   CompletionLists,
+  CredentialStore,
   ExecPluginRunner,
+  ForwardingSignals,
+  HubConfig,
   HubConnectOptions,
   HubConnector,
   HubPort,
   HubSelection,
   KubeconfigFiles,
+  PluginProcessRunner,
+  ProviderSource,
+  RenewCredential,
+  SessionHub,
   TargetPort,
+  TempKubeconfigs,
 } from '../usecases/ports.js'
 import {hubSelection, type HubFlagValues} from './flags.js'
 
@@ -64,6 +81,45 @@ export interface Wiring {
   readonly target: TargetPort
   /** Doctor's ports: the hub, the targets, the probes, the provider file and the plugin runner. */
   doctorPorts(): Promise<Omit<DoctorDeps, 'onCheck'>>
+
+  // -------------------------------------------------------------------------------------------
+  // The credential pipeline and exec
+
+  /** The signals sent to cpcred and a reader of stdout that has gone (src/adapters/interrupts.ts). */
+  readonly interrupts: typeof interrupts
+  /** The hub from its summary (kept per kubeconfig content), its profiles and their snapshots. */
+  recentProfiles(
+    selection: HubSelection,
+    apiVersion?: string,
+  ): Promise<RecentProfilePorts & {hubConfig(): Promise<HubConfig>}>
+  /** The hub, connected, for commands that may pick a profile on a terminal. */
+  sessionHub(selection: HubSelection): Promise<SessionHub>
+  readonly providers: ProviderSource
+  /** Plugins; the runner's module loads only when one runs (a cached credential needs none). */
+  readonly plugins: PluginProcessRunner
+  credentialStore(onProblem?: (message: string) => void): Promise<CredentialStore>
+  answers(store: CredentialStore): Promise<AnswerBook>
+  /** The hub, from a configuration already loaded, for selecting exec's targets. */
+  targetHub(config: HubConfig, apiVersion?: string): Promise<TargetHub>
+  /** Choosing profiles on a terminal. */
+  picker(): Promise<typeof Picker>
+  /** What a fan-out writes with: its view, log files, reports, and the copy of stdin for each target. */
+  fanOutPorts(): Promise<{
+    fanOutView: typeof fanOutView
+    LogFile: typeof LogFile
+    makeDirectory: typeof makeDirectory
+    writeFileAtomic: typeof writeFileAtomic
+    spoolStdin: typeof spoolStdin
+  }>
+  /** Whether cpcred's stdin is a terminal (asked without creating process.stdin). */
+  stdinIsTerminal(): boolean
+  /** What `cpcred exec` runs a target's command with. */
+  execPorts(): Promise<{
+    children: ChildRunner
+    temp: TempKubeconfigs
+    renew: RenewCredential
+    forwardingSignals: ForwardingSignals
+  }>
 }
 
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
@@ -87,14 +143,9 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
   }
   const target: TargetPort = {
-    async endpoint(cluster) {
-      const {targetEndpoint} = await import('../usecases/whoami.js')
-      return targetEndpoint(cluster)
-    },
-    async reviewSelf(resolution, credential) {
-      const {reviewSelf} = await import('../usecases/whoami.js')
-      return reviewSelf(resolution, credential)
-    },
+    endpoint: async (cluster) => (await import('../adapters/self-review.js')).targetPort.endpoint(cluster),
+    reviewSelf: async (resolution, credential) =>
+      (await import('../adapters/self-review.js')).targetPort.reviewSelf(resolution, credential),
   }
   const wiring: Wiring = {
     get printer() {
@@ -160,6 +211,118 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         stdinIsTTY: wiring.printer.stdinIsTTY,
       }
     },
+
+    // The credential pipeline and exec
+    interrupts,
+    async recentProfiles(selection, apiVersion) {
+      const [{summarizeHub}, {ProfileSnapshots}, {cacheDir}] = await Promise.all([
+        import('../adapters/hub-summary.js'),
+        import('../adapters/profile-snapshots.js'),
+        import('../adapters/cache-dir.js'),
+      ])
+      const summarized = await summarizeHub(selection, cacheDir('hubs', env), env)
+      const snapshots = new ProfileSnapshots(cacheDir('profiles', env))
+      const {identity, pin, namespace} = summarized.summary
+      let isOutage: ((error: unknown) => boolean) | undefined
+      return {
+        now: Date.now,
+        snapshots,
+        hubConfig: summarized.config,
+        hub: {
+          identity,
+          pin,
+          namespace,
+          async readProfile(ref, {remember, idleTimeoutMs}) {
+            const [{findProfile}, kubeErrors] = await Promise.all([
+              import('../usecases/find-profiles.js'),
+              import('../adapters/kube-errors.js'),
+            ])
+            isOutage = kubeErrors.isOutage
+            const client = await hubConnector.connect(await summarized.config(), {
+              apiVersion,
+              versionCache: remember ? snapshots.servedVersion(identity) : undefined,
+              idleTimeoutMs,
+            })
+            try {
+              return await findProfile(client, ref, {namespace, allNamespaces: false})
+            } finally {
+              await client.close()
+            }
+          },
+          isOutage: (error) => isOutage?.(error) ?? false,
+        },
+      }
+    },
+    async sessionHub(selection) {
+      const [hub, {oneProfile}] = await Promise.all([
+        wiring.openHub(selection),
+        import('../usecases/find-profiles.js'),
+      ])
+      const namespace = hub.config.namespace
+      return {
+        identity: hub.identity(),
+        pin: hub.pin(),
+        namespace,
+        chooseProfile: (text, allNamespaces) =>
+          oneProfile(hub, text, {namespace, allNamespaces}, wiring.chooser('Which ClusterProfile?')),
+        close: () => hub.close(),
+      }
+    },
+    providers: {
+      async load(selection) {
+        const {loadProviders, requireProviders} = await import('../adapters/providers.js')
+        const loaded = await loadProviders(selection, env)
+        return {warnings: loaded.warnings, required: () => requireProviders(loaded, env)}
+      },
+    },
+    plugins: {
+      run: async (request) => (await import('../adapters/process.js')).pluginRunner.run(request),
+    },
+    async credentialStore(onProblem) {
+      const {CredentialStore, defaultCredentialCacheDir} = await import('../adapters/credential-store.js')
+      return new CredentialStore(defaultCredentialCacheDir(env), {onProblem})
+    },
+    async answers(store) {
+      return (await import('../adapters/answer-book.js')).answerBook(store, env)
+    },
+    async targetHub(config, apiVersion) {
+      const hub = await hubConnector.connect(config, {apiVersion})
+      return {
+        namespace: hub.config.namespace,
+        getProfile: (namespace, name) => hub.getProfile(namespace, name),
+        listProfilePage: (options, continueToken) => hub.listProfilePage(options, continueToken),
+        listNamespaceLabels: () => hub.listNamespaceLabels(),
+        close: () => hub.close(),
+      }
+    },
+    picker: () => import('../adapters/picker.js'),
+    stdinIsTerminal: () => isTerminal(0),
+    async fanOutPorts() {
+      const [{fanOutView}, {LogFile, makeDirectory, writeFileAtomic}, {spoolStdin}] = await Promise.all([
+        import('../adapters/fan-out-view.js'),
+        import('../adapters/files.js'),
+        import('../adapters/stdin-spool.js'),
+      ])
+      return {fanOutView, LogFile, makeDirectory, writeFileAtomic, spoolStdin}
+    },
+    async execPorts() {
+      const [{nodeChildRunner}, {tempKubeconfigs}, {renewCredential}] = await Promise.all([
+        import('../adapters/child-process.js'),
+        import('../adapters/temp-kubeconfigs.js'),
+        import('../adapters/credential-renewal.js'),
+      ])
+      return {
+        children: nodeChildRunner,
+        temp: tempKubeconfigs(env),
+        renew: renewCredential,
+        forwardingSignals: interrupts.forwardingSignals,
+      }
+    },
   }
   return wiring
+}
+
+/** What every run needs when it fails: the printer and the signal it must die of (runToExit). */
+export function wireEnding(env: NodeJS.ProcessEnv = process.env): Pick<Wiring, 'printer' | 'interrupts'> {
+  return {printer: processPrinter(env), interrupts}
 }

@@ -1,17 +1,16 @@
 import {Command} from '@oclif/core'
-import {CredentialStore, defaultCredentialCacheDir} from '../adapters/credential-store.js'
-import {pluginRunner} from '../adapters/process.js'
-import {requireProviders} from '../adapters/providers.js'
-import {processPrinter} from '../adapters/printer.js'
-import {resolveAccess} from '../core/access/resolve-access.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
-import {ALL_NAMESPACES_FLAG, CREDENTIAL_RUN_FLAGS, HUB_FLAGS, PROVIDER_FLAGS} from '../cli/flags.js'
+import {
+  ALL_NAMESPACES_FLAG,
+  CREDENTIAL_RUN_FLAGS,
+  HUB_FLAGS,
+  hubSelection,
+  PROVIDER_FLAGS,
+} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
-import {chosenProfile, profileArg} from '../cli/profile-args.js'
-import {obtainCredential} from '../usecases/obtain-credential.js'
-import {renderSelf, reviewSelf} from '../usecases/whoami.js'
-import {exportData} from '../core/text/export.js'
-import {openSession} from '../cli/session.js'
+import {profileArg} from '../cli/profile-args.js'
+import {wire} from '../cli/wiring.js'
+import {renderSelf, whoami} from '../usecases/whoami.js'
 
 const WHOAMI_FLAGS = {
   ...HUB_FLAGS,
@@ -43,29 +42,32 @@ export default class Whoami extends Command {
 
   async run(): Promise<void> {
     const {flags, positionals} = parseFlags(WHOAMI_FLAGS, this.argv, WHOAMI_USAGE)
-    const profileText = atMostOneOperand(positionals, WHOAMI_USAGE)
-    const printer = processPrinter()
-    const {hub, providers: loaded} = await openSession(flags, printer)
-    const profile = await chosenProfile(hub, profileText, flags['all-namespaces'], printer)
-    const resolution = resolveAccess(profile, requireProviders(loaded))
-    for (const warning of resolution.warnings) printer.warn(warning)
-    const {credential} = await obtainCredential(
+    const profile = atMostOneOperand(positionals, WHOAMI_USAGE)
+    const wiring = wire()
+    const {printer} = wiring
+    const review = await whoami(
       {
-        runner: pluginRunner,
-        cache: flags['no-cache'] ? undefined : new CredentialStore(defaultCredentialCacheDir()),
+        openHub: () => wiring.sessionHub(hubSelection(flags)),
+        providers: wiring.providers,
+        plugins: wiring.plugins,
+        cache: () => wiring.credentialStore(),
+        target: wiring.target,
+        notices: {
+          warn: (message) => printer.warn(message),
+          note: (message) => printer.note(message),
+          pluginStderr: (text) => printer.text(text, 'stderr'),
+        },
       },
       {
-        resolution,
-        hubIdentity: hub.identity(),
-        hubPin: hub.pin(),
+        profile,
+        allNamespaces: flags['all-namespaces'],
+        providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
+        noCache: flags['no-cache'],
+        pluginTimeoutMs: flags['plugin-timeout'],
         stdinIsTTY: printer.stdinIsTTY,
-        timeoutMs: flags['plugin-timeout'],
-        onPluginStderr: (text) => printer.text(text, 'stderr'),
       },
     )
-    await hub.client.close()
-    const review = await reviewSelf(resolution, credential)
     if (flags.output === 'table') printer.cells(renderSelf(review))
-    else printer.data(await exportData(review, flags.output))
+    else printer.data(await (await import('../core/text/export.js')).exportData(review, flags.output))
   }
 }

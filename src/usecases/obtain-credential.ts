@@ -6,26 +6,10 @@ import type {Credential} from '../core/exec-credential/protocol.js'
 import type {ExecConfig} from '../core/access/exec-config.js'
 import {pinnedEnv, type HubPin} from '../core/profiles/hub-pin.js'
 import type {Resolution} from '../core/access/resolve-access.js'
-import type {PluginProcessRunner} from '../adapters/process.js'
+import type {CachedCredential, CredentialCache, PluginProcessRunner} from './ports.js'
 import {runPlugin, pluginLabel} from './run-plugin.js'
 
-export interface CachedCredential {
-  credential: Credential
-  fromCache: boolean
-  /** Until when the cache serves it (by the rule asked for), when it is in the cache. */
-  cachedUntil?: Date
-  /** When the plugin returned it. */
-  obtainedAt?: Date
-}
-
-export interface CredentialCache {
-  obtain(
-    key: string,
-    fetch: () => Promise<Credential>,
-    ttlSeconds?: number,
-    rule?: LifetimeRule,
-  ): Promise<CachedCredential>
-}
+export type {CachedCredential, CredentialCache} from './ports.js'
 
 export interface ObtainCredentialInput {
   resolution: Resolution

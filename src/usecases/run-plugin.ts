@@ -11,7 +11,7 @@ import {
   type Credential,
 } from '../core/exec-credential/protocol.js'
 import type {ExecConfig} from '../core/access/exec-config.js'
-import type {PluginProcessRunner} from '../adapters/process.js'
+import type {PluginProcessRunner} from './ports.js'
 
 export const DEFAULT_PLUGIN_TIMEOUT_MS = 2 * 60 * 1000
 const MAX_STDOUT_BYTES = 1024 * 1024

@@ -1,55 +1,55 @@
-// `cpcred whoami`: who the credential makes you on the target (SelfSubjectReview).
-import {toClientEndpoint, type ClusterConnection} from '../core/access/connection.js'
-import type {Resolution} from '../core/access/resolve-access.js'
-import type {Credential} from '../core/exec-credential/protocol.js'
+// `cpcred whoami [PROFILE]`: who the credential for a profile makes you on its cluster
+// (SelfSubjectReview), through the credential pipeline: the hub and the providers, the profile
+// (named, or picked on a terminal), its access provider, the credential, then the review.
 import {kubectlTable, type Cells} from '../core/text/format.js'
-import {KubeClient, staticAuth, type Endpoint} from '../adapters/kube-client.js'
-import {translateKubeError} from '../adapters/kube-errors.js'
+import {obtainFor, openPipeline, resolveProfile} from './credential-pipeline.js'
+import type {
+  CredentialCache,
+  Notices,
+  PluginProcessRunner,
+  ProviderSelection,
+  ProviderSource,
+  TargetPort,
+  SelfSubjectReview,
+  SessionHub,
+} from './ports.js'
 
-export interface SelfSubjectReview {
-  apiVersion: string
-  kind: string
-  status: {userInfo: {username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]>}}
+export type {SelfSubjectReview} from './ports.js'
+
+export interface WhoamiInput {
+  profile?: string
+  allNamespaces: boolean
+  providers: ProviderSelection
+  noCache: boolean
+  pluginTimeoutMs?: number
+  stdinIsTTY: boolean
 }
 
-/** How a profile's cluster is reached, as a KubeClient endpoint. */
-export function targetEndpoint(cluster: ClusterConnection): Endpoint {
-  return toClientEndpoint(cluster)
+export interface WhoamiPorts {
+  openHub(): Promise<SessionHub>
+  providers: ProviderSource
+  plugins: PluginProcessRunner
+  /** The credential cache (not asked for with --no-cache). */
+  cache(): Promise<CredentialCache>
+  target: Pick<TargetPort, 'reviewSelf'>
+  notices: Notices
 }
 
-export async function reviewSelf(resolution: Resolution, credential: Credential): Promise<SelfSubjectReview> {
-  const cluster = resolution.cluster
-  const client = new KubeClient(
-    targetEndpoint(cluster),
-    staticAuth({
-      token: credential.token,
-      clientCertPem: credential.clientCertificateData,
-      clientKeyPem: credential.clientKeyData,
-    }),
-  )
-  try {
-    return await client.request<SelfSubjectReview>(
-      'POST',
-      '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-      {
-        body: {apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview'},
-      },
-    )
-  } catch (error) {
-    throw translateKubeError(
-      error,
-      'create a SelfSubjectReview',
-      `the target of ${resolution.profile} (${cluster.server})`,
-      {
-        notServed: {
-          what: 'authentication.k8s.io/v1 selfsubjectreviews',
-          hint: 'the target runs a Kubernetes older than 1.28',
-        },
-      },
-    )
-  } finally {
-    await client.close()
-  }
+export async function whoami(ports: WhoamiPorts, input: WhoamiInput): Promise<SelfSubjectReview> {
+  const {notices} = ports
+  const {hub, providers} = await openPipeline(ports.providers, ports.openHub, input.providers)
+  for (const warning of providers.warnings) notices.warn(warning)
+  const profile = await hub.chooseProfile(input.profile, input.allNamespaces)
+  const resolution = resolveProfile(profile, providers)
+  for (const warning of resolution.warnings) notices.warn(warning)
+  const cache = input.noCache ? undefined : await ports.cache()
+  const {credential} = await obtainFor({plugins: ports.plugins, cache}, hub, resolution, {
+    stdinIsTTY: input.stdinIsTTY,
+    timeoutMs: input.pluginTimeoutMs,
+    onPluginStderr: (text) => notices.pluginStderr(text),
+  })
+  await hub.close()
+  return ports.target.reviewSelf(resolution, credential)
 }
 
 /** The table kubectl auth whoami prints. */

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {after, describe, it} from 'node:test'
 import {tempKubeconfigs} from '../../src/adapters/temp-kubeconfigs.js'
-import {renewalTime, writeTarget, type PreparedTarget} from '../../src/usecases/exec-one.js'
+import {renewalTime, writeTarget, type PreparedTarget} from '../../src/usecases/exec-target-files.js'
 
 const dirs: string[] = []
 after(() => Promise.all(dirs.map((dir) => rm(dir, {recursive: true, force: true}))))

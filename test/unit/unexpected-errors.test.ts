@@ -38,7 +38,7 @@ const PLAIN_ERRORS: Record<string, {texts: string[]; why: string}> = {
     texts: ['a pool needs at least one worker'],
     why: 'a constant of the caller, or --parallel, which the flag table checks (min 1)',
   },
-  'usecases/exec-one.ts': {
+  'usecases/exec-target-files.ts': {
     texts: ['cpcred credential did not print an ExecCredential'],
     why: "a renewal's failure: the renewal loop catches it and warns once, the command runs on",
   },

@@ -114,7 +114,11 @@ function deps(hub: HubPort, overrides: Partial<DoctorDeps> = {}): DoctorDeps {
     },
     target: {
       endpoint: async (cluster) => ({server: cluster.server}),
-      reviewSelf: async () => ({status: {userInfo: {username: 'alice@spoke'}}}),
+      reviewSelf: async () => ({
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+        status: {userInfo: {username: 'alice@spoke'}},
+      }),
     },
     probes: {
       probe: async () => plainHttp,

@@ -1,15 +1,10 @@
 import {Command} from '@oclif/core'
-import {CredentialStore, defaultCredentialCacheDir} from '../../adapters/credential-store.js'
-import {requireProviders} from '../../adapters/providers.js'
-import {processPrinter} from '../../adapters/printer.js'
-import {resolveAccess} from '../../core/access/resolve-access.js'
-import {HUB_FLAGS, PROVIDER_FLAGS} from '../../cli/flags.js'
+import {HUB_FLAGS, hubSelection, PROVIDER_FLAGS} from '../../cli/flags.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../../cli/flag-table.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
 import {profileArg} from '../../cli/profile-args.js'
-import {findProfile, parseProfileRef} from '../../usecases/find-profiles.js'
-import {pluginRun} from '../../usecases/obtain-credential.js'
-import {openSession} from '../../cli/session.js'
+import {wire} from '../../cli/wiring.js'
+import {clearCache} from '../../usecases/cache-clear.js'
 
 const CACHE_CLEAR_FLAGS = {...HUB_FLAGS, ...PROVIDER_FLAGS} as const satisfies FlagTable
 const CACHE_CLEAR_USAGE = usageLine('cache clear', '[PROFILE]')
@@ -26,28 +21,24 @@ export default class CacheClear extends Command {
 
   async run(): Promise<void> {
     const {flags, positionals} = parseFlags(CACHE_CLEAR_FLAGS, this.argv, CACHE_CLEAR_USAGE)
-    const profileText = atMostOneOperand(positionals, CACHE_CLEAR_USAGE)
-    const printer = processPrinter()
-    const store = new CredentialStore(defaultCredentialCacheDir())
-    if (!profileText) {
-      const removed = await store.clear()
-      printer.note(`Removed ${removed} cached credential(s) from ${store.dir}.`)
-      return
-    }
-    // The entry's name is the hash of the resolved identity, so the profile is resolved as
-    // `cpcred credential` would resolve it.
-    const {hub, providers: loaded} = await openSession(flags, printer)
-    const profile = await findProfile(hub, parseProfileRef(profileText), {
-      namespace: hub.config.namespace,
-      allNamespaces: false,
-    })
-    const {key} = pluginRun(resolveAccess(profile, requireProviders(loaded)), hub.identity(), hub.pin())
-    await hub.client.close()
-    const removed = await store.clear([key])
-    printer.note(
-      removed
-        ? `Removed the cached credential of ${profileText}.`
-        : `No cached credential for ${profileText} (as this hub user and provider file).`,
+    const profile = atMostOneOperand(positionals, CACHE_CLEAR_USAGE)
+    const wiring = wire()
+    const {printer} = wiring
+    const result = await clearCache(
+      {
+        store: await wiring.credentialStore(),
+        openHub: () => wiring.sessionHub(hubSelection(flags)),
+        providers: wiring.providers,
+        notices: printer,
+      },
+      {profile, providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}},
     )
+    if (result.all) printer.note(`Removed ${result.removed} cached credential(s) from ${result.dir}.`)
+    else
+      printer.note(
+        result.removed
+          ? `Removed the cached credential of ${profile}.`
+          : `No cached credential for ${profile} (as this hub user and provider file).`,
+      )
   }
 }

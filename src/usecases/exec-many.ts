@@ -1,92 +1,17 @@
-// `cpcred exec`: for each target, a fresh (or cached) credential, a private temporary kubeconfig,
-// and the user's command run against it; the file is removed however the command ends.
+// `cpcred exec` on many targets, `parallel` at a time: each one prepared (exec-prepare.ts), its
+// command run with a process group of its own and its output line by line, its files removed
+// however it ends; signals to cpcred reach every running command, and none starts after them.
+import {inPool} from '../core/fleet/worker-pool.js'
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {ExitCode, isCpcredError} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import type {TargetResult} from '../core/fleet/fan-out-report.js'
-import {inPool} from '../core/fleet/worker-pool.js'
-import type {HubPin} from '../core/profiles/hub-pin.js'
-import type {Provider} from '../core/access/provider-file.js'
-import {resolveAccess} from '../core/access/resolve-access.js'
-import {TARGET_EXEC_API, targetConnection} from '../core/kubeconfig/target.js'
-import {renderExecCredential} from '../core/exec-credential/protocol.js'
-import type {LifetimeRule} from '../core/exec-credential/cache.js'
-import type {ChildRunner, ChildStdin, OnLine, RunningChild} from '../adapters/child-process.js'
-import type {PluginProcessRunner} from '../adapters/process.js'
-import {obtainCredential, type CredentialCache} from './obtain-credential.js'
-import {
-  renewalTime,
-  runWithTerminal,
-  stopAfter,
-  writeTarget,
-  type PreparedTarget,
-  type RenewCredential,
-  type TempKubeconfigs,
-} from './exec-one.js'
-
-export type {PreparedTarget, TempKubeconfigs} from './exec-one.js'
-export {TIMED_OUT_EXIT_CODE} from './exec-one.js'
-
-export interface ExecDeps {
-  plugins: PluginProcessRunner
-  cache?: CredentialCache
-  children: ChildRunner
-  temp: TempKubeconfigs
-  now: () => number
-  /** Signals for cpcred go to `forward` while `action` runs. */
-  forwardingSignals<T>(forward: (signal: NodeJS.Signals) => void, action: () => Promise<T>): Promise<T>
-  /** Renews a running command's credential (src/adapters/credential-renewal.ts). */
-  renew: RenewCredential
-}
-
-export interface ExecInput {
-  command: string[]
-  providers: Provider[]
-  hubIdentity: string
-  hubPin: HubPin
-  stdinIsTTY: boolean
-  pluginTimeoutMs?: number
-  cacheTtlSeconds?: number
-  /** How much of its life a credential must have left when a command starts with it. */
-  lifetimeRule: LifetimeRule
-  /** The hub is down and the profile is a stale snapshot: a cached credential only (obtain-credential.ts). */
-  cacheOnly?: string
-  /** `cpcred credential` for a profile (NAMESPACE/NAME) with this run's hub and provider flags. */
-  renewCommand: (profile: string) => string[]
-  as?: string
-  asGroups: string[]
-  onWarning: (message: string) => void
-  onPluginStderr: (text: string) => void
-  /** --verbose: what cpcred does, never a secret. */
-  onVerbose?: (message: string) => void
-  /** --timeout: each target's command is stopped (its whole process group) after this long. */
-  timeoutMs?: number
-}
+import type {ChildStdin, OnLine, RunningChild} from './ports.js'
+import {stopAfter} from './exec-one.js'
+import {prepareTarget, type ExecDeps, type ExecInput} from './exec-prepare.js'
+import {writeTarget} from './exec-target-files.js'
 
 export type {TargetResult} from '../core/fleet/fan-out-report.js'
-
-/**
- * One target: the command gets the terminal; cpcred returns its exit code. `onPrepared` learns the
- * target before it runs, and until when its credential is served (for the answer of this question).
- */
-export async function execOne(
-  deps: ExecDeps,
-  input: ExecInput,
-  profile: ClusterProfile,
-  onPrepared?: (target: PreparedTarget, credential: {cacheKey: string; cachedUntil?: Date}) => Promise<void>,
-): Promise<number> {
-  try {
-    const {target, credential} = await prepare(deps, input, profile)
-    await onPrepared?.(target, credential)
-    return await runWithTerminal(deps, input.command, target, {
-      timeoutMs: input.timeoutMs,
-      onWarning: input.onWarning,
-      onVerbose: input.onVerbose && ((message) => input.onVerbose!(`${profileKey(profile)}: ${message}`)),
-    })
-  } finally {
-    await deps.temp.dispose()
-  }
-}
 
 /** Where one target's output goes, from its start to its end. */
 export interface TargetOutput {
@@ -183,7 +108,7 @@ export async function execMany(
     output: TargetOutput,
     started: number,
   ): Promise<TargetResult> => {
-    const {target} = await prepare(deps, input, profile)
+    const {target} = await prepareTarget(deps, input, profile)
     const written = await writeTarget(deps, target, input.onWarning)
     const kubeconfig = written.kubeconfig
     try {
@@ -239,52 +164,5 @@ export async function execMany(
     results,
     interrupted,
     stopped: options.stop?.aborted && stoppedBecause === String(options.stop.reason),
-  }
-}
-
-async function prepare(
-  deps: ExecDeps,
-  input: ExecInput,
-  profile: ClusterProfile,
-): Promise<{target: PreparedTarget; credential: {cacheKey: string; cachedUntil?: Date}}> {
-  const resolution = resolveAccess(profile, input.providers)
-  for (const warning of resolution.warnings) input.onWarning(warning)
-  const obtained = await obtainCredential(
-    {runner: deps.plugins, cache: deps.cache},
-    {
-      resolution,
-      hubIdentity: input.hubIdentity,
-      hubPin: input.hubPin,
-      stdinIsTTY: input.stdinIsTTY,
-      timeoutMs: input.pluginTimeoutMs,
-      ttlSeconds: input.cacheTtlSeconds,
-      lifetimeRule: input.lifetimeRule,
-      cacheOnly: input.cacheOnly,
-      onPluginStderr: input.onPluginStderr,
-    },
-  )
-  input.onVerbose?.(
-    `${resolution.profile}: provider "${resolution.provider.name}", credential ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
-  )
-  const {credential, obtainedAt} = obtained
-  const target: PreparedTarget = {
-    connection: targetConnection(resolution, {as: input.as, asGroups: input.asGroups}),
-    credential: renderExecCredential(credential, TARGET_EXEC_API),
-    env: {CPCRED_PROFILE: profile.metadata.name, CPCRED_NAMESPACE: profile.metadata.namespace ?? ''},
-  }
-  // A credential that expires is renewed while the command runs, once it has only the lifetime
-  // a command must start with left (the same rule, so the renewal finds the cache's copy too old).
-  const expiresAt = credential.expiresAt?.getTime()
-  if (expiresAt !== undefined) {
-    const minLifetimeSeconds = Math.ceil(input.lifetimeRule((expiresAt - obtainedAt.getTime()) / 1000))
-    target.refresh = {
-      at: renewalTime(expiresAt, minLifetimeSeconds, Date.now()),
-      minLifetimeSeconds,
-      command: input.renewCommand(resolution.profile),
-    }
-  }
-  return {
-    target,
-    credential: {cacheKey: obtained.cacheKey, cachedUntil: obtained.cachedUntil},
   }
 }

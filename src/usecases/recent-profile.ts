@@ -2,23 +2,18 @@
 // unless it was read moments ago (--profile-max-age), since a TLS round trip to the hub would
 // dominate a warm run; and while the hub is down, the last one read, within --profile-max-stale, so
 // that a hub outage does not become an outage of every cluster it lists.
-import path from 'node:path'
-import {Hub, type HubSelection} from '../adapters/hub.js'
-import {summarizeHub, type SummarizedHub} from '../adapters/hub-summary.js'
-import {defaultCredentialCacheDir} from '../adapters/credential-store.js'
-import {ProfileSnapshots, type Snapshot} from '../adapters/profile-snapshots.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
-import {findProfile} from '../usecases/find-profiles.js'
-import type {ProfileRef} from '../usecases/profile-ref.js'
-import {isOutage} from '../adapters/kube-errors.js'
 import {CpcredError, ExitCode} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import {humanDuration} from '../core/text/format.js'
-import {wire} from './wiring.js'
+import type {ProfileRef} from './profile-ref.js'
+import type {ProfileHub, ProfileSnapshot, ProfileSnapshotStore} from './ports.js'
 
-/** The hub as the hot paths know it: from the summary kept per kubeconfig content (hub-summary.ts). */
-export function summarizedHub(selection: HubSelection): Promise<SummarizedHub> {
-  return summarizeHub(selection, path.join(cacheRoot(), 'hubs'))
+export interface RecentProfilePorts {
+  hub: ProfileHub
+  snapshots: ProfileSnapshotStore
+  /** Epoch milliseconds. */
+  now(): number
 }
 
 /** How long a profile read waits for a silent hub when a copy of the profile is there to fall back on. */
@@ -44,7 +39,7 @@ export interface StaleProfile {
 export interface RecentProfile {
   profile: ClusterProfile
   /** Set when the profile may be used again within --profile-max-age (for answers). */
-  snapshot?: Snapshot
+  snapshot?: ProfileSnapshot
   /** Set when the hub is down and the profile is a snapshot within --profile-max-stale. */
   stale?: StaleProfile
 }
@@ -56,38 +51,27 @@ export interface RecentProfile {
  * with a credential already in the cache.
  */
 export async function readRecentProfile(
-  hub: SummarizedHub,
+  ports: RecentProfilePorts,
   ref: ProfileRef,
   freshness: ProfileFreshness,
-  apiVersion?: string,
 ): Promise<RecentProfile> {
-  const {identity, namespace} = hub.summary
+  const {hub, snapshots} = ports
+  const {identity, namespace} = hub
   const {maxAgeMs, maxStaleMs, remember} = freshness
-  const snapshots = new ProfileSnapshots(path.join(cacheRoot(), 'profiles'))
   const profileNamespace = ref.namespace ?? namespace
   const last = remember ? await snapshots.last(identity, profileNamespace, ref.name) : undefined
-  if (last && maxAgeMs > 0 && Date.now() - last.fetchedAt <= maxAgeMs)
+  if (last && maxAgeMs > 0 && ports.now() - last.fetchedAt <= maxAgeMs)
     return {profile: last.profile, snapshot: last}
   // With a copy to fall back on, a hub that does not answer (packets dropped, not refused) is given
   // up on after HUB_PATIENCE_MS rather than a minute: kubectl waits for every call.
   const fallback = maxStaleMs > 0 ? last : undefined
   let profile: ClusterProfile
   try {
-    const client = await Hub.fromConfig(await hub.config(), {
-      runExecPlugin: wire().runExecPlugin,
-      apiVersion,
-      versionCache: remember ? snapshots.servedVersion(identity) : undefined,
-      idleTimeoutMs: fallback ? HUB_PATIENCE_MS : undefined,
-    })
-    try {
-      profile = await findProfile(client, ref, {namespace, allNamespaces: false})
-    } finally {
-      await client.client.close()
-    }
+    profile = await hub.readProfile(ref, {remember, idleTimeoutMs: fallback ? HUB_PATIENCE_MS : undefined})
   } catch (error) {
-    if (!fallback || !isOutage(error)) throw error
+    if (!fallback || !hub.isOutage(error)) throw error
     const reason = (error as Error).message
-    const ageMs = Date.now() - fallback.fetchedAt
+    const ageMs = ports.now() - fallback.fetchedAt
     if (ageMs > maxStaleMs) {
       throw new CpcredError(
         `${reason}; the last copy of ClusterProfile ${profileNamespace}/${ref.name} was read ${humanDuration(ageMs)} ago, ` +
@@ -112,9 +96,4 @@ export function staleProfileWarning(ref: string, stale: StaleProfile): string {
     `${stale.reason}; using ClusterProfile ${ref} as read ${humanDuration(stale.ageMs)} ago ` +
     `(--profile-max-stale ${formatDuration(stale.maxStaleMs)}) and only a credential already in the cache`
   )
-}
-
-/** ~/.cache/cpcred (XDG_CACHE_HOME/cpcred). */
-function cacheRoot(): string {
-  return path.dirname(defaultCredentialCacheDir())
 }

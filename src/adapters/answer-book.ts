@@ -1,0 +1,37 @@
+// The answers of `credential` and `exec` (src/adapters/credential-answers.ts), as the use cases see
+// them: begun before anything is read (the hub kubeconfig files and the provider file are signed
+// then), kept once the run knows the snapshot and the cache entry the answer depends on too.
+import os from 'node:os'
+import {answerKey, fileSignature, keepAnswer} from './credential-answers.js'
+import {providerFilePath} from './providers.js'
+import {kubeconfigPaths} from '../core/kubeconfig/merge.js'
+import type {AnswerBook, CredentialStore} from '../usecases/ports.js'
+
+export function answerBook(store: Pick<CredentialStore, 'dir' | 'entryPath'>, env = process.env): AnswerBook {
+  return {
+    begin(command, args, inputs) {
+      const files = [
+        ...kubeconfigPaths(inputs.kubeconfig, env.KUBECONFIG, os.homedir()).paths,
+        providerFilePath(inputs.providers, env),
+      ]
+      const signatures = new Map(files.map((file) => [file, fileSignature(file)]))
+      const key = answerKey(command, args, env, process.cwd())
+      return {
+        keep(payload, from) {
+          // It expires when the snapshot or the cache entry would no longer be served.
+          const entryFile = store.entryPath(from.cacheKey)
+          for (const file of [from.snapshot.file, entryFile]) signatures.set(file, fileSignature(file))
+          return keepAnswer(
+            store.dir,
+            {
+              key,
+              payload,
+              notAfter: Math.min(from.snapshot.fetchedAt + from.profileMaxAgeMs, from.cachedUntil.getTime()),
+            },
+            signatures,
+          )
+        },
+      }
+    },
+  }
+}

@@ -1,0 +1,94 @@
+// The credential pipeline, one step per function, shared by `credential`, `exec`, `whoami` and
+// `cache clear`: the hub (as the command opens it) and the provider file side by side → the profile
+// → its access provider resolved → the credential (cache or plugin) → the answer kept for the next
+// identical question. Each command composes the steps it needs in a straight line.
+import {resolveAccess, type Resolution} from '../core/access/resolve-access.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import type {Provider} from '../core/access/provider-file.js'
+import {
+  obtainCredential,
+  pluginRun,
+  type ObtainCredentialInput,
+  type ObtainedCredential,
+} from './obtain-credential.js'
+import type {
+  AnswerDraft,
+  CredentialCache,
+  HubIdentity,
+  PluginProcessRunner,
+  ProfileSnapshot,
+  ProviderSelection,
+  ProviderSource,
+  ProvidersRead,
+} from './ports.js'
+
+export interface ObtainPorts {
+  plugins: PluginProcessRunner
+  /** Absent with --no-cache. */
+  cache?: CredentialCache
+}
+
+/** Step 1: the hub, however the command opens it, and the consumer's providers, read side by side. */
+export async function openPipeline<H>(
+  providers: ProviderSource,
+  openHub: () => Promise<H>,
+  selection: ProviderSelection,
+): Promise<{hub: H; providers: ProvidersRead}> {
+  const [hub, read] = await Promise.all([openHub(), providers.load(selection)])
+  return {hub, providers: read}
+}
+
+/** Step 2 (for the commands that run all the time) is src/usecases/recent-profile.ts. */
+export {readRecentProfile, staleProfileWarning, type RecentProfile} from './recent-profile.js'
+
+/** Step 3: the profile's access provider, resolved against the consumer's providers. */
+export function resolveProfile(profile: ClusterProfile, providers: ProvidersRead | Provider[]): Resolution {
+  return resolveAccess(profile, Array.isArray(providers) ? providers : providers.required())
+}
+
+/** Step 4: the credential for a resolution, as this hub's user, from the cache or the plugin. */
+export function obtainFor(
+  ports: ObtainPorts,
+  hub: Pick<HubIdentity, 'identity' | 'pin'>,
+  resolution: Resolution,
+  options: Omit<ObtainCredentialInput, 'resolution' | 'hubIdentity' | 'hubPin'>,
+): Promise<ObtainedCredential> {
+  return obtainCredential(
+    {runner: ports.plugins, cache: ports.cache},
+    {...options, resolution, hubIdentity: hub.identity, hubPin: hub.pin},
+  )
+}
+
+/** The cache key step 4 would use (cache clear removes that entry). */
+export function credentialKey(hub: Pick<HubIdentity, 'identity' | 'pin'>, resolution: Resolution): string {
+  return pluginRun(resolution, hub.identity, hub.pin).key
+}
+
+/**
+ * Step 5: the answer kept for the next identical question, when it may be given again: the
+ * credential is in the cache, the profile is a snapshot within --profile-max-age, and nothing was
+ * said on the way (warnings are not replayed).
+ */
+export async function keepAnswer(
+  draft: AnswerDraft | undefined,
+  payload: string,
+  from: {
+    obtained: Pick<ObtainedCredential, 'cacheKey' | 'cachedUntil'>
+    snapshot?: ProfileSnapshot
+    profileMaxAgeMs: number
+    warned: boolean
+  },
+): Promise<void> {
+  const {cachedUntil, cacheKey} = from.obtained
+  if (!draft || !from.snapshot || !cachedUntil || from.warned) return
+  await draft.keep(payload, {
+    cacheKey,
+    cachedUntil,
+    snapshot: from.snapshot,
+    profileMaxAgeMs: from.profileMaxAgeMs,
+  })
+}
+
+export function seconds(milliseconds: number | undefined): number | undefined {
+  return milliseconds === undefined ? undefined : milliseconds / 1000
+}

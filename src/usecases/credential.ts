@@ -1,0 +1,114 @@
+// `cpcred credential PROFILE`: the credential pipeline in a straight line, for kubectl. The result
+// is the ExecCredential text for stdout; everything else goes to the notices (stderr).
+import type {ExecApiVersion} from '../core/access/exec-config.js'
+import {lifetimeRule} from '../core/exec-credential/cache.js'
+import {describeCredential, renderExecCredential} from '../core/exec-credential/protocol.js'
+import {
+  keepAnswer,
+  obtainFor,
+  openPipeline,
+  readRecentProfile,
+  resolveProfile,
+  seconds,
+  staleProfileWarning,
+} from './credential-pipeline.js'
+import type {ProfileRef} from './profile-ref.js'
+import type {
+  AnswerBook,
+  CredentialStore,
+  Notices,
+  PluginProcessRunner,
+  ProviderSelection,
+  ProviderSource,
+} from './ports.js'
+import type {RecentProfilePorts} from './recent-profile.js'
+
+export interface CredentialInput {
+  /** The command's own words, which name the answer kept for the next identical question. */
+  args: string[]
+  ref: ProfileRef
+  apiVersion: ExecApiVersion
+  kubeconfig?: string
+  providers: ProviderSelection
+  noCache: boolean
+  verbose: boolean
+  profileMaxAgeMs: number
+  profileMaxStaleMs: number
+  pluginTimeoutMs?: number
+  cacheTtlMs?: number
+  minCredentialLifetimeMs?: number
+}
+
+export interface CredentialPorts {
+  /** The hub (its summary) and the profile snapshots. */
+  recentProfiles(): Promise<RecentProfilePorts>
+  providers: ProviderSource
+  plugins: PluginProcessRunner
+  /** The credential cache (not asked for with --no-cache); `onProblem` hears what went wrong with it. */
+  store(onProblem: (message: string) => void): Promise<CredentialStore>
+  /** Answers kept in this store's directory. */
+  answers(store: CredentialStore): Promise<AnswerBook>
+  /** Asked only if the plugin runs: creating process.stdin costs a warm run milliseconds. */
+  stdinIsTTY(): boolean
+  notices: Notices
+  /** stdout: the ExecCredential and nothing else. */
+  print(output: string): void
+}
+
+/** Prints the ExecCredential, then keeps it as the answer to the same question when it may be. */
+export async function credentialCommand(ports: CredentialPorts, input: CredentialInput): Promise<void> {
+  const {notices} = ports
+  const store = input.noCache
+    ? undefined
+    : await ports.store((message) => input.verbose && notices.note(`cache: ${message}`))
+  // Its inputs are signed before they are read, so one that changes meanwhile makes the answer a miss.
+  const draft =
+    store && !input.verbose
+      ? (await ports.answers(store)).begin('credential', input.args, {
+          kubeconfig: input.kubeconfig,
+          providers: input.providers,
+        })
+      : undefined
+  const {hub: recent, providers} = await openPipeline(
+    ports.providers,
+    () => ports.recentProfiles(),
+    input.providers,
+  )
+  const {profile, snapshot, stale} = await readRecentProfile(recent, input.ref, {
+    maxAgeMs: input.noCache ? 0 : input.profileMaxAgeMs,
+    maxStaleMs: input.profileMaxStaleMs,
+    remember: !input.noCache,
+  })
+  const resolution = resolveProfile(profile, providers)
+  const warnings = [
+    ...(stale ? [staleProfileWarning(resolution.profile, stale)] : []),
+    ...providers.warnings,
+    ...resolution.warnings,
+  ]
+  for (const warning of warnings) notices.warn(warning)
+
+  const obtained = await obtainFor({plugins: ports.plugins, cache: store}, recent.hub, resolution, {
+    get stdinIsTTY() {
+      return ports.stdinIsTTY()
+    },
+    timeoutMs: input.pluginTimeoutMs,
+    ttlSeconds: seconds(input.cacheTtlMs),
+    lifetimeRule: lifetimeRule(seconds(input.minCredentialLifetimeMs), false),
+    cacheOnly: stale?.reason,
+    onPluginStderr: (text) => notices.pluginStderr(text),
+  })
+  if (input.verbose) {
+    notices.note(
+      `credential for ${resolution.profile} via provider "${resolution.provider.name}": ` +
+        `${describeCredential(obtained.credential)}, ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
+    )
+  }
+  const output = `${renderExecCredential(obtained.credential, input.apiVersion)}\n`
+  ports.print(output)
+  await keepAnswer(draft, output, {
+    obtained,
+    snapshot,
+    profileMaxAgeMs: input.profileMaxAgeMs,
+    warned: warnings.length > 0,
+  })
+}

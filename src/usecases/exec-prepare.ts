@@ -1,0 +1,101 @@
+// A target of `cpcred exec` prepared through the credential pipeline: its access provider resolved,
+// its credential obtained (shared by the targets that need the same one), and everything its
+// command needs (exec-target-files.ts): the cluster, the ExecCredential, how to renew it, the environment.
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import type {HubPin} from '../core/profiles/hub-pin.js'
+import type {Provider} from '../core/access/provider-file.js'
+import {TARGET_EXEC_API, targetConnection} from '../core/kubeconfig/target.js'
+import {renderExecCredential} from '../core/exec-credential/protocol.js'
+import type {LifetimeRule} from '../core/exec-credential/cache.js'
+import {obtainFor, resolveProfile} from './credential-pipeline.js'
+import {renewalTime, type PreparedTarget} from './exec-target-files.js'
+import type {
+  ChildRunner,
+  CredentialCache,
+  ForwardingSignals,
+  PluginProcessRunner,
+  RenewCredential,
+  TempKubeconfigs,
+} from './ports.js'
+
+export interface ExecDeps {
+  plugins: PluginProcessRunner
+  cache?: CredentialCache
+  children: ChildRunner
+  temp: TempKubeconfigs
+  now: () => number
+  /** Signals for cpcred go to `forward` while `action` runs. */
+  forwardingSignals: ForwardingSignals
+  /** Renews a running command's credential (src/adapters/credential-renewal.ts). */
+  renew: RenewCredential
+}
+
+export interface ExecInput {
+  command: string[]
+  providers: Provider[]
+  hubIdentity: string
+  hubPin: HubPin
+  stdinIsTTY: boolean
+  pluginTimeoutMs?: number
+  cacheTtlSeconds?: number
+  /** How much of its life a credential must have left when a command starts with it. */
+  lifetimeRule: LifetimeRule
+  /** The hub is down and the profile is a stale snapshot: a cached credential only (obtain-credential.ts). */
+  cacheOnly?: string
+  /** `cpcred credential` for a profile (NAMESPACE/NAME) with this run's hub and provider flags. */
+  renewCommand: (profile: string) => string[]
+  as?: string
+  asGroups: string[]
+  onWarning: (message: string) => void
+  onPluginStderr: (text: string) => void
+  /** --verbose: what cpcred does, never a secret. */
+  onVerbose?: (message: string) => void
+  /** --timeout: each target's command is stopped (its whole process group) after this long. */
+  timeoutMs?: number
+}
+
+export async function prepareTarget(
+  deps: ExecDeps,
+  input: ExecInput,
+  profile: ClusterProfile,
+): Promise<{target: PreparedTarget; credential: {cacheKey: string; cachedUntil?: Date}}> {
+  const resolution = resolveProfile(profile, input.providers)
+  for (const warning of resolution.warnings) input.onWarning(warning)
+  const obtained = await obtainFor(
+    {plugins: deps.plugins, cache: deps.cache},
+    {identity: input.hubIdentity, pin: input.hubPin},
+    resolution,
+    {
+      stdinIsTTY: input.stdinIsTTY,
+      timeoutMs: input.pluginTimeoutMs,
+      ttlSeconds: input.cacheTtlSeconds,
+      lifetimeRule: input.lifetimeRule,
+      cacheOnly: input.cacheOnly,
+      onPluginStderr: input.onPluginStderr,
+    },
+  )
+  input.onVerbose?.(
+    `${resolution.profile}: provider "${resolution.provider.name}", credential ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
+  )
+  const {credential, obtainedAt} = obtained
+  const target: PreparedTarget = {
+    connection: targetConnection(resolution, {as: input.as, asGroups: input.asGroups}),
+    credential: renderExecCredential(credential, TARGET_EXEC_API),
+    env: {CPCRED_PROFILE: profile.metadata.name, CPCRED_NAMESPACE: profile.metadata.namespace ?? ''},
+  }
+  // A credential that expires is renewed while the command runs, once it has only the lifetime
+  // a command must start with left (the same rule, so the renewal finds the cache's copy too old).
+  const expiresAt = credential.expiresAt?.getTime()
+  if (expiresAt !== undefined) {
+    const minLifetimeSeconds = Math.ceil(input.lifetimeRule((expiresAt - obtainedAt.getTime()) / 1000))
+    target.refresh = {
+      at: renewalTime(expiresAt, minLifetimeSeconds, Date.now()),
+      minLifetimeSeconds,
+      command: input.renewCommand(resolution.profile),
+    }
+  }
+  return {
+    target,
+    credential: {cacheKey: obtained.cacheKey, cachedUntil: obtained.cachedUntil},
+  }
+}

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict'
+import {describe, it} from 'node:test'
+import {lifetimeRule} from '../../src/core/exec-credential/cache.js'
+import {ExitCode} from '../../src/core/errors.js'
+import type {TargetResult} from '../../src/core/fleet/fan-out-report.js'
+import {execMany, type FanOutOptions} from '../../src/usecases/exec-many.js'
+import type {ExecDeps, ExecInput} from '../../src/usecases/exec-prepare.js'
+import {RunCredentials} from '../../src/usecases/obtain-credential.js'
+import type {ChildRequest, ChildResult, RunningChild} from '../../src/usecases/ports.js'
+import {children, PIN, plugins, profile, provider, temp} from './usecase-fakes.js'
+
+function deps(overrides: Partial<ExecDeps> = {}) {
+  const files = temp()
+  const child = children()
+  const signals: Array<(signal: NodeJS.Signals) => void> = []
+  const value: ExecDeps = {
+    plugins: plugins().runner,
+    cache: new RunCredentials(undefined),
+    children: child.runner,
+    temp: files.temp,
+    now: () => 0,
+    renew: async () => assert.fail('no renewal expected'),
+    forwardingSignals: async (forward, action) => {
+      signals.push(forward)
+      return action()
+    },
+    ...overrides,
+  }
+  return {deps: value, files, child, signals}
+}
+
+const input: ExecInput = {
+  command: ['kubectl', 'version'],
+  providers: [provider()],
+  hubIdentity: 'hub-identity',
+  hubPin: PIN,
+  stdinIsTTY: false,
+  lifetimeRule: lifetimeRule(undefined, false),
+  renewCommand: (name) => ['cpcred', 'credential', name],
+  asGroups: [],
+  onWarning: () => undefined,
+  onPluginStderr: () => undefined,
+}
+
+function options(overrides: Partial<FanOutOptions> = {}) {
+  const done: TargetResult[] = []
+  const value: FanOutOptions = {
+    parallel: 2,
+    failFast: false,
+    openOutput: () => ({close: () => undefined}),
+    onDone: (result) => done.push(result),
+    ...overrides,
+  }
+  return {options: value, done}
+}
+
+/** Children that run until told: `finish(name, result)`. */
+function heldChildren() {
+  const waiting = new Map<string, (result: ChildResult) => void>()
+  const killed: Array<[string, NodeJS.Signals]> = []
+  const stopped: string[] = []
+  const started: string[] = []
+  const runner = {
+    inherited: () => assert.fail('a fan-out never gives a target the terminal'),
+    prefixed(request: ChildRequest): RunningChild {
+      const name = request.env.CPCRED_PROFILE!
+      started.push(name)
+      return {
+        result: new Promise((resolve) => waiting.set(name, resolve)),
+        kill: (signal) => killed.push([name, signal]),
+        stop: () => {
+          stopped.push(name)
+          waiting.get(name)?.({exitCode: 143, signal: 'SIGTERM', notFound: false})
+        },
+      }
+    },
+  }
+  const finish = (name: string, exitCode = 0) => waiting.get(name)?.({exitCode, notFound: false})
+  return {runner, finish, killed, stopped, started}
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
+
+describe('execMany: failures first', () => {
+  it('reports a target whose plugin fails as not started, and runs the others', async () => {
+    let runs = 0
+    const failingOnce = {
+      run: async (request: Parameters<ReturnType<typeof plugins>['runner']['run']>[0]) => {
+        runs++
+        return runs === 1
+          ? {exitCode: 1, stdout: '', stderr: '', notFound: false, timedOut: false, outputTooLarge: false}
+          : plugins().runner.run(request)
+      },
+    }
+    const d = deps({plugins: failingOnce, cache: undefined})
+    const o = options({parallel: 1})
+    const outcome = await execMany(d.deps, input, [profile('a'), profile('b')], o.options)
+    assert.equal(outcome.results[0]!.started, false)
+    assert.equal(outcome.results[0]!.exitCode, ExitCode.PluginFailed)
+    assert.match(outcome.results[0]!.error!, /exited with code 1/)
+    assert.equal(outcome.results[1]!.exitCode, 0)
+    assert.equal(d.files.disposed(), 1)
+  })
+
+  it('with --fail-fast stops the running targets and starts no more after the first failure', async () => {
+    const held = heldChildren()
+    const d = deps({children: held.runner})
+    const o = options({parallel: 2, failFast: true})
+    const running = execMany(d.deps, input, [profile('a'), profile('b'), profile('c')], o.options)
+    while (held.started.length < 2) await tick()
+    held.finish('a', 1)
+    const outcome = await running
+    assert.deepEqual(held.stopped, ['b'])
+    assert.deepEqual(held.started, ['a', 'b'])
+    assert.equal(outcome.results[2]!.started, false)
+    assert.equal(outcome.results[2]!.error, 'not started (--fail-fast)')
+  })
+
+  it('passes a signal to every running command, starts none after it, and says which it was', async () => {
+    const held = heldChildren()
+    const d = deps({children: held.runner})
+    const o = options({parallel: 2})
+    const running = execMany(d.deps, input, [profile('a'), profile('b'), profile('c')], o.options)
+    while (held.started.length < 2) await tick()
+    d.signals[0]!('SIGINT')
+    held.finish('a', 130)
+    held.finish('b', 130)
+    const outcome = await running
+    assert.deepEqual(held.killed, [
+      ['a', 'SIGINT'],
+      ['b', 'SIGINT'],
+    ])
+    assert.equal(outcome.interrupted, 'SIGINT')
+    assert.equal(outcome.results[2]!.error, 'not started (interrupted by SIGINT)')
+  })
+
+  it('stops when told (the reader of the output has gone), and says it was stopped', async () => {
+    const held = heldChildren()
+    const d = deps({children: held.runner})
+    const stop = new AbortController()
+    const o = options({parallel: 1, stop: stop.signal})
+    const running = execMany(d.deps, input, [profile('a'), profile('b')], o.options)
+    while (held.started.length < 1) await tick()
+    stop.abort('the output was closed')
+    const outcome = await running
+    assert.deepEqual(held.stopped, ['a'])
+    assert.equal(outcome.stopped, true)
+    assert.equal(outcome.results[1]!.error, 'not started (the output was closed)')
+  })
+})
+
+describe('execMany', () => {
+  it('runs every target with its own kubeconfig, shares one plugin run, and removes every file', async () => {
+    const plugin = plugins()
+    const d = deps({plugins: plugin.runner})
+    const o = options({parallel: 3})
+    const outcome = await execMany(d.deps, input, [profile('a'), profile('b'), profile('c')], o.options)
+    assert.deepEqual(
+      outcome.results.map((result) => [result.profile, result.exitCode]),
+      [
+        ['fleet/a', 0],
+        ['fleet/b', 0],
+        ['fleet/c', 0],
+      ],
+    )
+    assert.equal(o.done.length, 3)
+    const kubeconfigs = new Set(d.child.started.map(({request}) => request.env.KUBECONFIG))
+    assert.equal(kubeconfigs.size, 3)
+    assert.equal(d.child.started[0]!.mode, 'prefixed')
+    assert.equal(d.files.files.size, 0)
+    assert.equal(d.files.disposed(), 1)
+    assert.equal(plugin.runs.length, 3, 'three servers: three credentials')
+  })
+
+  it('runs the plugin once for targets that need the same credential', async () => {
+    const plugin = plugins()
+    const d = deps({plugins: plugin.runner})
+    const same = (name: string) => ({...profile('shared'), metadata: {name, namespace: 'fleet'}})
+    await execMany(d.deps, input, [same('x'), same('y'), same('z')], options({parallel: 3}).options)
+    assert.equal(plugin.runs.length, 1)
+    assert.equal(d.child.started.length, 3)
+  })
+})

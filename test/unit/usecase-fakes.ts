@@ -1,0 +1,274 @@
+// Hand-written fakes of the ports in src/usecases/ports.ts for the use-case tests: each records
+// what it was asked, so a test can fail when an expected call never happens.
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import type {Provider} from '../../src/core/access/provider-file.js'
+import type {Credential} from '../../src/core/exec-credential/protocol.js'
+import type {
+  AnswerBook,
+  AnswerSource,
+  CachedCredential,
+  ChildRequest,
+  ChildResult,
+  ChildRunner,
+  CredentialStore,
+  Notices,
+  PluginProcessRunner,
+  PluginRunRequest,
+  PluginRunResult,
+  ProfileHub,
+  ProfileSnapshot,
+  ProfileSnapshotStore,
+  ProviderSource,
+  RunningChild,
+  SessionHub,
+  TempKubeconfigs,
+} from '../../src/usecases/ports.js'
+import type {TargetHub} from '../../src/usecases/exec-targets.js'
+
+export const V1 = 'client.authentication.k8s.io/v1'
+export const PIN = {kubeconfigPaths: ['/home/u/.kube/hub'], context: 'hub'}
+
+export function profile(name = 'eu', namespace = 'fleet'): ClusterProfile {
+  return {
+    metadata: {name, namespace},
+    spec: {clusterManager: {name: 'm'}},
+    status: {accessProviders: [{name: 'idp', cluster: {server: `https://${name}.example`}}]},
+  }
+}
+
+export function provider(): Provider {
+  return {name: 'idp', execConfig: {apiVersion: V1, command: '/bin/idp'}}
+}
+
+export function providerSource(warnings: string[] = [], providers = [provider()]) {
+  const loads: unknown[] = []
+  const source: ProviderSource = {
+    async load(selection) {
+      loads.push(selection)
+      return {warnings, required: () => providers}
+    },
+  }
+  return {source, loads}
+}
+
+export function execCredentialJson(token: string, expiresAt?: Date): string {
+  return JSON.stringify({
+    apiVersion: V1,
+    kind: 'ExecCredential',
+    status: {token, ...(expiresAt ? {expirationTimestamp: expiresAt.toISOString()} : {})},
+  })
+}
+
+/** A plugin that prints the given ExecCredential (or fails as told). */
+export function plugins(result: Partial<PluginRunResult> = {}) {
+  const runs: PluginRunRequest[] = []
+  const runner: PluginProcessRunner = {
+    async run(request) {
+      runs.push(request)
+      return {
+        exitCode: 0,
+        stdout: execCredentialJson('fresh-token'),
+        stderr: '',
+        notFound: false,
+        timedOut: false,
+        outputTooLarge: false,
+        ...result,
+      }
+    },
+  }
+  return {runner, runs}
+}
+
+/** The credential cache in memory: `held` is served as it is, anything else is fetched and kept. */
+export function store(held: Record<string, Credential> = {}) {
+  const keys: string[] = []
+  const cleared: Array<string[] | undefined> = []
+  const until = new Date(Date.now() + 3600_000)
+  const fake: CredentialStore = {
+    dir: '/cache/credentials',
+    entryPath: (key) => `/cache/credentials/${key}.json`,
+    async clear(which) {
+      cleared.push(which)
+      if (!which) return Object.keys(held).length
+      return which.filter((key) => key in held).length
+    },
+    async obtain(key, fetch): Promise<CachedCredential> {
+      keys.push(key)
+      if (held[key]) return {credential: held[key]!, fromCache: true, cachedUntil: until}
+      const credential = await fetch()
+      held[key] = credential
+      return {credential, fromCache: false, cachedUntil: until, obtainedAt: new Date()}
+    },
+  }
+  return {store: fake, keys, cleared, until}
+}
+
+export const outage = () =>
+  Object.assign(new Error('cannot reach hub https://hub: connection refused'), {outage: true})
+
+/** The hub: `read` answers each profile read (a profile, or an error to throw). */
+export function profileHub(read: () => ClusterProfile | Error) {
+  const reads: Array<{name: string; remember: boolean; idleTimeoutMs?: number}> = []
+  const hub: ProfileHub = {
+    identity: 'hub-identity',
+    pin: PIN,
+    namespace: 'fleet',
+    async readProfile(ref, options) {
+      reads.push({name: ref.name, ...options})
+      const answer = read()
+      if (answer instanceof Error) throw answer
+      return answer
+    },
+    isOutage: (error) => (error as {outage?: boolean}).outage === true,
+  }
+  return {hub, reads}
+}
+
+export function snapshots(kept: ProfileSnapshot[] = []) {
+  const remembered: ClusterProfile[] = []
+  const fake: ProfileSnapshotStore = {
+    async last(hub, namespace, name) {
+      return kept.find(
+        (snapshot) =>
+          snapshot.hub === hub &&
+          snapshot.profile.metadata.namespace === namespace &&
+          snapshot.profile.metadata.name === name,
+      )
+    },
+    async remember(hub, profile) {
+      remembered.push(profile)
+      return {profile, hub, file: `/cache/profiles/${profile.metadata.name}.json`, fetchedAt: NOW}
+    },
+  }
+  return {snapshots: fake, remembered}
+}
+
+export const NOW = Date.parse('2030-01-01T00:00:00Z')
+
+export function snapshot(ageMs: number, p = profile()): ProfileSnapshot {
+  return {
+    profile: p,
+    hub: 'hub-identity',
+    file: `/cache/profiles/${p.metadata.name}.json`,
+    fetchedAt: NOW - ageMs,
+  }
+}
+
+export function answers() {
+  const begun: Array<{command: string; args: string[]}> = []
+  const kept: Array<{payload: string; from: AnswerSource}> = []
+  const book: AnswerBook = {
+    begin(command, args) {
+      begun.push({command, args})
+      return {
+        async keep(payload, from) {
+          kept.push({payload, from})
+        },
+      }
+    },
+  }
+  return {book, begun, kept}
+}
+
+export function notices() {
+  const said = {warnings: [] as string[], notes: [] as string[], pluginStderr: [] as string[]}
+  const fake: Notices = {
+    warn: (message) => said.warnings.push(message),
+    note: (message) => said.notes.push(message),
+    pluginStderr: (text) => said.pluginStderr.push(text),
+  }
+  return {notices: fake, said}
+}
+
+export function sessionHub(profiles: ClusterProfile[]) {
+  const chosen: Array<string | undefined> = []
+  let closed = 0
+  const hub: SessionHub = {
+    identity: 'hub-identity',
+    pin: PIN,
+    namespace: 'fleet',
+    async chooseProfile(text) {
+      chosen.push(text)
+      const found = profiles.find(
+        (p) => text === undefined || `${p.metadata.namespace}/${p.metadata.name}` === text,
+      )
+      if (!found) throw new Error(`no profile ${text}`)
+      return found
+    },
+    async close() {
+      closed++
+    },
+  }
+  return {hub, chosen, closed: () => closed}
+}
+
+/** The user's command: `exit` decides each run's result. */
+export function children(exit: (request: ChildRequest) => Partial<ChildResult> = () => ({})) {
+  const started: Array<{request: ChildRequest; mode: 'inherited' | 'prefixed'; ownGroup?: boolean}> = []
+  const killed: NodeJS.Signals[] = []
+  const run = (request: ChildRequest): RunningChild => ({
+    result: Promise.resolve({exitCode: 0, notFound: false, ...exit(request)}),
+    kill: (signal) => killed.push(signal),
+    stop: () => killed.push('SIGTERM'),
+  })
+  const runner: ChildRunner = {
+    inherited(request, options) {
+      started.push({request, mode: 'inherited', ownGroup: options?.ownGroup})
+      return run(request)
+    },
+    prefixed(request) {
+      started.push({request, mode: 'prefixed'})
+      return run(request)
+    },
+  }
+  return {runner, started, killed}
+}
+
+export function temp() {
+  const files = new Map<string, string>()
+  let created = 0
+  let disposed = 0
+  const fake: TempKubeconfigs = {
+    credentialReader: '/bin/cat',
+    async create(content, kind = 'kubeconfig') {
+      const file = `/run/cpcred/${kind}-${++created}`
+      files.set(file, content)
+      return file
+    },
+    async replace(file, content) {
+      files.set(file, content)
+    },
+    async remove(file) {
+      files.delete(file)
+    },
+    pathFor: async (name) => `/run/cpcred/${name}`,
+    async dispose() {
+      disposed++
+    },
+    sweepStale: async () => [],
+  }
+  return {temp: fake, files, disposed: () => disposed}
+}
+
+/** The hub for selecting targets: these profiles, and namespace labels none. */
+export function targetHub(profiles: ClusterProfile[]) {
+  let closed = 0
+  const hub: TargetHub = {
+    namespace: 'fleet',
+    async getProfile(namespace, name) {
+      return profiles.find((p) => p.metadata.namespace === namespace && p.metadata.name === name)
+    },
+    async listProfilePage(options) {
+      return {
+        items: profiles.filter(
+          (p) => options.namespace === undefined || p.metadata.namespace === options.namespace,
+        ),
+      }
+    },
+    listNamespaceLabels: async () => new Map(),
+    async close() {
+      closed++
+    },
+  }
+  return {hub, closed: () => closed}
+}
