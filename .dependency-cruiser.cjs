@@ -1,6 +1,7 @@
 // The layer rule of docs/architecture.md, checked by `npm run lint`. Each layer imports only from
 // the ones below it: commands and the fast path (src/commands, src/cli) → the wiring
-// (src/cli/wiring.ts) → use cases (src/usecases, with their ports) → adapters → core.
+// (src/cli/wiring.ts) → use cases (src/usecases, with their ports) → adapters → core; no cycles.
+// docs/architecture.md explains the layers.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -32,15 +33,27 @@ module.exports = {
         'A use case declares what it needs from outside as a port (src/usecases/ports.ts) and gets it from the wiring.',
       severity: 'error',
       from: {path: '^src/usecases/'},
-      to: {path: '^src/(adapters|cli|commands|hooks|plugins)/'},
+      to: {path: '^src/(adapters|cli|commands|hooks)/'},
     },
     {
       name: 'fronts-reach-adapters-through-the-wiring',
       comment:
-        'Commands and the fast path get adapters from src/cli/wiring.ts only, so that every path is wired alike.',
+        'Commands and the fast path get adapters from src/cli/wiring.ts only, so that every path is wired alike (type-only imports are fine).',
       severity: 'error',
-      from: {path: '^src/(cli|commands|hooks|plugins)/', pathNot: '^src/cli/wiring\\.ts$'},
+      from: {path: '^src/(cli|commands|hooks)/', pathNot: '^src/cli/(wiring|answer)\\.ts$'},
       to: {path: '^src/adapters/', dependencyTypesNot: ['type-only']},
+    },
+    {
+      name: 'the-answer-bundle-has-its-own-small-wiring',
+      comment:
+        'src/cli/answer.ts (a bundle of its own, run before any other on every credential and exec) takes its adapters from src/adapters/answered.ts: through wiring.ts, esbuild would put every adapter in it.',
+      severity: 'error',
+      from: {path: '^src/cli/answer\\.ts$'},
+      to: {
+        path: '^src/adapters/',
+        pathNot: '^src/adapters/answered\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
   ],
   options: {

@@ -2,7 +2,7 @@
 // providers, how users run the plugin, and the names.
 import {realpathSync} from 'node:fs'
 import type {HubPort} from '../usecases/ports.js'
-import {requireProviders, type LoadedProviders} from '../adapters/providers.js'
+import type {SessionProviders} from './wiring.js'
 import {resolveAccessProviderFlag} from '../core/access/plugin-commands.js'
 import type {KubeconfigRequest} from '../usecases/write-kubeconfig.js'
 import type {FlagValues} from './flag-table.js'
@@ -17,10 +17,10 @@ export function kubeconfigRequest(
     'as-group'?: string[]
   },
   hub: HubPort,
-  loaded: LoadedProviders,
+  loaded: SessionProviders,
 ): Omit<KubeconfigRequest, 'profiles'> {
   return {
-    providers: requireProviders(loaded),
+    providers: loaded.required(),
     hub: hub.pin(),
     hubServer: hub.config.server,
     mode: flags.mode,

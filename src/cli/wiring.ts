@@ -10,6 +10,7 @@ import type * as Picker from '../adapters/picker.js'
 import type {spoolStdin} from '../adapters/stdin-spool.js'
 import * as interrupts from '../adapters/interrupts.js'
 import type {LoadedProviders} from '../adapters/providers.js'
+import type {Provider} from '../core/access/provider-file.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import type {DoctorDeps} from '../usecases/doctor.js'
 import type {RecentProfilePorts} from '../usecases/recent-profile.js'
@@ -45,10 +46,13 @@ export interface SessionFlags extends HubFlagValues {
   selector?: string
 }
 
+/** The consumer's providers as read, and the usage error that says where to declare one when there is none. */
+export type SessionProviders = LoadedProviders & {required(): Provider[]}
+
 /** The hub and the consumer's providers, read side by side. */
 export interface Session {
   hub: HubPort
-  providers: LoadedProviders
+  providers: SessionProviders
 }
 
 export interface Wiring {
@@ -153,13 +157,13 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
     async session(flags) {
       checkLabelSelector(flags.selector)
-      const {loadProviders} = await import('../adapters/providers.js')
-      const [hub, providers] = await Promise.all([
+      const {loadProviders, requireProviders} = await import('../adapters/providers.js')
+      const [hub, loaded] = await Promise.all([
         wiring.openHub(hubSelection(flags)),
         loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}, env),
       ])
-      for (const warning of providers.warnings) wiring.printer.warn(warning)
-      return {hub, providers}
+      for (const warning of loaded.warnings) wiring.printer.warn(warning)
+      return {hub, providers: {...loaded, required: () => requireProviders(loaded, env)}}
     },
     async kubeconfigFiles() {
       return (await import('../adapters/kubeconfig-files.js')).kubeconfigFiles
