@@ -1,6 +1,6 @@
 // Recently read profiles, so that `cpcred credential` (run by kubectl on every command) does not
 // open a TLS connection to the hub each time: a profile read less than --profile-max-age ago is
-// used again (src/cli/recent-profile.ts), and while the hub is down one up to --profile-max-stale.
+// used again (src/usecases/recent-profile.ts), and while the hub is down one up to --profile-max-stale.
 // Profiles hold no secrets; the files are private all the same.
 import {createHash} from 'node:crypto'
 import {PROFILE_VERSIONS, type ClusterProfile, type ProfileVersion} from '../core/profiles/cluster-profile.js'

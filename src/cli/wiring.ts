@@ -276,7 +276,11 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       async load(selection) {
         const {loadProviders, requireProviders} = await import('../adapters/providers.js')
         const loaded = await loadProviders(selection, env)
-        return {warnings: loaded.warnings, required: () => requireProviders(loaded, env)}
+        return {
+          warnings: loaded.warnings,
+          providers: loaded.providers,
+          required: () => requireProviders(loaded, env),
+        }
       },
     },
     plugins: {

@@ -123,7 +123,8 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
       shown.add(warning)
     }
   } else {
-    profiles = await selectExecTargets(ports.targets, input.targets, providers.required())
+    // Which targets, before whether a provider can reach them: a usage error names the first mistake.
+    profiles = await selectExecTargets(ports.targets, input.targets, providers.providers)
     if (profiles.length === 0 && !input.fanOutAlways) return ExitCode.Success
   }
 

@@ -358,6 +358,8 @@ export interface ProviderSelection {
 /** The consumer's providers as read, with what is wrong in them said as warnings. */
 export interface ProvidersRead {
   warnings: string[]
+  /** The providers read, none when there is no provider file (selecting targets needs no more). */
+  providers: Provider[]
   /** The providers; throws the usage error that says where to declare one when there is none. */
   required(): Provider[]
 }

@@ -102,6 +102,28 @@ describe('exec on one target: failures first', () => {
     assert.equal(w.files.disposed(), 1)
   })
 
+  it('without a target, says so before it says that no provider is configured', async () => {
+    const w = world({targets: []})
+    w.ports.providers = {
+      load: async () => ({
+        warnings: [],
+        providers: [],
+        required: () => assert.fail('providers were required before the targets were known'),
+      }),
+    }
+    // Not on a terminal: nobody can be asked to pick.
+    w.ports.targets.pick = undefined
+    await assert.rejects(
+      execCommand(w.ports, {
+        ...input,
+        oneNamed: undefined,
+        args: [],
+        targets: {names: [], all: false, allNamespaces: false},
+      }),
+      /no target given/,
+    )
+  })
+
   it('dies of SIGINT when the command did, so that the shell sees ^C', async () => {
     const w = world({exit: () => ({exitCode: 130, signal: 'SIGINT'})})
     await assert.rejects(execCommand(w.ports, input), (error) => error instanceof DiedOfSignal)

@@ -45,7 +45,7 @@ export function providerSource(warnings: string[] = [], providers = [provider()]
   const source: ProviderSource = {
     async load(selection) {
       loads.push(selection)
-      return {warnings, required: () => providers}
+      return {warnings, providers, required: () => providers}
     },
   }
   return {source, loads}
