@@ -22,10 +22,10 @@ module.exports = {
     {
       name: 'adapters-implement-ports',
       comment:
-        'Adapters implement the ports of src/usecases/ports.ts: they import its types, never a use case.',
+        'Adapters implement the ports of src/usecases/ports.ts (src/usecases/ports/): they import their types, never a use case.',
       severity: 'error',
       from: {path: '^src/adapters/'},
-      to: {path: '^src/(usecases/(?!ports\\.ts$)|cli/|commands/|hooks/)'},
+      to: {path: '^src/(usecases/(?!ports(\\.ts$|/))|cli/|commands/|hooks/)'},
     },
     {
       name: 'usecases-reach-out-through-ports',

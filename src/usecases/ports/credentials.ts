@@ -1,0 +1,254 @@
+// The ports of the credential pipeline and exec: what `credential`, `exec`, `whoami` and `cache
+// clear` need. The hub as far as credentials care (who reads it, how plugins find it, one profile),
+// the provider file, plugins, the credential cache, the answers kept for the next identical
+// question, the user's command, its temporary kubeconfig, and the signals sent to cpcred.
+import type {Provider} from '../../core/access/provider-file.js'
+import type {Credential} from '../../core/exec-credential/protocol.js'
+import type {ClusterProfile} from '../../core/profiles/cluster-profile.js'
+import type {HubPin} from '../../core/profiles/hub-pin.js'
+import type {LifetimeRule} from '../../core/exec-credential/cache.js'
+import type {Writable} from 'node:stream'
+import type {ProfileRef} from '../profile-ref.js'
+
+/** Who reads the hub (every cache key carries it), how plugins find it, and its namespace. */
+export interface HubIdentity {
+  identity: string
+  pin: HubPin
+  /** -n, else the context's namespace, else "default". */
+  namespace: string
+}
+
+/** The hub as the hot paths know it: its identity from a summary, one profile read on demand. */
+export interface ProfileHub extends HubIdentity {
+  /**
+   * Reads one profile from the hub. `remember`: the served version may be kept (not with
+   * --no-cache); `idleTimeoutMs`: a silent hub is given up on after this long.
+   */
+  readProfile(ref: ProfileRef, options: {remember: boolean; idleTimeoutMs?: number}): Promise<ClusterProfile>
+  /** The failure says the hub is down (refused, timed out, 5xx), never a 401, 403 or TLS failure. */
+  isOutage(error: unknown): boolean
+}
+
+/** The hub as commands that may pick a profile know it (whoami, cache clear). */
+export interface SessionHub extends HubIdentity {
+  /** The profile named (NAME or NAMESPACE/NAME) or, on a terminal without one, picked from a list. */
+  chooseProfile(text: string | undefined, allNamespaces: boolean): Promise<ClusterProfile>
+  close(): Promise<void>
+}
+
+/** A profile as read from the hub, and where and when that was. */
+export interface ProfileSnapshot {
+  profile: ClusterProfile
+  file: string
+  fetchedAt: number
+  /** The identity of the hub it was read from. */
+  hub: string
+}
+
+/** Recently read profiles, per hub identity. */
+export interface ProfileSnapshotStore {
+  last(hubIdentity: string, namespace: string, name: string): Promise<ProfileSnapshot | undefined>
+  remember(hubIdentity: string, profile: ClusterProfile): Promise<ProfileSnapshot | undefined>
+}
+
+export interface ProviderSelection {
+  providerFile?: string
+  accessProviders?: string[]
+}
+
+/** The consumer's providers as read, with what is wrong in them said as warnings. */
+export interface ProvidersRead {
+  warnings: string[]
+  /** The providers read, none when there is no provider file (selecting targets needs no more). */
+  providers: Provider[]
+  /** The providers; throws the usage error that says where to declare one when there is none. */
+  required(): Provider[]
+}
+
+export interface ProviderSource {
+  load(selection: ProviderSelection): Promise<ProvidersRead>
+}
+
+export interface PluginRunRequest {
+  command: string
+  args: string[]
+  /** Added to (and overriding) cpcred's own environment, as client-go does. */
+  env: Record<string, string>
+  /** Interactive plugins get the terminal: stdin and stderr pass through live. */
+  interactive: boolean
+  timeoutMs: number
+  /** A plugin that prints more than this is broken; stop it rather than fill memory. */
+  maxStdoutBytes: number
+}
+
+export interface PluginRunResult {
+  /** undefined when the process did not exit normally (not found, timed out, killed). */
+  exitCode?: number
+  stdout: string
+  /** The end of what it wrote on stderr (empty for interactive runs, whose stderr is the terminal's). */
+  stderr: string
+  notFound: boolean
+  /** The plugin could not be started for another reason (e.g. EACCES: not executable). */
+  startError?: string
+  timedOut: boolean
+  outputTooLarge: boolean
+  /** cpcred was asked to stop (this signal) while the plugin ran, and stopped it. */
+  interrupted?: NodeJS.Signals
+  signal?: string
+}
+
+/** Runs credential plugins, each in a process group of its own. */
+export interface PluginProcessRunner {
+  run(request: PluginRunRequest): Promise<PluginRunResult>
+}
+
+export interface CachedCredential {
+  credential: Credential
+  fromCache: boolean
+  /** Until when the cache serves it (by the rule asked for), when it is in the cache. */
+  cachedUntil?: Date
+  /** When the plugin returned it. */
+  obtainedAt?: Date
+}
+
+/** A credential by cache key: served when usable, else fetched (once, even with many callers). */
+export interface CredentialCache {
+  obtain(
+    key: string,
+    fetch: () => Promise<Credential>,
+    ttlSeconds?: number,
+    rule?: LifetimeRule,
+  ): Promise<CachedCredential>
+}
+
+/** The credential cache on disk. */
+export interface CredentialStore extends CredentialCache {
+  readonly dir: string
+  /** The file of a key's entry (an answer depends on it). */
+  entryPath(key: string): string
+  /** Removes the entries of these keys, or all; returns how many went. */
+  clear(keys?: string[]): Promise<number>
+}
+
+/** What an answer kept for the next identical question depends on besides its signed inputs. */
+export interface AnswerSource {
+  cacheKey: string
+  cachedUntil: Date
+  snapshot: ProfileSnapshot
+  profileMaxAgeMs: number
+}
+
+/**
+ * The answer to this exact question (`credential` or `exec` with these words), kept for the next
+ * one. Its input files are signed when it is begun, before they are read.
+ */
+export interface AnswerDraft {
+  keep(payload: string, from: AnswerSource): Promise<void>
+}
+
+export interface AnswerBook {
+  begin(
+    command: 'credential' | 'exec',
+    args: string[],
+    inputs: {kubeconfig?: string; providers: ProviderSelection},
+  ): AnswerDraft
+}
+
+/** Talks to a profile's cluster with a credential (whoami). */
+export interface SelfSubjectReview {
+  apiVersion: string
+  kind: string
+  status: {userInfo: {username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]>}}
+}
+
+export interface ChildRequest {
+  command: string
+  args: string[]
+  /** Added to cpcred's own environment. */
+  env: Record<string, string>
+}
+
+export interface ChildResult {
+  /**
+   * The exit code, or 128+n when the command died of signal n, or as a shell reports a command it
+   * cannot start: 127 when there is no such command, 126 when it cannot be run (not executable).
+   */
+  exitCode: number
+  signal?: string
+  notFound: boolean
+  /** Why the command could not start, in the shell's words ("command not found", "Permission denied"). */
+  startError?: string
+}
+
+export interface RunningChild {
+  result: Promise<ChildResult>
+  /** Passes a signal on (to the command's whole process group when it has one). */
+  kill(signal: NodeJS.Signals): void
+  /** Ends it: SIGTERM, then SIGKILL after a grace (--fail-fast). */
+  stop(): void
+}
+
+export type OnLine = (stream: 'stdout' | 'stderr', line: string) => void
+
+/** A fan-out target's stdin: a descriptor to hand over, or a pipe that is fed once the child runs. */
+export interface ChildStdin {
+  stdio: number | 'pipe'
+  /** The child has been started; `stdin` is its pipe (null when it was given a descriptor). */
+  started(stdin: Writable | null): void
+}
+
+/** The user's command, as `cpcred exec` runs it. */
+export interface ChildRunner {
+  /**
+   * stdio inherited: the command owns the terminal and stays in its foreground process group,
+   * unless `ownGroup` (--timeout), so that stopping it stops what it started too, as timeout(1) does.
+   */
+  inherited(request: ChildRequest, options?: {ownGroup?: boolean}): RunningChild
+  /**
+   * stdin from `stdin` or else /dev/null; each line of stdout and stderr handed to `onLine`, or both
+   * sent to /dev/null without one (nobody reads them). The command gets a process group of its own,
+   * so stopping it stops what it started too.
+   */
+  prefixed(request: ChildRequest, onLine?: OnLine, stdin?: ChildStdin): RunningChild
+}
+
+export interface TempKubeconfigs {
+  /** Writes the content to a new private file (0600 in a 0700 directory); returns its path. */
+  create(content: string, kind?: 'kubeconfig' | 'credential'): Promise<string>
+  /** Replaces a file create made with new content, atomically (a reader sees the old or the new). */
+  replace(file: string, content: string): Promise<void>
+  /** Removes the file. */
+  remove(file: string): Promise<void>
+  /** A path in the run's private directory for a file the caller creates; it goes with the directory. */
+  pathFor(name: string): Promise<string>
+  /** Removes the run's private directory (and anything left in it); called once, at the end. */
+  dispose(): Promise<void>
+  /** Removes what runs killed before they could clean up left behind (housekeeping, never fails). */
+  sweepStale(): Promise<unknown>
+  /** The absolute path of the program that prints the credential file for kubectl (cat). */
+  readonly credentialReader: string
+}
+
+/**
+ * Runs a renewal command and hands back its stdout; stdin is closed, stderr is the user's unless
+ * `quiet` (a retry after a failure that was already reported).
+ */
+export type RenewCredential = (
+  command: string[],
+  options?: {quiet?: boolean; signal?: AbortSignal},
+) => Promise<string>
+
+/** While `action` runs, signals sent to cpcred go to `forward` instead of ending it. */
+export type ForwardingSignals = <T>(
+  forward: (signal: NodeJS.Signals) => void,
+  action: () => Promise<T>,
+) => Promise<T>
+
+/** What a command says on stderr while it works (the printer, for people). */
+export interface Notices {
+  warn(message: string): void
+  /** A note (--verbose, cache problems). */
+  note(message: string): void
+  /** A plugin's own stderr, passed on as it is (made printable). */
+  pluginStderr(text: string): void
+}

@@ -1,0 +1,42 @@
+// The ports of the user's files that cpcred writes (kubeconfigs) and of the lists shell completion
+// offers.
+
+// Kubeconfig files (kubeconfig, sync)
+
+/** The user's kubeconfig files, as cpcred writes them (src/adapters/kubeconfig-files.ts). */
+export interface KubeconfigFiles {
+  read(file: string): Promise<string | undefined>
+  /** Atomically, through symlinks, keeping an existing file's mode and owner (new files 0600). */
+  write(file: string, content: string): Promise<void>
+  withLock<T>(file: string, action: () => Promise<T>): Promise<T>
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shell completion (__complete)
+
+/** The profile names offered at TAB for one hub, as last fetched. */
+export interface CompletionList {
+  fetchedAt: number
+  /** NAMESPACE/NAME of each profile. */
+  profiles: string[]
+}
+
+/** Short-lived lists of profile names per hub identity, renewed by one refresh at a time. */
+export interface CompletionLists {
+  read(hubIdentity: string): Promise<CompletionList | undefined>
+  /** Waits up to `ms` for a list to appear (the first TAB for a hub). */
+  waitFor(hubIdentity: string, ms: number): Promise<CompletionList | undefined>
+  /** Young enough to be offered without a refresh. */
+  isFresh(list: CompletionList | undefined): boolean
+  write(hubIdentity: string, profiles: string[]): Promise<void>
+  /** true for the one caller that may refresh now. */
+  claimRefresh(hubIdentity: string): Promise<boolean>
+  releaseRefresh(hubIdentity: string): Promise<void>
+}
+
+/** The hub a completion is for, known from the kubeconfig alone (no request). */
+export interface CompletionHub {
+  identity: string
+  /** The context's namespace (or -n): names in it are offered without the namespace. */
+  namespace: string
+}
