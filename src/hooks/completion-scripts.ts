@@ -1,14 +1,20 @@
 // After @oclif/plugin-autocomplete writes its completion scripts (commands and flags), add profile
 // names to the bash and zsh ones: a function that asks `cpcred __complete` (src/cli/complete.ts),
 // which answers from a local list in a few tens of milliseconds and renews the list in the background.
+// fish, which the plugin does not know, gets a script of cpcred's own beside them
+// (src/cli/fish-completion.ts).
 import type {Hook} from '@oclif/core'
+import {completionEntries, fishCompletionScript, fishScriptPath} from '../cli/fish-completion.js'
 import {COMPLETE_COMMAND} from '../cli/router.js'
 
 const MARK = '# cpcred: profile names'
 
 const hook: Hook<'postrun'> = async function ({Command, config}) {
   if (Command.id !== 'autocomplete' && Command.id !== 'autocomplete:create') return
-  const [{readFile, writeFile}, path] = await Promise.all([import('node:fs/promises'), import('node:path')])
+  const [{mkdir, readFile, writeFile}, path] = await Promise.all([
+    import('node:fs/promises'),
+    import('node:path'),
+  ])
   const functions = path.join(config.cacheDir, 'autocomplete', 'functions')
   for (const [file, addProfiles] of [
     [path.join(functions, 'bash', `${config.bin}.bash`), bashWithProfiles],
@@ -18,6 +24,9 @@ const hook: Hook<'postrun'> = async function ({Command, config}) {
     if (script === undefined || script.includes(MARK)) continue
     await writeFile(file, addProfiles(script, config.bin))
   }
+  const fish = fishScriptPath(config.cacheDir, config.bin)
+  await mkdir(path.dirname(fish), {recursive: true})
+  await writeFile(fish, fishCompletionScript(config.bin, completionEntries(config)))
 }
 
 export default hook

@@ -1,8 +1,8 @@
 // Shell completion and the kubectl plugin name, as a user installs them: the bash and zsh scripts
-// that @oclif/plugin-autocomplete writes (with cpcred's profile names added) in a real bash and zsh,
-// and kubectl finding `kubectl-cpcred` on PATH.
+// that @oclif/plugin-autocomplete writes (with cpcred's profile names added) and cpcred's own fish
+// script, in a real bash, zsh and fish, and kubectl finding `kubectl-cpcred` on PATH.
 import assert from 'node:assert/strict'
-import {existsSync} from 'node:fs'
+import {accessSync, constants, existsSync, statSync} from 'node:fs'
 import {readFile, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
@@ -13,7 +13,7 @@ import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
  * A profile on the hub, `cpcred` on PATH as an installed one would be, and the shell's completion
  * set up by `cpcred autocomplete SHELL`; returns the directory holding the shell's functions.
  */
-async function installCompletion(shell: 'bash' | 'zsh', prefix: string) {
+async function installCompletion(shell: 'bash' | 'zsh' | 'fish', prefix: string) {
   const fixture = await spokeFixture({prefix})
   const bin = await tempDir('cpcred-bin-')
   await symlink(cpcredBin, path.join(bin, 'cpcred'))
@@ -29,6 +29,24 @@ async function installCompletion(shell: 'bash' | 'zsh', prefix: string) {
   assert.match(setup.stdout, new RegExp(`cpcred autocomplete script ${shell}`))
   return {fixture, env, functions: path.join(cache, 'cpcred', 'autocomplete', 'functions', shell)}
 }
+
+/** The program's path where it is on PATH (an executable file), as the shell would find it. */
+function onPath(program: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, program)
+    try {
+      accessSync(file, constants.X_OK)
+      if (statSync(file).isFile()) return file
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined
+}
+
+/** Why a shell's tests skip: only when the shell is not installed at all. */
+const notInstalled = (shell: string) =>
+  `${shell} is not installed: install it (Debian: apt-get install ${shell}; .ci/run does) to run these tests`
 
 /** bash-completion, where installed: what a bash user's shell normally has loaded. */
 const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion'
@@ -111,7 +129,7 @@ describe('shell completion of commands, flags and profile names', () => {
 
   it(
     "after exec's `--` with bash-completion loaded: the command's own completion (_command_offset)",
-    {skip: existsSync(BASH_COMPLETION) ? false : 'bash-completion is not installed'},
+    {skip: existsSync(BASH_COMPLETION) ? false : notInstalled('bash-completion')},
     async () => {
       const result = await runProgram(
         'bash',
@@ -147,10 +165,11 @@ describe('shell completion of commands, flags and profile names', () => {
   })
 })
 
-// zsh is not on every machine; where it is, the zsh script gets the same checks through a real zsh.
-const zsh = ['/usr/bin/zsh', '/bin/zsh'].find((file) => existsSync(file))
+// zsh and fish are not on every machine (CI installs them); where they are, their scripts get the
+// same checks through the real shell.
+const zsh = onPath('zsh')
 
-describe('zsh completion of profile names', {skip: zsh ? false : 'zsh is not installed'}, () => {
+describe('zsh completion of profile names', {skip: zsh ? false : notInstalled('zsh')}, () => {
   let fixture: SpokeFixture
   let env: NodeJS.ProcessEnv
   let functions: string
@@ -205,6 +224,104 @@ describe('zsh completion of profile names', {skip: zsh ? false : 'zsh is not ins
     )
   })
 })
+
+const fish = onPath('fish')
+
+describe(
+  'fish completion of commands, flags and profile names',
+  {skip: fish ? false : notInstalled('fish')},
+  () => {
+    let fixture: SpokeFixture
+    let env: NodeJS.ProcessEnv
+
+    before(async () => {
+      ;({fixture, env} = await installCompletion('fish', 'fish-completion'))
+      // fish's own configuration and data, where the instructions put the completion file.
+      env = {
+        ...env,
+        XDG_CONFIG_HOME: await tempDir('cpcred-fish-config-'),
+        XDG_DATA_HOME: await tempDir('cpcred-fish-data-'),
+      }
+      const setup = await cpcred(['autocomplete', 'fish'], env)
+      assert.equal(setup.code, 0, setup.stderr)
+      // Run the command the instructions give, in fish, as a user would paste it.
+      const command = setup.stdout.split('\n').find((line) => line.includes('autocomplete script fish'))
+      assert.ok(command, setup.stdout)
+      const ran = await runProgram(fish!, ['-c', command.trim()], {env})
+      assert.equal(ran.code, 0, ran.stderr)
+      assert.equal(ran.stderr, '')
+    })
+
+    /**
+     * What fish offers for `cpcred WORDS…` (`complete -C`, the candidates without their descriptions),
+     * with the completion fish loads by itself from the file the instructions wrote.
+     */
+    async function complete(...words: string[]): Promise<string[]> {
+      const result = await runProgram(
+        'timeout',
+        ['30', fish!, '-c', 'complete -C $argv[1]', ['cpcred', ...words].join(' ')],
+        {env},
+      )
+      assert.equal(result.code, 0, result.stderr)
+      assert.equal(result.stderr, '', 'completion prints nothing on the terminal')
+      return result.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('\t')[0]!)
+    }
+
+    it('offers profile names (NAMESPACE/NAME) from the hub: the first TAB waits for the list', async () => {
+      assert.deepEqual(await complete('describe', `${fixture.namespace}/`), [`${fixture.namespace}/target`])
+      assert.deepEqual(await complete('whoami', '-n', fixture.namespace, 'tar'), ['target'])
+      assert.deepEqual(await complete('cache', 'clear', `${fixture.namespace}/t`), [
+        `${fixture.namespace}/target`,
+      ])
+      assert.deepEqual(await complete('list', `${fixture.namespace}/`), [], 'list takes no profile')
+      assert.deepEqual(await complete('describe', '--context', ''), [], 'a flag value is not a profile')
+    })
+
+    it('completes commands, topics and flags, after a profile and after other flags', async () => {
+      assert.deepEqual(await complete('descr'), ['describe'])
+      assert.deepEqual(await complete('cache', ''), ['clear'])
+      assert.deepEqual(await complete('plugin', 'tok'), ['token-request'])
+      const all = await complete('')
+      for (const command of ['autocomplete', 'cache', 'describe', 'exec', 'list', 'sync', 'whoami'])
+        assert.ok(all.includes(command), `${command} in ${all.join(' ')}`)
+      assert.ok((await complete('describe', '--kubec')).includes('--kubeconfig'))
+      assert.deepEqual(await complete('exec', `${fixture.namespace}/target`, '--paral'), ['--parallel'])
+      assert.deepEqual(await complete('exec', '--all', '-n', fixture.namespace, '--fail'), ['--fail-fast'])
+      assert.deepEqual(await complete('describe', `${fixture.namespace}/target`, '-o', 'ya'), ['yaml'])
+    })
+
+    it("after exec's `--`: the command line as fish completes it on its own", async () => {
+      const target = `${fixture.namespace}/target`
+      assert.ok((await complete('exec', target, '--', 'kubec')).includes('kubectl'))
+      // ls's own completion (fish ships it), not cpcred's flags.
+      const ls = await complete('exec', target, '--', 'ls', '--colo')
+      assert.ok(ls.includes('--color'), ls.join(' '))
+      const dir = await tempDir('cpcred-fish-files-')
+      await writeFile(path.join(dir, 'manifest.yaml'), '')
+      assert.deepEqual(await complete('exec', target, '--', 'kubectl', 'apply', '-f', `${dir}/man`), [
+        `${dir}/manifest.yaml`,
+      ])
+    })
+
+    it('`autocomplete script fish` loads the script `autocomplete` keeps in the cache', async () => {
+      const script = await cpcred(['autocomplete', 'script', 'fish'], env)
+      assert.equal(script.code, 0, script.stderr)
+      const file = path.join(
+        env.XDG_CACHE_HOME!,
+        'cpcred',
+        'autocomplete',
+        'functions',
+        'fish',
+        'cpcred.fish',
+      )
+      assert.ok(script.stdout.includes(`source '${file}'`), script.stdout)
+      assert.match(await readFile(file, 'utf8'), /^complete -c cpcred -f -a '\(__cpcred_complete\)'$/m)
+    })
+  },
+)
 
 describe('kubectl cpcred', () => {
   it('runs through kubectl when kubectl-cpcred is on PATH', async () => {

@@ -5,7 +5,11 @@ import {readFileSync} from 'node:fs'
 import path from 'node:path'
 import {describe, it} from 'node:test'
 import {fileURLToPath} from 'node:url'
+import YAML from 'yaml'
 import {parseProviderFile} from '../../src/core/access/provider-file.js'
+import {resolveAccess} from '../../src/core/access/resolve-access.js'
+import {buildExecInfo} from '../../src/core/exec-credential/protocol.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 
 const guide = readFileSync(
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/providers.md'),
@@ -13,6 +17,10 @@ const guide = readFileSync(
 )
 const section = guide.slice(guide.indexOf('## Real plugins'), guide.indexOf('## Hub pinning'))
 const entries = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!)
+/** The profile sides the guide shows, by the provider they offer. */
+const profileSides = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+  (match) => YAML.parse(match[1]!) as Pick<ClusterProfile, 'status'>,
+)
 
 describe('docs/providers.md: real plugins', () => {
   it('gives an entry for each plugin the guide names', () => {
@@ -24,6 +32,7 @@ describe('docs/providers.md: real plugins', () => {
         'open-cluster-management',
         'google',
         'aks-workload-identity',
+        'eks',
       ],
     )
   })
@@ -35,4 +44,32 @@ describe('docs/providers.md: real plugins', () => {
       assert.equal(file.providers[0]!.name, name)
     })
   }
+})
+
+describe('docs/providers.md: the eks-aws-auth entry and profile resolve as the plugin needs', () => {
+  const entry = entries.find((text) => JSON.parse(text).name === 'eks')!
+  const {providers} = parseProviderFile(JSON.stringify({providers: [JSON.parse(entry)]}), 'docs/providers.md')
+  const side = profileSides.find((profile) => profile.status?.accessProviders?.[0]?.name === 'eks')!
+  // The guide's placeholder for the EKS cluster's CA, as a real profile would carry it.
+  const caData = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString(
+    'base64',
+  )
+  const profile = JSON.parse(JSON.stringify(side).replace('<BASE64_CA>', caData)) as ClusterProfile
+  profile.metadata = {name: 'my-eks-cluster', namespace: 'fleet'}
+
+  it('the profile chooses the entry and hands the plugin region and clusterId in v1 (all it reads)', () => {
+    const resolution = resolveAccess(profile, providers)
+    assert.equal(resolution.provider.name, 'eks')
+    assert.deepEqual(resolution.execClusterConfig, {region: 'ap-northeast-1', clusterId: 'my-eks-cluster'})
+    const info = JSON.parse(
+      buildExecInfo(resolution.execConfig, resolution.offered.cluster, resolution.execClusterConfig, false),
+    ) as {
+      apiVersion: string
+      spec: {cluster: {server: string; config: unknown}}
+    }
+    // pkg/credentialplugin refuses any other version ("unexpected ExecCredential type (expect v1)").
+    assert.equal(info.apiVersion, 'client.authentication.k8s.io/v1')
+    assert.equal(info.spec.cluster.server, 'https://0123456789ABCDEF.gr7.ap-northeast-1.eks.amazonaws.com')
+    assert.deepEqual(info.spec.cluster.config, {region: 'ap-northeast-1', clusterId: 'my-eks-cluster'})
+  })
 })

@@ -1,0 +1,129 @@
+// fish completion, which @oclif/plugin-autocomplete does not write: a script made from the commands
+// oclif knows (their names and summaries), asking `cpcred __complete` (src/cli/complete.ts) for
+// everything else, as the bash and zsh scripts do (src/hooks/completion-scripts.ts). The
+// `autocomplete` commands (src/commands/autocomplete/) print how to load it.
+import path from 'node:path'
+import {COMPLETE_COMMAND} from './router.js'
+
+/** A command or topic the shell offers, by its oclif id (`cache:clear`). */
+export interface CompletionEntry {
+  id: string
+  summary: string
+}
+
+/** What oclif's Config says about its commands and topics (only what the script needs). */
+export interface CommandsAndTopics {
+  bin: string
+  commands: {id: string; hidden?: boolean; aliases?: string[]; summary?: string; description?: string}[]
+  topics: {name: string; hidden?: boolean; description?: string}[]
+}
+
+/** The visible commands (and their aliases), then the topics that hold them. */
+export function completionEntries({bin, commands, topics}: CommandsAndTopics): CompletionEntry[] {
+  const firstLine = (text: string | undefined) =>
+    (text ?? '').split('\n')[0]!.replaceAll('<%= config.bin %>', bin).trim()
+  const visible = commands.filter((command) => !command.hidden)
+  return [
+    ...visible.flatMap((command) => {
+      const summary = firstLine(command.summary ?? command.description)
+      return [command.id, ...(command.aliases ?? [])].map((id) => ({id, summary}))
+    }),
+    ...topics
+      .filter((topic) => !topic.hidden)
+      .map((topic) => ({id: topic.name, summary: firstLine(topic.description)})),
+  ]
+}
+
+/** Where the script is kept, beside the bash and zsh ones that the plugin writes. */
+export function fishScriptPath(cacheDir: string, bin: string): string {
+  return path.join(cacheDir, 'autocomplete', 'functions', 'fish', `${bin}.fish`)
+}
+
+/** A fish single-quoted word: only `\` and `'` are special there. */
+export function fishQuote(word: string): string {
+  return `'${word.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
+}
+
+/**
+ * The script. At TAB, `cpcred __complete` answers for the words before the cursor: candidates one per
+ * line, or `:commands` (the next command or topic name, which the script knows by the words typed),
+ * `:command N` (exec's command line from word N on: fish completes it as a line of its own) or
+ * another directive (nothing). No file names but after exec's `--`, as in the bash script.
+ */
+export function fishCompletionScript(bin: string, entries: CompletionEntry[]): string {
+  const name = bin.replace(/[^A-Za-z0-9_]/g, '_')
+  const byParent = new Map<string, Map<string, string>>()
+  for (const {id, summary} of entries) {
+    const words = id.split(':')
+    const parent = words.slice(0, -1).join(' ')
+    const siblings = byParent.get(parent) ?? new Map<string, string>()
+    byParent.set(parent, siblings)
+    if (!siblings.has(words.at(-1)!)) siblings.set(words.at(-1)!, summary)
+  }
+  const cases = [...byParent]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([parent, words]) => {
+      const pairs = [...words]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([word, summary]) => `${fishQuote(word)} ${fishQuote(summary.replace(/\s+/g, ' '))}`)
+      return `                case ${fishQuote(parent)}\n                    printf '%s\\t%s\\n' ${pairs.join(' ')}`
+    })
+  return `# ${bin} completion for fish: commands, flags and profile names (NAMESPACE/NAME). Written by
+# \`${bin} autocomplete\`; \`${bin} ${COMPLETE_COMMAND}\` says what the words typed so far ask for.
+function __${name}_complete
+    # The words before the cursor (expanded where this fish can), without the command's own name.
+    set -l words (commandline -xpc 2>/dev/null; or commandline -opc)
+    set -e words[1]
+    # The word being typed, without an opening quote: profile names and flags need none.
+    set -l current (string trim -l -c '\\'"' -- (commandline -ct))
+    set -l answer (command ${bin} ${COMPLETE_COMMAND} $words "$current" 2>/dev/null)
+    switch "$answer[1]"
+        case ':commands'
+            switch "$words"
+${cases.join('\n')}
+            end
+        case ':command *'
+            # The words from the command exec runs on: complete them as that command's own line.
+            set -l first (math (string replace ':command ' '' -- $answer[1]) + 1)
+            set -l line
+            if test $first -le (count $words)
+                set line (string escape -- $words[$first..-1])
+            end
+            complete -C (string join ' ' -- $line (commandline -ct))
+        case ':*'
+        case '*'
+            string join \\n -- $answer
+    end
+end
+complete -c ${bin} -e
+complete -c ${bin} -f -a '(__${name}_complete)'
+`
+}
+
+/** What `autocomplete script fish` prints: the line a fish completions file needs to load the script. */
+export function fishSetupScript(bin: string, script: string): string {
+  return `# ${bin} autocomplete setup: the completion \`${bin} autocomplete\` keeps up to date
+test -f ${fishQuote(script)}; and source ${fishQuote(script)}
+`
+}
+
+/** What `autocomplete fish` prints, as the plugin does for bash and zsh. */
+export function fishInstructions(bin: string, scriptCommand: string): string {
+  return `
+Setup Instructions for ${bin.toUpperCase()} CLI Autocomplete ---
+==============================================
+
+1) Run this command in fish:
+
+  mkdir -p $__fish_config_dir/completions; ${scriptCommand} > $__fish_config_dir/completions/${bin}.fish
+
+  fish loads that file the first time you complete a ${bin} command line; it sources the completion
+  that \`${bin} autocomplete\` wrote, so \`${bin} autocomplete --refresh-cache\` updates it.
+
+2) Start using autocomplete:
+
+  ${bin} <TAB>                  # Command completion
+  ${bin} command --<TAB>        # Flag completion
+  ${bin} describe <TAB>         # Profile names (NAMESPACE/NAME)
+`
+}

@@ -1,0 +1,29 @@
+import {Args, Command, Flags} from '@oclif/core'
+import {runAutocomplete} from '../../cli/autocomplete.js'
+
+/** SHELL's values: the plugin's, and fish (src/cli/fish-completion.ts). */
+export const SHELLS = ['zsh', 'bash', 'fish', 'powershell']
+
+export default class Autocomplete extends Command {
+  static override summary = 'Display autocomplete installation instructions.'
+  static override examples = [
+    '<%= config.bin %> autocomplete',
+    '<%= config.bin %> autocomplete bash',
+    '<%= config.bin %> autocomplete zsh',
+    '<%= config.bin %> autocomplete fish',
+    '<%= config.bin %> autocomplete powershell',
+    '<%= config.bin %> autocomplete --refresh-cache',
+  ]
+  static override args = {shell: Args.string({description: 'Shell type', options: SHELLS})}
+  static override flags = {
+    'refresh-cache': Flags.boolean({
+      char: 'r',
+      description: 'Refresh cache (ignores displaying instructions)',
+    }),
+  }
+
+  async run(): Promise<void> {
+    const {args, flags} = await this.parse(Autocomplete)
+    await runAutocomplete(this.config, this.argv, {shell: args.shell, refreshOnly: flags['refresh-cache']})
+  }
+}

@@ -1,0 +1,14 @@
+import {Args, Command} from '@oclif/core'
+import {runAutocompleteScript} from '../../cli/autocomplete.js'
+import {SHELLS} from './index.js'
+
+export default class AutocompleteScript extends Command {
+  static override summary = 'outputs autocomplete config script for shells'
+  static override hidden = true
+  static override args = {shell: Args.string({description: 'Shell type', options: SHELLS})}
+
+  async run(): Promise<void> {
+    const {args} = await this.parse(AutocompleteScript)
+    await runAutocompleteScript(this.config, this.argv, args.shell)
+  }
+}
