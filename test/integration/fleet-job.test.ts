@@ -238,6 +238,38 @@ describe('fleet jobs on Kubernetes: docs/examples/fleet-job.yaml', () => {
     assert.doesNotMatch(both.stderr, /\n\s+at /, 'no stack trace')
   })
 
+  it('Buildkite, CircleCI and GitLab jobs, each numbered its own way, cover every profile once through CPCRED_SHARD=auto', async () => {
+    const systems: Record<string, (job: number) => NodeJS.ProcessEnv> = {
+      Buildkite: (job) => ({
+        BUILDKITE_PARALLEL_JOB: String(job),
+        BUILDKITE_PARALLEL_JOB_COUNT: String(SHARDS),
+      }),
+      CircleCI: (job) => ({CIRCLE_NODE_INDEX: String(job), CIRCLE_NODE_TOTAL: String(SHARDS)}),
+      GitLab: (job) => ({CI_NODE_INDEX: String(job + 1), CI_NODE_TOTAL: String(SHARDS)}),
+    }
+    for (const [system, jobEnv] of Object.entries(systems)) {
+      const results = await Promise.all(
+        Array.from({length: SHARDS}, (_, job) =>
+          cpcred(['list', '-n', namespace, '-o', 'name'], {
+            KUBECONFIG: hubKubeconfig,
+            CPCRED_SHARD: 'auto',
+            ...jobEnv(job),
+          }),
+        ),
+      )
+      const listed = results.flatMap((result) => {
+        assert.equal(result.code, 0, `${system}: ${result.stderr}`)
+        assert.match(result.stderr, /Working on shard \d\/3 of the selection \(CPCRED_SHARD=auto\)/)
+        return result.stdout.trim().split('\n').filter(Boolean)
+      })
+      assert.deepEqual(
+        listed.map((line) => line.replace(/^.*\//, '')).sort(),
+        fleet.map((profile) => profile.metadata.name).sort(),
+        system,
+      )
+    }
+  })
+
   it("one full Indexed Job, simulated: each pod runs the manifest's command with its own index and the pods' reports cover the fleet once", async () => {
     const {hub} = await testEnv()
     const applied = await kubectl(['apply', '-f', manifest])
