@@ -10,7 +10,7 @@ import {memberIdOf, type ClusterProfile} from '../profiles/cluster-profile.js'
 import {UsageError} from '../errors.js'
 
 export interface Shard {
-  /** 1-based, as CI systems number their parallel jobs. */
+  /** 1-based, as GitLab numbers its parallel jobs; `auto` turns every other numbering into this. */
   index: number
   count: number
 }
