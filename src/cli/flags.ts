@@ -93,7 +93,7 @@ export const SHARD_FLAG = {
   shard: {
     kind: 'string',
     summary:
-      "Only this CI job's part of what -l/--all select: INDEX/COUNT (e.g. 2/8), or auto from GitLab's CI_NODE_INDEX/CI_NODE_TOTAL (default: $CPCRED_SHARD).",
+      "Only this job's part of what -l/--all select: INDEX/COUNT (e.g. 2/8), or auto from GitLab, Buildkite or CircleCI parallel jobs, or auto/COUNT in a Kubernetes Indexed Job (count also from $CPCRED_SHARD_COUNT) (default: $CPCRED_SHARD).",
   },
 } as const satisfies FlagTable
 
