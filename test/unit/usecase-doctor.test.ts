@@ -90,6 +90,8 @@ function fakeHub(overrides: Partial<HubPort> = {}): HubPort & {calls: string[]} 
     getProfile: async (namespace, name) => (namespace === 'fleet' && name === 'eu' ? profile : undefined),
     listNamespaceLabels: async () => new Map(),
     clustersetOf: async () => assert.fail('doctor reads no clusterset'),
+    getPlacementDecision: async () => undefined,
+    listPlacementDecisions: async () => [],
     close: async () => undefined,
     ...overrides,
   }
