@@ -8,7 +8,7 @@ import {chosenShard} from './shard.js'
 import type {Shard} from '../core/fleet/shard.js'
 import type {ReportRequest} from './exec-fan-out.js'
 import path from 'node:path'
-import {foldTargets} from './targets.js'
+import {foldTargets, isSelecting} from './targets.js'
 import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
@@ -113,16 +113,6 @@ export function parseExecArgs(argv: string[]): ExecOptions {
     shard: chosenShard(flags.shard, selecting),
     reports: flags.report.map(parseReportRequest),
   }
-}
-
-/** A selection rather than names: -l, --all or a placement (a shard splits these). */
-function isSelecting(flags: ExecFlags): boolean {
-  return (
-    flags.selector !== undefined ||
-    flags.all ||
-    flags.placement !== undefined ||
-    flags['placement-key'] !== undefined
-  )
 }
 
 /** `junit=FILE` or `json=FILE`; the file's directory is created when the reports are written. */
