@@ -6,6 +6,7 @@ import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {XMLParser} from 'fast-xml-parser'
+import {parse} from 'yaml'
 import {kubeCall} from '../testenv/http.js'
 import {
   applyProfile,
@@ -239,5 +240,62 @@ describe('placements and health gating against the real hub', () => {
     const mixed = await run(['exec', '--placement', 'pair', '--all', '--', 'true'])
     assert.equal(mixed.code, 2)
     assert.match(mixed.stderr, /--placement cannot be combined/)
+  })
+
+  it('list, kubeconfig, sync and doctor select the same way, and say what they left out', async () => {
+    const ns = fixture.namespace
+    const listed = await run(['list', '--placement', 'web-b', '-o', 'name'])
+    assert.equal(listed.code, 1, 'an unresolved reference fails the listing')
+    assert.deepEqual(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.replace(/^.*\//, '')),
+      ['b', 'a', 'd', 'c'],
+    )
+    assert.match(listed.stderr, new RegExp(`ClusterProfile ${ns}/gone not found`))
+    assert.match(listed.stderr, new RegExp(`ClusterProfile ${elsewhere}/hidden .*cannot be read`))
+
+    const healthyList = await run(['list', '--placement', 'pair', '--healthy', '-o', 'name'])
+    assert.equal(healthyList.code, 0, healthyList.stderr)
+    assert.deepEqual(healthyList.stdout.trim().split('\n'), ['clusterprofile.multicluster.x-k8s.io/a'])
+
+    const kubeconfig = await run(['kubeconfig', '--placement', 'pair', '--healthy'])
+    assert.equal(kubeconfig.code, 0, kubeconfig.stderr)
+    const contexts = (parse(kubeconfig.stdout) as {contexts: {name: string}[]}).contexts.map((c) => c.name)
+    assert.equal(contexts.length, 1)
+    assert.match(contexts[0]!, /\ba$/)
+    assert.match(
+      kubeconfig.stderr,
+      new RegExp(`skipped ${ns}/c: ControlPlaneHealthy is False: APIServerDown`),
+    )
+
+    const synced = await run([
+      'sync',
+      '--placement',
+      'web-a',
+      '--output-file',
+      path.join(fixture.dir, 'never-written'),
+      '--dry-run',
+      '-o',
+      'json',
+    ])
+    assert.equal(synced.code, 1, 'sync fails on a missing reference')
+    const plan = JSON.parse(synced.stdout) as {changes: {action: string; profile: string}[]}
+    assert.deepEqual(
+      plan.changes
+        .filter((change) => change.action === 'add')
+        .map((change) => change.profile)
+        .sort(),
+      ['a', 'b', 'c', 'd'].map((name) => `${ns}/${name}`),
+      'every slice of the decision, the missing reference kept out',
+    )
+    const watched = await run(['sync', '--placement', 'web-a', '--watch'])
+    assert.equal(watched.code, 2)
+    assert.match(watched.stderr, /does not follow PlacementDecisions/)
+
+    const doctor = await run(['doctor', '--placement', 'web-a', '-o', 'json'])
+    assert.equal(doctor.code, 1, doctor.stderr)
+    assert.match(doctor.stdout, new RegExp(`ClusterProfile ${ns}/gone not found`))
   })
 })
