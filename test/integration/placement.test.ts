@@ -298,4 +298,16 @@ describe('placements and health gating against the real hub', () => {
     assert.equal(doctor.code, 1, doctor.stderr)
     assert.match(doctor.stdout, new RegExp(`ClusterProfile ${ns}/gone not found`))
   })
+
+  it('describe names the PlacementDecisions that reference a profile', async () => {
+    const ns = fixture.namespace
+    const described = await run(['describe', 'a'])
+    assert.equal(described.code, 0, described.stderr)
+    assert.match(
+      described.stdout,
+      new RegExp(`^Placed By:\\s+${ns}/pair\\n\\s+${ns}/web-a\\n\\s+${ns}/web-b$`, 'm'),
+    )
+    const json = JSON.parse((await run(['describe', 'd', '-o', 'json'])).stdout) as {placedBy?: string[]}
+    assert.deepEqual(json.placedBy, [`${ns}/web-b`])
+  })
 })

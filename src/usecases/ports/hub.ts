@@ -258,7 +258,8 @@ export type SelectionSource = ProfileFinder & PlacementSource
 export type ProfileWatchSource = ProfilePageSource & Pick<ProfileRepository, 'watchProfiles'>
 
 /** What describe shows besides the profile: its namespace's clusterset, and the hub it came from. */
-export type ProfileDescriber = ProfileFinder & Pick<HubPort, 'clustersetOf' | 'pin'>
+export type ProfileDescriber = ProfileFinder &
+  Pick<HubPort, 'clustersetOf' | 'pin' | 'listPlacementDecisions'>
 
 /** A person at a terminal who can choose one profile of a list. */
 export interface Chooser {
