@@ -88,8 +88,12 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         printer.note(
           `interrupted by ${interrupted}: ${results.length - notStarted} of ${results.length} started, ${notStarted} not started`,
         )
-      } else
-        printer.note(failed ? `${failed} of ${results.length} failed` : `all ${results.length} succeeded`)
+      } else {
+        const skipped = results.filter((result) => result.skipped).length
+        const ran = results.length - skipped
+        const said = failed ? `${failed} of ${ran} failed` : `all ${ran} succeeded`
+        printer.note(skipped ? `${said}, ${skipped} skipped (not healthy)` : said)
+      }
     },
   }
 }

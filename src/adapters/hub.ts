@@ -35,6 +35,8 @@ import {KubeApiError, parseJsonBody, type KubeClient} from './kube-client.js'
 import {translateKubeError, type TranslateOptions} from './kube-errors.js'
 import {isTerminal, processPrinter} from './printer.js'
 import {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
+import {getPlacementDecision, listPlacementDecisions} from './hub-placements.js'
+import type {PlacementDecision} from '../core/fleet/placement.js'
 
 export {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
 export type {
@@ -302,6 +304,14 @@ export class Hub implements HubPort {
           'clustersets are namespace labels; ask the hub administrator for list on namespaces, or drop --clusterset',
       })
     }
+  }
+
+  getPlacementDecision(namespace: string, name: string): Promise<PlacementDecision | undefined> {
+    return getPlacementDecision(this, namespace, name)
+  }
+
+  listPlacementDecisions(namespace: string, labelSelector?: string): Promise<PlacementDecision[]> {
+    return listPlacementDecisions(this, namespace, labelSelector)
   }
 
   async reviewProfileAccess(verb: string, namespace: string | undefined): Promise<AccessAnswer> {

@@ -53,6 +53,7 @@ export async function runFanOut(
   profiles: ClusterProfile[],
   request: FanOutRequest,
   printer: Printer,
+  notRun: TargetResult[] = [],
 ): Promise<number> {
   const startedAt = new Date()
   const startedMs = performance.now()
@@ -129,7 +130,9 @@ export async function runFanOut(
   } finally {
     await copies?.close()
   }
-  const {results, interrupted} = outcome
+  const {interrupted} = outcome
+  // Those the selection kept from running are in the summary and the reports, after those that ran.
+  const results = [...outcome.results, ...notRun]
   // The reader went away while targets still ran: they were stopped, and cpcred ends as kubectl
   // would. One that goes after the last target ended changes nothing.
   const readerGone = stop.gone && outcome.stopped === true

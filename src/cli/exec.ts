@@ -8,7 +8,7 @@ import {chosenShard} from './shard.js'
 import type {Shard} from '../core/fleet/shard.js'
 import type {ReportRequest} from './exec-fan-out.js'
 import path from 'node:path'
-import {foldTargets} from './targets.js'
+import {foldTargets, isSelecting} from './targets.js'
 import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
@@ -18,6 +18,7 @@ import {
   hubSelection,
   IMPERSONATION_FLAGS,
   MIN_TARGETS_FLAG,
+  PLACEMENT_FLAGS,
   PROVIDER_FLAGS,
   TARGET_FLAGS,
   VERBOSE_FLAG,
@@ -30,6 +31,7 @@ export const EXEC_USAGE = usageLine('exec', '[PROFILE...] -- COMMAND [ARGS...]')
 export const EXEC_FLAGS = {
   ...HUB_FLAGS,
   ...TARGET_FLAGS,
+  ...PLACEMENT_FLAGS,
   ...PROVIDER_FLAGS,
   parallel: {kind: 'integer', summary: 'How many targets run at once.', default: 4, min: 1},
   'fail-fast': {
@@ -103,7 +105,7 @@ export function parseExecArgs(argv: string[]): ExecOptions {
   if (flags['output-dir'] === '')
     throw new UsageError('--output-dir is empty', 'name the directory for the logs, e.g. --output-dir logs')
   checkLabelSelector(flags.selector)
-  const selecting = flags.selector !== undefined || flags.all
+  const selecting = isSelecting(flags)
   return {
     names: positionals,
     command,
@@ -144,7 +146,7 @@ export async function runExec(argv: string[]): Promise<number> {
   const wiring = wire()
   const {execCommand} = await import('../usecases/exec.js')
   const {printer} = wiring
-  const selecting = flags.selector !== undefined || flags.all
+  const selecting = isSelecting(flags)
   let recent: ReturnType<typeof wiring.recentProfiles> | undefined
   const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))
   return execCommand(
@@ -174,7 +176,7 @@ export async function runExec(argv: string[]): Promise<number> {
         fold: (profiles, providers) => foldTargets(profiles, providers, flags['no-dedupe'], printer),
         notices: printer,
       },
-      async fanOut(deps, input, profiles) {
+      async fanOut(deps, input, profiles, notRun) {
         const {runFanOut} = await import('./exec-fan-out.js')
         return runFanOut(
           deps,
@@ -190,13 +192,16 @@ export async function runExec(argv: string[]): Promise<number> {
             stdin: flags.stdin,
           },
           printer,
+          notRun,
         )
       },
     },
     {
       args: ownArgs(argv),
       oneNamed:
-        options.names.length === 1 && !selecting && !flags['all-namespaces'] ? options.names[0] : undefined,
+        options.names.length === 1 && !selecting && !flags['all-namespaces'] && !flags.healthy
+          ? options.names[0]
+          : undefined,
       targets: {
         names: options.names,
         selector: flags.selector,
@@ -204,6 +209,9 @@ export async function runExec(argv: string[]): Promise<number> {
         allNamespaces: flags['all-namespaces'],
         shard: options.shard,
         minTargets: flags['min-targets'],
+        placement: flags.placement,
+        placementKey: flags['placement-key'],
+        healthy: flags.healthy,
       },
       alone: options.names.length <= 1 && !selecting,
       // CI options make even one target a fan-out, so a shard of one reports like any other.

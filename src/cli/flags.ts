@@ -93,7 +93,27 @@ export const SHARD_FLAG = {
   shard: {
     kind: 'string',
     summary:
-      "Only this job's part of what -l/--all select: INDEX/COUNT (e.g. 2/8), or auto from GitLab, Buildkite or CircleCI parallel jobs, or auto/COUNT in a Kubernetes Indexed Job (count also from $CPCRED_SHARD_COUNT) (default: $CPCRED_SHARD).",
+      "Only this job's part of what -l/--all/--placement select: INDEX/COUNT (e.g. 2/8), or auto from GitLab, Buildkite or CircleCI parallel jobs, or auto/COUNT in a Kubernetes Indexed Job (count also from $CPCRED_SHARD_COUNT) (default: $CPCRED_SHARD).",
+  },
+} as const satisfies FlagTable
+
+/** Selecting by a scheduler's choice, and gating on health (core/fleet/placement.ts). */
+export const PLACEMENT_FLAGS = {
+  placement: {
+    kind: 'string',
+    summary:
+      'The profiles a PlacementDecision in the namespace references (with every slice sharing its decision-key), in decision-index order.',
+  },
+  'placement-key': {
+    kind: 'string',
+    summary:
+      'The profiles referenced by every PlacementDecision labelled multicluster.x-k8s.io/placement-key=KEY in the namespace, in decision-index order.',
+    exclusive: ['placement'],
+  },
+  healthy: {
+    kind: 'boolean',
+    summary:
+      'Only profiles whose ControlPlaneHealthy condition is True; the others are listed as skipped, with why.',
   },
 } as const satisfies FlagTable
 

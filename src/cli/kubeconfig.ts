@@ -2,19 +2,27 @@
 // (src/commands/kubeconfig.ts gives it help text).
 import path from 'node:path'
 import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
-import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, MIN_TARGETS_FLAG, PROVIDER_FLAGS, TARGET_FLAGS} from './flags.js'
+import {
+  HUB_FLAGS,
+  KUBECONFIG_ENTRY_FLAGS,
+  MIN_TARGETS_FLAG,
+  PLACEMENT_FLAGS,
+  PROVIDER_FLAGS,
+  TARGET_FLAGS,
+} from './flags.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
 import {chosenShard} from './shard.js'
-import {foldTargets} from './targets.js'
+import {foldTargets, isSelecting, placementInput, sayLeftOut} from './targets.js'
 import {wire} from './wiring.js'
 import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
-import {parseProfileRef, selectProfiles} from '../usecases/find-profiles.js'
+import {parseProfileRef, selectFleet} from '../usecases/find-profiles.js'
 import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
 
 export const KUBECONFIG_FLAGS = {
   ...HUB_FLAGS,
   ...TARGET_FLAGS,
+  ...PLACEMENT_FLAGS,
   ...PROVIDER_FLAGS,
   'output-file': {
     kind: 'string',
@@ -41,30 +49,36 @@ const KUBECONFIG_USAGE = usageLine('kubeconfig', '[PROFILE...]')
 
 export async function runKubeconfig(argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(KUBECONFIG_FLAGS, argv, KUBECONFIG_USAGE)
-  const shard = chosenShard(flags.shard, flags.all || flags.selector !== undefined)
+  const placement = placementInput(flags, positionals.length)
+  const selecting = isSelecting(flags)
+  const shard = chosenShard(flags.shard, selecting)
   const wiring = wire()
   const {printer} = wiring
   const [{hub, providers: loaded}, kubeconfigFiles] = await Promise.all([
     wiring.session(flags),
     wiring.kubeconfigFiles(),
   ])
-  const profiles = await selectProfiles(hub, {
+  const selection = await selectFleet(hub, {
     refs: positionals.map(parseProfileRef),
     selector: flags.selector,
     all: flags.all,
     namespace: hub.config.namespace,
     allNamespaces: flags['all-namespaces'],
     shard,
+    ...placement,
   })
-  const targets = foldTargets(profiles, loaded.providers, flags['no-dedupe'], printer)
+  // Unresolved references fail the command once what could be written is written; never dropped.
+  const unresolved = sayLeftOut(selection, printer)
+  const targets = foldTargets(selection.profiles, loaded.providers, flags['no-dedupe'], printer)
   const scope = {
     namespace: flags['all-namespaces'] ? undefined : hub.config.namespace,
     selector: flags.selector,
     shard,
   }
   checkMinTargets(targets.length, flags['min-targets'], scope)
-  if (targets.length === 0 && (flags.all || flags.selector !== undefined)) {
-    printer.note(noProfilesNote(scope))
+  if (targets.length === 0 && selecting) {
+    if (!unresolved) printer.note(noProfilesNote(scope))
+    if (unresolved) throw new QuietExit(ExitCode.Failure)
     return
   }
   const toStdout = flags['output-file'] === '-'
@@ -91,13 +105,14 @@ export async function runKubeconfig(argv: string[]): Promise<void> {
       profiles: targets,
       ...kubeconfigRequest(flags, hub, loaded),
       // With -l or --all, one unusable profile does not cost the others their entries.
-      skipUnusable: flags.usable || flags.all || flags.selector !== undefined,
+      skipUnusable: flags.usable || selecting,
     },
     destination,
   )
   for (const warning of outcome.warnings) printer.warn(warning)
   if (outcome.yaml) printer.data(outcome.yaml)
   for (const message of outcome.messages) printer.note(message)
+  if (unresolved) throw new QuietExit(ExitCode.Failure)
   if (outcome.skipped.length === 0 || flags.usable) return
   for (const {profile, reason} of outcome.skipped) printer.warn(`skipped ${profile}: ${reason}`)
   printer.note(

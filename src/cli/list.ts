@@ -1,12 +1,13 @@
 // `cpcred list`: run from the fast-path bundle, like `credential` and `exec`; oclif alone took about
 // 100 ms of a listing. src/commands/list.ts gives it help text.
-import {UsageError} from '../core/errors.js'
+import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {PAGE_SIZE} from '../usecases/list-profiles.js'
 import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
 import {
   ALL_NAMESPACES_FLAG,
   HUB_FLAGS,
   OUTPUT_FLAG,
+  PLACEMENT_FLAGS,
   PROVIDER_FLAGS,
   SELECTOR_FLAG,
   SHARD_FLAG,
@@ -20,6 +21,7 @@ export const LIST_FLAGS = {
   ...ALL_NAMESPACES_FLAG,
   ...SELECTOR_FLAG,
   ...SHARD_FLAG,
+  ...PLACEMENT_FLAGS,
   'cluster-manager': {
     kind: 'string',
     summary: 'Only profiles managed by this cluster manager (spec.clusterManager.name).',
@@ -50,12 +52,22 @@ export async function runList(argv: string[]): Promise<void> {
       'select with -n, -A and -l; to see one profile: cpcred describe NAME',
     )
   }
-  const [{wire}, {chosenShard}, {listPrinter}, {listProfiles}] = await Promise.all([
-    import('./wiring.js'),
-    import('./shard.js'),
-    import('./list-output.js'),
-    import('../usecases/list-profiles.js'),
-  ])
+  const [{wire}, {chosenShard}, {listPrinter}, {listProfiles}, {placementInput, sayLeftOut}] =
+    await Promise.all([
+      import('./wiring.js'),
+      import('./shard.js'),
+      import('./list-output.js'),
+      import('../usecases/list-profiles.js'),
+      import('./targets.js'),
+    ])
+  const {placement, placementKey} = placementInput(flags, 0)
+  const byPlacement = placement !== undefined || placementKey !== undefined
+  if (byPlacement && flags.watch) {
+    throw new UsageError(
+      '--watch follows profiles, not PlacementDecisions',
+      'list --placement without -w; to follow a fleet: cpcred list -l SELECTOR -w',
+    )
+  }
   const shard = chosenShard(flags.shard, true)
   const wiring = wire()
   const {printer} = wiring
@@ -71,6 +83,7 @@ export async function runList(argv: string[]): Promise<void> {
     usableOnly: flags.usable,
     pageSize: flags['chunk-size'],
     shard,
+    healthyOnly: flags.healthy,
   }
   const view = await listPrinter(printer, {
     output: flags.output,
@@ -84,9 +97,28 @@ export async function runList(argv: string[]): Promise<void> {
     await followUntilInterrupted(hub, input, view, printer)
     return
   }
+  let unresolved = false
   try {
-    view.all(await listProfiles(hub, {...input, onRestart: (reason) => printer.warn(reason)}))
+    if (byPlacement) {
+      const [{selectFleet}, {listingOf}] = await Promise.all([
+        import('../usecases/find-profiles.js'),
+        import('../usecases/list-profiles.js'),
+      ])
+      const chosen = await selectFleet(hub, {
+        refs: [],
+        all: false,
+        namespace: hub.config.namespace,
+        allNamespaces: false,
+        shard,
+        placement,
+        placementKey,
+      })
+      unresolved = sayLeftOut(chosen, printer)
+      view.all(await listingOf(hub, chosen.profiles, {...input, namespace: undefined}))
+    } else view.all(await listProfiles(hub, {...input, onRestart: (reason) => printer.warn(reason)}))
   } finally {
     await hub.close()
   }
+  // A reference no profile answers to was said as a warning, and fails the listing.
+  if (unresolved) throw new QuietExit(ExitCode.Failure)
 }

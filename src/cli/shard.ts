@@ -4,7 +4,7 @@ import {wire} from './wiring.js'
 import {parseShard, type Shard} from '../core/fleet/shard.js'
 
 /**
- * `selecting`: the command selects profiles with -l or --all, the only selections a shard splits
+ * `selecting`: the command selects profiles with -l, --all or a placement, the selections a shard splits
  * (profiles named as arguments are always included). --shard without one is a mistake; a job-wide
  * $CPCRED_SHARD simply does not apply.
  */
@@ -17,8 +17,8 @@ export function chosenShard(
   if (flag !== undefined) {
     if (!selecting) {
       throw new UsageError(
-        '--shard splits what -l or --all select, and there is no such selection',
-        'add -l SELECTOR or --all; profiles named as arguments are always included',
+        '--shard splits what -l, --all or --placement select, and there is no such selection',
+        'add -l SELECTOR, --all or --placement; profiles named as arguments are always included',
       )
     }
     return parseShard(flag, env, '--shard')

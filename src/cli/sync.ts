@@ -4,16 +4,25 @@ import path from 'node:path'
 import type {HubPort} from '../usecases/ports.js'
 import type {KubeconfigFiles} from '../usecases/ports.js'
 import type {Printer} from '../adapters/printer.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {describeChange, type SyncChange} from '../core/kubeconfig/sync.js'
 import {describeFold} from '../core/fleet/member-fold.js'
 import {exportJson, exportJsonLine} from '../core/text/export.js'
 import {untilInterrupted} from './interrupt.js'
 import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
-import {HUB_FLAGS, KUBECONFIG_ENTRY_FLAGS, MIN_TARGETS_FLAG, PROVIDER_FLAGS, TARGET_FLAGS} from './flags.js'
+import {
+  HUB_FLAGS,
+  KUBECONFIG_ENTRY_FLAGS,
+  MIN_TARGETS_FLAG,
+  PLACEMENT_FLAGS,
+  PROVIDER_FLAGS,
+  TARGET_FLAGS,
+} from './flags.js'
+import {isSelecting, placementInput, sayLeftOut} from './targets.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
 import {wire} from './wiring.js'
 import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
-import {UsageError} from '../core/errors.js'
+import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {defaultMergeTarget} from '../usecases/write-kubeconfig.js'
 import {chosenShard} from './shard.js'
 import type {ListProfilesInput} from '../usecases/list-profiles.js'
@@ -24,6 +33,7 @@ type Output = 'text' | 'json'
 export const SYNC_FLAGS = {
   ...HUB_FLAGS,
   ...TARGET_FLAGS,
+  ...PLACEMENT_FLAGS,
   ...PROVIDER_FLAGS,
   ...KUBECONFIG_ENTRY_FLAGS,
   ...MIN_TARGETS_FLAG,
@@ -53,13 +63,21 @@ export async function runSync(argv: string[]): Promise<void> {
   if (positionals.length > 0) {
     throw new UsageError(
       `sync takes no arguments, got ${positionals.map((arg) => JSON.stringify(arg)).join(' ')}`,
-      'select with -n, -A, -l and --all',
+      'select with -n, -A, -l, --all or --placement',
     )
   }
-  if (!flags.all && flags.selector === undefined) {
+  if (!isSelecting(flags)) {
     throw new UsageError(
       'say which profiles to keep in step',
-      'use --all (every profile in the namespace, or in all namespaces with -A) or -l SELECTOR',
+      'use --all (every profile in the namespace, or in all namespaces with -A), -l SELECTOR or --placement NAME',
+    )
+  }
+  const placement = placementInput(flags, 0)
+  const byPlacement = placement.placement !== undefined || placement.placementKey !== undefined
+  if (flags.watch && (byPlacement || placement.healthy)) {
+    throw new UsageError(
+      '--watch follows -l and --all; it does not follow PlacementDecisions or health yet',
+      'run sync --placement (or --healthy) again when the decisions change, e.g. from the scheduler or a timer',
     )
   }
   if (flags['output-file'] === '-') {
@@ -88,8 +106,25 @@ export async function runSync(argv: string[]): Promise<void> {
   }
   const {listProfiles} = await import('../usecases/list-profiles.js')
   const {syncKubeconfig} = await import('../usecases/sync-kubeconfig.js')
+  let failed = false
   try {
-    const {profiles} = await listProfiles(hub, selection)
+    let profiles: ClusterProfile[]
+    let unread: Map<string, string> | undefined
+    if (byPlacement || placement.healthy) {
+      const {selectFleet} = await import('../usecases/find-profiles.js')
+      const chosen = await selectFleet(hub, {
+        refs: [],
+        selector: flags.selector,
+        all: flags.all,
+        namespace: hub.config.namespace,
+        allNamespaces: flags['all-namespaces'],
+        shard: selection.shard,
+        ...placement,
+      })
+      if (sayLeftOut(chosen, printer)) failed = true
+      profiles = chosen.profiles
+      unread = new Map(chosen.unresolved.map(({profile, error}) => [profile, error]))
+    } else profiles = (await listProfiles(hub, selection)).profiles
     const scope = {
       namespace: selection.namespace,
       selector: selection.labelSelector,
@@ -99,7 +134,7 @@ export async function runSync(argv: string[]): Promise<void> {
     checkMinTargets(profiles.length, flags['min-targets'], scope)
     if (profiles.length === 0) printer.note(noProfilesNote(scope))
     renderSyncOutcome(
-      await syncKubeconfig(kubeconfigFiles, {...request, profiles}),
+      await syncKubeconfig(kubeconfigFiles, {...request, profiles, unread}),
       request,
       printer,
       flags.output,
@@ -107,6 +142,8 @@ export async function runSync(argv: string[]): Promise<void> {
   } finally {
     await hub.close()
   }
+  // A reference no profile answers to keeps its entry, and fails the run: never a silent drop.
+  if (failed) throw new QuietExit(ExitCode.Failure)
 }
 
 export type SyncSelection = Pick<ListProfilesInput, 'namespace' | 'labelSelector' | 'shard'>

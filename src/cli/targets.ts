@@ -4,6 +4,8 @@ import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {describeFold, foldSelection} from '../core/fleet/member-fold.js'
 import type {Provider} from '../core/access/provider-file.js'
+import type {FleetSelection} from '../usecases/find-profiles.js'
+import {checkPlacementSelection} from '../usecases/select-placement.js'
 
 export function foldTargets(
   profiles: ClusterProfile[],
@@ -14,4 +16,45 @@ export function foldTargets(
   const {targets, folds} = foldSelection(profiles, providers, noDedupe)
   for (const fold of folds) printer.note(describeFold(fold))
   return targets
+}
+
+/** The selection flags every fan-out command shares, as parseFlags gives them. */
+export interface SelectionFlags {
+  selector?: string
+  all?: boolean
+  placement?: string
+  'placement-key'?: string
+  healthy?: boolean
+}
+
+/** A selection rather than names: -l, --all or a placement (what a shard splits). */
+export function isSelecting(flags: SelectionFlags): boolean {
+  return (
+    flags.selector !== undefined ||
+    flags.all === true ||
+    flags.placement !== undefined ||
+    flags['placement-key'] !== undefined
+  )
+}
+
+/** The placement and health part of a selection's input; placements exclude names, -l and --all. */
+export function placementInput(flags: SelectionFlags, names: number) {
+  checkPlacementSelection({
+    names,
+    selector: flags.selector,
+    all: flags.all === true,
+    placement: flags.placement,
+    placementKey: flags['placement-key'],
+  })
+  return {placement: flags.placement, placementKey: flags['placement-key'], healthy: flags.healthy}
+}
+
+/**
+ * Says what a selection left out: each reference no profile answers to (a warning), each profile
+ * --healthy skipped (a note, with why). True when a reference was unresolved: the command fails.
+ */
+export function sayLeftOut(selection: FleetSelection, printer: Pick<Printer, 'note' | 'warn'>): boolean {
+  for (const {reason, profile} of selection.skipped) printer.note(`skipped ${profile}: ${reason}`)
+  for (const {error} of selection.unresolved) printer.warn(error)
+  return selection.unresolved.length > 0
 }

@@ -300,6 +300,8 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         getProfile: (namespace, name) => hub.getProfile(namespace, name),
         listProfilePage: (options, continueToken) => hub.listProfilePage(options, continueToken),
         listNamespaceLabels: () => hub.listNamespaceLabels(),
+        getPlacementDecision: (namespace, name) => hub.getPlacementDecision(namespace, name),
+        listPlacementDecisions: (namespace, selector) => hub.listPlacementDecisions(namespace, selector),
         close: () => hub.close(),
       }
     },

@@ -2,7 +2,14 @@ import {Args, Command} from '@oclif/core'
 import {doctorDeps, showReport} from '../cli/doctor.js'
 import {doctorExitCode, doctorJson} from '../core/doctor/report.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
-import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, TARGET_FLAGS} from '../cli/flags.js'
+import {
+  CREDENTIAL_RUN_FLAGS,
+  HUB_FLAGS,
+  hubSelection,
+  PLACEMENT_FLAGS,
+  PROVIDER_FLAGS,
+  TARGET_FLAGS,
+} from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {wire} from '../cli/wiring.js'
 import {chosenShard} from '../cli/shard.js'
@@ -13,6 +20,7 @@ import {runDoctor} from '../usecases/doctor.js'
 const DOCTOR_FLAGS = {
   ...HUB_FLAGS,
   ...TARGET_FLAGS,
+  ...PLACEMENT_FLAGS,
   ...PROVIDER_FLAGS,
   'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
   'profile-max-stale': CREDENTIAL_RUN_FLAGS['profile-max-stale'],
@@ -60,10 +68,18 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       selector: flags.selector,
       all: flags.all,
       noDedupe: flags['no-dedupe'],
-      // Doctor checks many profiles with -A as well as with -l or --all.
+      placement: flags.placement,
+      placementKey: flags['placement-key'],
+      healthy: flags.healthy,
+      // Doctor checks many profiles with -A as well as with -l, --all or a placement.
       shard: chosenShard(
         flags.shard,
-        profileText === undefined && (flags['all-namespaces'] || flags.all || flags.selector !== undefined),
+        profileText === undefined &&
+          (flags['all-namespaces'] ||
+            flags.all ||
+            flags.selector !== undefined ||
+            flags.placement !== undefined ||
+            flags['placement-key'] !== undefined),
       ),
       pluginTimeoutMs: flags['plugin-timeout'],
       profileMaxStaleMs: flags['profile-max-stale'],

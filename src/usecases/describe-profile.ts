@@ -2,6 +2,9 @@
 // needs from the hub. How it reads is core/describe's; this only gathers.
 import type {Provider} from '../core/access/provider-file.js'
 import type {DescribeInput} from '../core/describe/describe.js'
+import {decisionsReferencing} from '../core/fleet/placement.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {isCpcredError} from '../core/errors.js'
 import {oneProfile, type FindScope} from './find-profiles.js'
 import type {Chooser, ProfileDescriber} from './ports.js'
 
@@ -28,5 +31,22 @@ export async function gatherDescription(
     now: input.now,
     showEnv: input.showEnv,
     hubPin: ports.hub.pin(),
+    placedBy: await placedBy(ports.hub, profile),
+  }
+}
+
+/**
+ * The PlacementDecisions in the profile's namespace that reference it. A courtesy: a hub without the
+ * PlacementDecision CRD, or a reader not allowed to list them, shows none.
+ */
+async function placedBy(hub: ProfileDescriber, profile: ClusterProfile): Promise<string[] | undefined> {
+  try {
+    const decisions = await hub.listPlacementDecisions(profile.metadata.namespace ?? '')
+    return decisionsReferencing(profile, decisions).map(
+      (decision) => `${decision.metadata.namespace ?? ''}/${decision.metadata.name}`,
+    )
+  } catch (error) {
+    if (!isCpcredError(error)) throw error
+    return undefined
   }
 }

@@ -41,7 +41,8 @@ import type {
   LoadedProviderFile,
   ProviderFileSelection,
 } from './ports.js'
-import {parseProfileRef, selectProfiles, type ProfileRef} from './find-profiles.js'
+import {parseProfileRef, selectFleet, type ProfileRef} from './find-profiles.js'
+import {checkPlacementSelection} from './select-placement.js'
 import {listProfiles} from './list-profiles.js'
 import {checkProfile, type ProfileCheckDeps} from './doctor-profile.js'
 
@@ -59,6 +60,11 @@ export interface DoctorInput {
   noDedupe?: boolean
   /** Only this CI job's part of the selection (--shard). */
   shard?: Shard
+  /** --placement NAME / --placement-key KEY: the profiles PlacementDecisions reference. */
+  placement?: string
+  placementKey?: string
+  /** --healthy: check only profiles whose ControlPlaneHealthy is True. */
+  healthy?: boolean
   pluginTimeoutMs: number
   /** --profile-max-stale of credential and exec, to say what they do while the hub is down. */
   profileMaxStaleMs: number
@@ -98,6 +104,8 @@ export async function runDoctor(deps: DoctorDeps, input: DoctorInput): Promise<D
 }
 
 function doctorMode(input: DoctorInput): DoctorMode {
+  const placed = input.placement !== undefined || input.placementKey !== undefined
+  if (placed) checkPlacementSelection({...input, names: input.profile === undefined ? 0 : 1})
   if (input.profile !== undefined) {
     if (input.selector !== undefined || input.all) {
       throw new UsageError(
@@ -107,7 +115,9 @@ function doctorMode(input: DoctorInput): DoctorMode {
     }
     return 'profile'
   }
-  return input.allNamespaces || input.selector !== undefined || input.all ? 'fleet' : 'hub'
+  return input.allNamespaces || input.selector !== undefined || input.all || placed || input.healthy
+    ? 'fleet'
+    : 'hub'
 }
 
 /** The last copy of the checked profile, which credential and exec use while the hub is down. */
@@ -242,22 +252,44 @@ function hubChecks(
     },
     profiles: async () => {
       const {allNamespaces, selector} = input
-      state.selected = await selectProfiles(hub(), {
+      const placed = input.placement !== undefined || input.placementKey !== undefined
+      const selection = await selectFleet(hub(), {
         refs: [],
         selector,
         // -A alone means every profile everywhere.
-        all: input.all || selector === undefined,
+        all: !placed && (input.all || selector === undefined),
         namespace: config().namespace,
         allNamespaces,
         shard: input.shard,
+        placement: input.placement,
+        placementKey: input.placementKey,
+        healthy: input.healthy,
       })
+      state.selected = selection.profiles
+      // What the selection could not reach or left out is said here, never dropped.
+      const leftOut = [
+        ...selection.unresolved.map(({error}) => error),
+        ...selection.skipped.map(({profile, reason}) => `skipped ${profile}: ${reason}`),
+      ]
       // Profiles that stand for one member cluster are checked once, as a fan-out reaches them.
       const {targets, folds} = foldSelection(state.selected, state.providers?.providers ?? [], input.noDedupe)
       state.selected = targets
       const count = state.selected.length
-      const how = `${selector === undefined ? '' : `matching -l ${selector} `}${where(allNamespaces ? undefined : config().namespace)}${input.shard ? ` in shard ${input.shard.index}/${input.shard.count}` : ''}`
+      const how = `${selector === undefined ? '' : `matching -l ${selector} `}${input.placement === undefined ? '' : `decided by ${input.placement} `}${input.placementKey === undefined ? '' : `with placement-key ${input.placementKey} `}${where(allNamespaces ? undefined : config().namespace)}${input.shard ? ` in shard ${input.shard.index}/${input.shard.count}` : ''}`
+      if (selection.unresolved.length > 0) {
+        return fail(
+          ExitCode.Failure,
+          `${count} profile${count === 1 ? '' : 's'} ${how}; ${leftOut.join('; ')}`,
+          'the PlacementDecisions reference profiles that do not exist or that you may not read; ask their scheduler or the hub administrator',
+        )
+      }
+      if (leftOut.length > 0 && count > 0)
+        return ok(`${count} profile${count === 1 ? '' : 's'} ${how}; ${leftOut.join('; ')}`)
       return count === 0
-        ? warn(`no profile ${how}`, 'check the -l selector and the namespace (-n, -A)')
+        ? warn(
+            `no profile ${how}${leftOut.length ? `; ${leftOut.join('; ')}` : ''}`,
+            'check the -l selector, the placement and the namespace (-n, -A)',
+          )
         : ok(
             `${count} profile${count === 1 ? '' : 's'} ${how}${folds.map((fold) => `; ${describeFold(fold)}`).join('')}`,
           )

@@ -1,18 +1,20 @@
 // The targets of `cpcred exec` when they are not one named profile: names (with -A, in any
-// namespace), -l or --all (split by --shard), or on a terminal with none of those, the user's pick;
-// those that stand for one member cluster folded into one; at least --min-targets of them.
+// namespace), -l or --all (split by --shard), a placement (--placement, --placement-key), or on a
+// terminal with none of those, the user's pick; --healthy; those that stand for one member cluster
+// folded into one; at least --min-targets of them.
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {UsageError} from '../core/errors.js'
 import {checkMinTargets, noProfilesNote, type SelectionScope} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
-import {selectProfiles} from './find-profiles.js'
+import {selectFleet, type FleetSelection} from './find-profiles.js'
 import {listProfiles} from './list-profiles.js'
 import {parseProfileRef} from './profile-ref.js'
-import type {Notices, ProfileFinder} from './ports.js'
+import type {Notices, SelectionSource} from './ports.js'
+import {checkPlacementSelection} from './select-placement.js'
 
 /** The hub, connected, for selecting targets. */
-export type TargetHub = ProfileFinder & {
+export type TargetHub = SelectionSource & {
   /** -n, else the context's namespace. */
   namespace: string
   close(): Promise<void>
@@ -35,28 +37,39 @@ export interface ExecTargetInput {
   allNamespaces: boolean
   shard?: Shard
   minTargets?: number
+  /** --placement NAME: the profiles a PlacementDecision (and its slices) references. */
+  placement?: string
+  /** --placement-key KEY: the profiles of every slice labelled with this placement-key. */
+  placementKey?: string
+  /** --healthy: only profiles whose ControlPlaneHealthy is True; the others are skipped. */
+  healthy?: boolean
 }
 
-/** The targets; empty when a selection matched none (said as a note). */
+/**
+ * The targets (empty when a selection matched none, said as a note), the references of a placement
+ * no profile answers to, and what --healthy left out.
+ */
 export async function selectExecTargets(
   ports: ExecTargetPorts,
   input: ExecTargetInput,
   providers: Provider[],
-): Promise<ClusterProfile[]> {
+): Promise<FleetSelection> {
+  checkPlacementSelection({...input, names: input.names.length})
   const hub = await ports.openHub()
   const scope: SelectionScope = {
     namespace: input.allNamespaces ? undefined : hub.namespace,
     selector: input.selector,
     shard: input.shard,
   }
-  let profiles: ClusterProfile[]
+  let selection: FleetSelection
   try {
-    profiles = ports.fold(await chooseTargets(ports, hub, input, scope), providers)
+    const chosen = await chooseTargets(ports, hub, input, scope)
+    selection = {...chosen, profiles: ports.fold(chosen.profiles, providers)}
   } finally {
     await hub.close()
   }
-  checkMinTargets(profiles.length, input.minTargets, scope)
-  return profiles
+  checkMinTargets(selection.profiles.length, input.minTargets, scope)
+  return selection
 }
 
 async function chooseTargets(
@@ -64,19 +77,24 @@ async function chooseTargets(
   hub: TargetHub,
   input: ExecTargetInput,
   scope: SelectionScope,
-): Promise<ClusterProfile[]> {
-  const profiles = await selectProfiles(hub, {
+): Promise<FleetSelection> {
+  const selection = await selectFleet(hub, {
     namespace: hub.namespace,
     allNamespaces: input.allNamespaces,
     refs: input.names.map(parseProfileRef),
     selector: input.selector,
     all: input.all,
     shard: input.shard,
+    placement: input.placement,
+    placementKey: input.placementKey,
+    healthy: input.healthy,
   })
-  if (profiles.length > 0) return profiles
-  if (input.names.length > 0 || input.selector !== undefined || input.all) {
+  const placed = input.placement !== undefined || input.placementKey !== undefined
+  if (selection.profiles.length > 0 || selection.unresolved.length > 0 || selection.skipped.length > 0)
+    return selection
+  if (input.names.length > 0 || input.selector !== undefined || input.all || placed) {
     ports.notices.note(noProfilesNote(scope))
-    return []
+    return selection
   }
   if (!ports.pick) {
     throw new UsageError(
@@ -85,5 +103,6 @@ async function chooseTargets(
     )
   }
   const inScope = await listProfiles(hub, {namespace: scope.namespace})
-  return ports.pick(inScope.profiles, 'Run on which clusters? (space selects, enter runs)')
+  const picked = await ports.pick(inScope.profiles, 'Run on which clusters? (space selects, enter runs)')
+  return {profiles: picked, unresolved: [], skipped: []}
 }

@@ -4,6 +4,7 @@
 // --all, a terminal's choice) or CI output go to the fan-out (exec-many.ts, rendered by the front).
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {ExitCode} from '../core/errors.js'
+import {notRunResults, type TargetResult} from '../core/fleet/fan-out-report.js'
 import {lifetimeRule} from '../core/exec-credential/cache.js'
 import {
   keepAnswer,
@@ -80,8 +81,16 @@ export interface ExecCommandPorts {
   notices: Notices
   /** Selecting the targets when they are not one named profile (exec-targets.ts). */
   targets: ExecTargetPorts
-  /** Runs many targets with their view, logs and reports; returns cpcred's exit code. */
-  fanOut(deps: ExecDeps, input: ExecInput, profiles: ClusterProfile[]): Promise<number>
+  /**
+   * Runs many targets with their view, logs and reports; `notRun` (unresolved references, what
+   * --healthy left out) is reported beside them. Returns cpcred's exit code.
+   */
+  fanOut(
+    deps: ExecDeps,
+    input: ExecInput,
+    profiles: ClusterProfile[],
+    notRun: TargetResult[],
+  ): Promise<number>
 }
 
 /** cpcred's exit code: the command's for one target, 0 or 1 for many. */
@@ -107,6 +116,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
   for (const warning of providers.warnings) notices.warn(warning)
   const shown = new Set(providers.warnings)
   let profiles: ClusterProfile[]
+  let notRun: TargetResult[] = []
   let one: RecentProfile | undefined
   if (input.oneNamed) {
     // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age), and
@@ -124,8 +134,10 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
     }
   } else {
     // Which targets, before whether a provider can reach them: a usage error names the first mistake.
-    profiles = await selectExecTargets(ports.targets, input.targets, providers.providers)
-    if (profiles.length === 0 && !input.fanOutAlways) return ExitCode.Success
+    const selection = await selectExecTargets(ports.targets, input.targets, providers.providers)
+    profiles = selection.profiles
+    notRun = notRunResults(selection.unresolved, selection.skipped)
+    if (profiles.length === 0 && notRun.length === 0 && !input.fanOutAlways) return ExitCode.Success
   }
 
   const {stale} = one ?? {}
@@ -159,7 +171,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
     timeoutMs: input.timeoutMs,
   }
   // One target named by itself: the command owns the terminal and its exit code is ours.
-  if (profiles.length === 1 && input.alone && !input.fanOutAlways) {
+  if (profiles.length === 1 && notRun.length === 0 && input.alone && !input.fanOutAlways) {
     return execOne(deps, execInput, profiles[0]!, (target, obtained) =>
       keepAnswer(draft, JSON.stringify(target), {
         obtained,
@@ -170,7 +182,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
       }),
     )
   }
-  return ports.fanOut(deps, execInput, profiles)
+  return ports.fanOut(deps, execInput, profiles, notRun)
 }
 
 /**

@@ -3,10 +3,12 @@
 import {distance} from 'fastest-levenshtein'
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {CpcredError, UsageError} from '../core/errors.js'
-import type {Shard} from '../core/fleet/shard.js'
+import {inShard, shardOf, type Shard} from '../core/fleet/shard.js'
+import {gateHealthy, type SkippedProfile} from '../core/fleet/placement.js'
 import {parseProfileRef, type ProfileRef} from './profile-ref.js'
 import {listProfiles} from './list-profiles.js'
-import type {Chooser, ProfileFinder} from './ports.js'
+import type {Chooser, ProfileFinder, SelectionSource} from './ports.js'
+import {placedProfiles, type PlacementSelection, type UnresolvedTarget} from './select-placement.js'
 
 export {parseProfileRef, type ProfileRef} from './profile-ref.js'
 
@@ -124,6 +126,42 @@ export async function selectProfiles(hub: ProfileFinder, input: SelectInput): Pr
     for (const profile of profiles) found.set(profileKey(profile), profile)
   }
   return [...found.values()]
+}
+
+export interface FleetSelectInput extends SelectInput, PlacementSelection {
+  /** --healthy: keep only the profiles whose ControlPlaneHealthy is True. */
+  healthy?: boolean
+}
+
+/** A fan-out's selection: the targets, the references no profile answers to, and what --healthy left out. */
+export interface FleetSelection {
+  profiles: ClusterProfile[]
+  unresolved: UnresolvedTarget[]
+  skipped: SkippedProfile[]
+}
+
+/**
+ * Names, -l, --all, or a placement (--placement, --placement-key: the decided profiles in order,
+ * then --shard); then --healthy. Member folding is the caller's, as everywhere.
+ */
+export async function selectFleet(hub: SelectionSource, input: FleetSelectInput): Promise<FleetSelection> {
+  let profiles: ClusterProfile[]
+  let unresolved: UnresolvedTarget[] = []
+  if (input.placement !== undefined || input.placementKey !== undefined) {
+    const placed = await placedProfiles(hub, input.namespace, input)
+    const {shard} = input
+    profiles = shard ? placed.profiles.filter((profile) => inShard(profile, shard)) : placed.profiles
+    unresolved = shard
+      ? placed.unresolved.filter(
+          (target) => shard.count === 1 || shardOf(target.profile, shard.count) === shard.index,
+        )
+      : placed.unresolved
+  } else {
+    profiles = await selectProfiles(hub, input)
+  }
+  if (!input.healthy) return {profiles, unresolved, skipped: []}
+  const {healthy, skipped} = gateHealthy(profiles)
+  return {profiles: healthy, unresolved, skipped}
 }
 
 /**

@@ -5,6 +5,7 @@ import {ContinueExpiredError, CpcredError} from '../core/errors.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider} from '../core/access/resolve-access.js'
 import {inShard, type Shard} from '../core/fleet/shard.js'
+import {unhealthyBecause} from '../core/fleet/placement.js'
 import type {ProfilePageSource} from './ports.js'
 
 export const PAGE_SIZE = 500
@@ -24,6 +25,8 @@ export interface ListProfilesInput {
   usableOnly?: boolean
   /** Keep only this CI job's part (--shard). */
   shard?: Shard
+  /** Keep only profiles whose ControlPlaneHealthy is True (--healthy). */
+  healthyOnly?: boolean
   /** Called when the listing had to start over (an expired continue token). */
   onRestart?: (reason: string) => void
 }
@@ -40,10 +43,8 @@ export interface ListProfilesResult {
   matches: (profile: ClusterProfile) => boolean
 }
 
-export async function listProfiles(
-  source: ProfilePageSource,
-  input: ListProfilesInput,
-): Promise<ListProfilesResult> {
+/** The filters the API cannot apply, and how a profile's provider is chosen; undefined when nothing can match. */
+async function filtersOf(source: ProfilePageSource, input: ListProfilesInput) {
   let clustersets: Map<string, string> | undefined
   let namespaces: Set<string> | undefined
   const providers = input.providers ?? []
@@ -80,14 +81,38 @@ export async function listProfiles(
         [...clustersets].filter(([, set]) => set === input.clusterset).map(([name]) => name),
       )
       if (input.namespace !== undefined && !namespaces.has(input.namespace))
-        return {profiles: [], clustersets, chosen, matches: () => false}
+        return {clustersets, chosen, keep: undefined}
     }
   }
   const keep = (profile: ClusterProfile) =>
     (input.clusterManager === undefined || profile.spec?.clusterManager?.name === input.clusterManager) &&
     (namespaces === undefined || namespaces.has(profile.metadata.namespace ?? '')) &&
     (!input.usableOnly || chosen(profile) !== undefined) &&
-    (input.shard === undefined || inShard(profile, input.shard))
+    (input.shard === undefined || inShard(profile, input.shard)) &&
+    (!input.healthyOnly || unhealthyBecause(profile) === undefined)
+  return {clustersets, chosen, keep}
+}
+
+/**
+ * Profiles selected elsewhere (a placement's, in its order) as a listing: the same filters and
+ * columns as a listing of the hub's pages.
+ */
+export async function listingOf(
+  source: ProfilePageSource,
+  profiles: ClusterProfile[],
+  input: Omit<ListProfilesInput, 'shard'>,
+): Promise<ListProfilesResult> {
+  const {clustersets, chosen, keep} = await filtersOf(source, input)
+  if (!keep) return {profiles: [], clustersets, chosen, matches: () => false}
+  return {profiles: profiles.filter(keep), clustersets, chosen, matches: keep}
+}
+
+export async function listProfiles(
+  source: ProfilePageSource,
+  input: ListProfilesInput,
+): Promise<ListProfilesResult> {
+  const {clustersets, chosen, keep} = await filtersOf(source, input)
+  if (!keep) return {profiles: [], clustersets, chosen, matches: () => false}
 
   const options = {
     namespace: input.namespace,

@@ -21,6 +21,11 @@ export interface SyncRequest extends Omit<KubeconfigRequest, 'profiles'> {
   setCurrent: boolean
   /** Keep profiles that share an inventory-member-id as separate entries (--no-dedupe). */
   noDedupe?: boolean
+  /**
+   * Profiles selected but not read (a placement's reference to one missing or not readable), by
+   * NAMESPACE/NAME, with why: their entries stay, as for a profile that failed to resolve.
+   */
+  unread?: ReadonlyMap<string, string>
 }
 
 export interface SyncOutcome extends SyncPlan {
@@ -35,6 +40,7 @@ export async function syncKubeconfig(files: KubeconfigFiles, request: SyncReques
   const {targets, folds} = foldSelection(request.profiles, request.providers, request.noDedupe)
   const folded = new Map(folds.flatMap((fold) => fold.folded.map((profile) => [profile, fold.kept] as const)))
   const {resolutions, unreachable, skipped, warnings} = resolveSelection(targets, request.providers)
+  for (const [key, reason] of request.unread ?? []) skipped.set(key, reason)
   const options = renderOptions(request, {hub: request.hubServer, sync: true})
   const entries = resolutions.map((resolution) => ({resolution}))
   const desired = renderKubeconfig(entries, options)

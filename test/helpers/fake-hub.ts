@@ -31,6 +31,8 @@ export function strictHub(answers: Partial<HubPort>, config: Partial<HubConfig> 
     getProfile: unexpected('getProfile'),
     listNamespaceLabels: unexpected('listNamespaceLabels'),
     clustersetOf: unexpected('clustersetOf'),
+    getPlacementDecision: unexpected('getPlacementDecision'),
+    listPlacementDecisions: unexpected('listPlacementDecisions'),
     close: unexpected('close'),
     ...answers,
   }

@@ -132,7 +132,7 @@ describe('cpcred for CI at fleet scale', () => {
 
     const named = await run(['exec', fleet[0]!.metadata.name, '--shard', '1/2', '--', 'true'])
     assert.equal(named.code, 2)
-    assert.match(named.stderr, /^error: --shard splits what -l or --all select/)
+    assert.match(named.stderr, /^error: --shard splits what -l, --all or --placement select/)
     const bad = await run(['list', '--shard', '3/2'])
     assert.equal(bad.code, 2)
     assert.match(bad.stderr, /^error: --shard "3\/2": INDEX must be from 1 to 2/)

@@ -220,7 +220,10 @@ describe('cpcred sync', () => {
       KUBECONFIG: fixture.hubKubeconfig,
     })
     assert.equal(result.code, 2)
-    assert.match(result.stderr, /^error: say which profiles to keep in step\nuse --all .* or -l SELECTOR/)
+    assert.match(
+      result.stderr,
+      /^error: say which profiles to keep in step\nuse --all .*, -l SELECTOR or --placement NAME/,
+    )
   })
 })
 

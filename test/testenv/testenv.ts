@@ -313,26 +313,28 @@ async function bootstrapHub(hub: Connection): Promise<void> {
     },
     subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:unauthenticated'}],
   })
-  const crd = YAML.parse(await readFile(path.join(manifestsDir, 'clusterprofile-crd.yaml'), 'utf8'))
-  await kubeCall(hub, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)
-  await waitFor('the ClusterProfile CRD to be established', READY_TIMEOUT_MS, async () => {
-    const current = await kubeCall<{status?: {conditions?: {type: string; status: string}[]}}>(
-      hub,
-      'GET',
-      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
-    )
-    const established = current.status?.conditions?.some(
-      (c) => c.type === 'Established' && c.status === 'True',
-    )
-    if (!established) return undefined
-    // Established can precede the first successful request by a moment.
-    const probe = await kubeRequest(
-      hub,
-      'GET',
-      '/apis/multicluster.x-k8s.io/v1alpha1/clusterprofiles?limit=1',
-    )
-    return probe.status === 200 ? true : undefined
-  })
+  // The Cluster Inventory API: ClusterProfile and PlacementDecision, each served before the hub is ready.
+  for (const [file, resource] of [
+    ['clusterprofile-crd.yaml', 'clusterprofiles'],
+    ['placementdecision-crd.yaml', 'placementdecisions'],
+  ] as const) {
+    const crd = YAML.parse(await readFile(path.join(manifestsDir, file), 'utf8'))
+    await kubeCall(hub, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)
+    await waitFor(`the ${crd.spec.names.kind} CRD to be established`, READY_TIMEOUT_MS, async () => {
+      const current = await kubeCall<{status?: {conditions?: {type: string; status: string}[]}}>(
+        hub,
+        'GET',
+        `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
+      )
+      const established = current.status?.conditions?.some(
+        (c) => c.type === 'Established' && c.status === 'True',
+      )
+      if (!established) return undefined
+      // Established can precede the first successful request by a moment.
+      const probe = await kubeRequest(hub, 'GET', `/apis/multicluster.x-k8s.io/v1alpha1/${resource}?limit=1`)
+      return probe.status === 200 ? true : undefined
+    })
+  }
   await waitFor('namespace default on the hub', READY_TIMEOUT_MS, async () =>
     (await kubeRequest(hub, 'GET', '/api/v1/namespaces/default')).status === 200 ? true : undefined,
   )

@@ -98,3 +98,35 @@ describe('the test hub ClusterProfile CRD', () => {
       assert.equal(status[list]['x-kubernetes-list-type'], 'map')
   })
 })
+
+describe('the test hub PlacementDecision CRD', () => {
+  const placements = path.join(root, 'test/testenv/manifests/placementdecision-crd.yaml')
+  const upstreamPlacements = path.join(
+    root,
+    '../shared/reference/multicluster.x-k8s.io_placementdecisions.yaml',
+  )
+  const crd = YAML.parse(readFileSync(placements, 'utf8'))
+
+  it(
+    'is the upstream Cluster Inventory API CRD, descriptions aside',
+    {skip: !existsSync(upstreamPlacements) && 'no upstream reference beside the repository'},
+    () => {
+      const reference = YAML.parse(readFileSync(upstreamPlacements, 'utf8'))
+      assert.deepEqual(structure(crd), structure(reference))
+    },
+  )
+
+  it('serves multicluster.x-k8s.io/v1alpha1 placementdecisions, namespaced, at most 100 decisions a slice', () => {
+    assert.equal(crd.spec.group, 'multicluster.x-k8s.io')
+    assert.equal(crd.spec.scope, 'Namespaced')
+    assert.equal(crd.spec.names.plural, 'placementdecisions')
+    const v1alpha1 = version(crd, 'v1alpha1')
+    assert.deepEqual([v1alpha1.served, v1alpha1.storage], [true, true])
+    const schema = v1alpha1.schema.openAPIV3Schema
+    assert.deepEqual(schema.required, ['decisions'])
+    assert.equal(schema.properties.decisions.maxItems, 100)
+    const decision = schema.properties.decisions.items
+    assert.deepEqual(decision.required, ['clusterProfileRef'])
+    assert.deepEqual(decision.properties.clusterProfileRef.required, ['name'])
+  })
+})

@@ -316,3 +316,19 @@ describe('renderJUnit', () => {
     })
   })
 })
+
+describe('renderJUnit: targets the selection kept from running', () => {
+  it('shows an unresolved reference as <error> and a target --healthy left out as <skipped>, with the reason', async () => {
+    const {notRunResults} = await import('../../src/core/fleet/fan-out-report.js')
+    const results = notRunResults(
+      [{profile: 'fleet/gone', error: 'ClusterProfile fleet/gone not found', exitCode: 1}],
+      [{profile: 'fleet/sick', reason: 'ControlPlaneHealthy is False: Down: no answer'}],
+    )
+    const suite = parse(renderJUnit(reportOf(...results.map((result) => ({result}))))).testsuites.testsuite
+    assert.deepEqual([suite.tests, suite.errors, suite.skipped, suite.failures], ['2', '1', '1', '0'])
+    const [gone, sick] = suite.testcase
+    assert.deepEqual(gone!.error, {message: 'ClusterProfile fleet/gone not found', type: 'failure'})
+    assert.deepEqual(sick!.skipped, {message: 'skipped: ControlPlaneHealthy is False: Down: no answer'})
+    assert.equal(sick!.failure, undefined)
+  })
+})

@@ -503,3 +503,13 @@ describe('decodeCertificateAuthorityData', () => {
     )
   })
 })
+
+describe('describe: the PlacementDecisions that reference a profile', () => {
+  it('lists them under Placed By, in text and data, and says nothing when there are none', () => {
+    const placed = {...input(), placedBy: ['fleet/web', 'fleet/db']}
+    assert.match(describeText(placed), /^Placed By:\s+fleet\/web\n\s+fleet\/db$/m)
+    assert.deepEqual(describeProfileData(placed).placedBy, ['fleet/web', 'fleet/db'])
+    assert.doesNotMatch(describeText(input()), /Placed By/)
+    assert.equal('placedBy' in describeProfileData({...input(), placedBy: []}), false)
+  })
+})

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
-import {UsageError} from '../../src/core/errors.js'
+import {CpcredError, UsageError} from '../../src/core/errors.js'
+import type {PlacementDecision} from '../../src/core/fleet/placement.js'
 import {gatherDescription, type DescribeProfileInput} from '../../src/usecases/describe-profile.js'
 import type {Chooser, ProfileDescriber} from '../../src/usecases/ports.js'
 
@@ -12,7 +13,10 @@ const profile = (namespace: string, name: string): ClusterProfile => ({
   spec: {clusterManager: {name: 'm'}},
 })
 
-function fakeHub(profiles: ClusterProfile[]): ProfileDescriber & {asked: string[]} {
+function fakeHub(
+  profiles: ClusterProfile[],
+  decisions: PlacementDecision[] | Error = [],
+): ProfileDescriber & {asked: string[]} {
   const asked: string[] = []
   return {
     asked,
@@ -32,6 +36,10 @@ function fakeHub(profiles: ClusterProfile[]): ProfileDescriber & {asked: string[
       return namespace === 'fleet' ? {clusterset: 'prod', label: 'cluster.x-k8s.io/clusterset'} : undefined
     },
     pin: () => ({kubeconfigPaths: ['/home/ada/.kube/config'], context: 'hub'}),
+    async listPlacementDecisions(namespace) {
+      if (decisions instanceof Error) throw decisions
+      return decisions.filter((d) => d.metadata.namespace === namespace)
+    },
   }
 }
 
@@ -90,5 +98,24 @@ describe('gatherDescription', () => {
       ['fleet/a', 'fleet/b'],
       ['fleet/a', 'fleet/b', 'other/c'],
     ])
+  })
+})
+
+describe('gatherDescription: placements', () => {
+  const decision = (name: string, refs: string[]): PlacementDecision => ({
+    metadata: {name, namespace: 'fleet'},
+    decisions: refs.map((ref) => ({clusterProfileRef: {name: ref}})),
+  })
+
+  it('names the PlacementDecisions of the namespace that reference the profile', async () => {
+    const hub = fakeHub([profile('fleet', 'a')], [decision('web', ['a', 'b']), decision('db', ['b'])])
+    const gathered = await gatherDescription(input('a'), {hub, chooser: nobody})
+    assert.deepEqual(gathered.placedBy, ['fleet/web'])
+  })
+
+  it('shows none when the decisions cannot be read (no CRD, no right to list them)', async () => {
+    const hub = fakeHub([profile('fleet', 'a')], new CpcredError('placementdecisions is forbidden'))
+    const gathered = await gatherDescription(input('a'), {hub, chooser: nobody})
+    assert.equal(gathered.placedBy, undefined)
   })
 })

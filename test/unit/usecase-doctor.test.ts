@@ -90,6 +90,8 @@ function fakeHub(overrides: Partial<HubPort> = {}): HubPort & {calls: string[]} 
     getProfile: async (namespace, name) => (namespace === 'fleet' && name === 'eu' ? profile : undefined),
     listNamespaceLabels: async () => new Map(),
     clustersetOf: async () => assert.fail('doctor reads no clusterset'),
+    getPlacementDecision: async () => undefined,
+    listPlacementDecisions: async () => [],
     close: async () => undefined,
     ...overrides,
   }
@@ -309,5 +311,39 @@ describe('runDoctor: the broken link and what follows it', () => {
     assert.ok(started.includes('fleet/eu: plugin-run'))
     assert.equal(hub.calls.at(-1), 'close')
     assert.equal(doctorExitCode(report), 0)
+  })
+})
+
+describe('runDoctor: a placement', () => {
+  const decision = {
+    metadata: {name: 'web', namespace: 'fleet'},
+    decisions: [{clusterProfileRef: {name: 'eu'}}, {clusterProfileRef: {name: 'gone'}}],
+  }
+
+  it('refuses a placement beside -l or --all', async () => {
+    await assert.rejects(runDoctor(deps(fakeHub()), input({placement: 'web', all: true})), UsageError)
+  })
+
+  it('checks the decided profiles and fails the selection on a reference no profile answers to', async () => {
+    const hub = fakeHub({getPlacementDecision: async (_ns, name) => (name === 'web' ? decision : undefined)})
+    const report = await runDoctor(deps(hub), input({placement: 'web'}))
+    assert.equal(report.mode, 'fleet')
+    assert.deepEqual(
+      report.profiles.map((p) => p.profile),
+      ['fleet/eu'],
+    )
+    const profiles = check(report, 'profiles')
+    assert.equal(profiles.status, 'fail')
+    assert.match(profiles.detail, /1 profile decided by web .*ClusterProfile fleet\/gone not found/)
+    assert.equal(doctorExitCode(report), 1)
+  })
+
+  it('--healthy leaves out what is not healthy and says why, without failing', async () => {
+    const hub = fakeHub({listProfilePage: async () => ({items: [{...profile, status: {...profile.status}}]})})
+    const report = await runDoctor(deps(hub), input({all: true, healthy: true}))
+    assert.deepEqual(report.profiles, [])
+    const profiles = check(report, 'profiles')
+    assert.equal(profiles.status, 'warn')
+    assert.match(profiles.detail, /skipped fleet\/eu: no ControlPlaneHealthy condition/)
   })
 })

@@ -8,11 +8,38 @@ import {
   type ExecTargetPorts,
 } from '../../src/usecases/exec-targets.js'
 import {notices, profile, provider, targetHub} from './usecase-fakes.js'
+import type {PlacementDecision} from '../../src/core/fleet/placement.js'
+
+/** A slice of a decision: its labels and the profiles it references, as NAME or NAMESPACE/NAME. */
+function slice(name: string, labels: Record<string, string>, refs: string[]): PlacementDecision {
+  return {
+    metadata: {name, namespace: 'fleet', labels},
+    decisions: refs.map((ref) => {
+      const [namespace, profileName] = ref.includes('/') ? ref.split('/') : [undefined, ref]
+      return {clusterProfileRef: {name: profileName!, ...(namespace ? {namespace} : {})}}
+    }),
+  }
+}
+
+function healthy(name: string, status: string, reason?: string, message?: string): ClusterProfile {
+  const p = profile(name)
+  p.status!.conditions = [{type: 'ControlPlaneHealthy', status, reason, message}]
+  return p
+}
+
+const KEY = 'multicluster.x-k8s.io/decision-key'
+const INDEX = 'multicluster.x-k8s.io/decision-index'
+const PLACEMENT_KEY = 'multicluster.x-k8s.io/placement-key'
 
 const none: ExecTargetInput = {names: [], all: false, allNamespaces: false}
 
-function world(profiles: ClusterProfile[], pick?: ExecTargetPorts['pick']) {
-  const hub = targetHub(profiles)
+function world(
+  profiles: ClusterProfile[],
+  pick?: ExecTargetPorts['pick'],
+  decisions: PlacementDecision[] = [],
+  forbidden: string[] = [],
+) {
+  const hub = targetHub(profiles, decisions, forbidden)
   const told = notices()
   const folded: string[][] = []
   const ports: ExecTargetPorts = {
@@ -55,13 +82,13 @@ describe('selectExecTargets: failures first', () => {
 describe('selectExecTargets', () => {
   it('selects by names and --all, folded', async () => {
     const w = world([profile('a'), profile('b')])
-    const found = await selectExecTargets(w.ports, {...none, all: true}, [provider()])
+    const {profiles: found} = await selectExecTargets(w.ports, {...none, all: true}, [provider()])
     assert.deepEqual(
       found.map((p) => p.metadata.name),
       ['a', 'b'],
     )
     assert.deepEqual(w.folded, [['a', 'b']])
-    const named = await selectExecTargets(w.ports, {...none, names: ['fleet/b']}, [provider()])
+    const {profiles: named} = await selectExecTargets(w.ports, {...none, names: ['fleet/b']}, [provider()])
     assert.deepEqual(
       named.map((p) => p.metadata.name),
       ['b'],
@@ -70,7 +97,11 @@ describe('selectExecTargets', () => {
 
   it('says where it looked when a selection matches nothing, and returns none', async () => {
     const w = world([])
-    assert.deepEqual(await selectExecTargets(w.ports, {...none, all: true}, [provider()]), [])
+    assert.deepEqual(await selectExecTargets(w.ports, {...none, all: true}, [provider()]), {
+      profiles: [],
+      unresolved: [],
+      skipped: [],
+    })
     assert.deepEqual(w.told.said.notes, ['No ClusterProfiles found in fleet namespace.'])
   })
 
@@ -80,11 +111,107 @@ describe('selectExecTargets', () => {
       offered.push(profiles.map((p) => p.metadata.name))
       return profiles.slice(1)
     })
-    const picked = await selectExecTargets(w.ports, none, [provider()])
+    const {profiles: picked} = await selectExecTargets(w.ports, none, [provider()])
     assert.deepEqual(offered, [['a', 'b']])
     assert.deepEqual(
       picked.map((p) => p.metadata.name),
       ['b'],
     )
+  })
+})
+
+describe('selectExecTargets: placements and health', () => {
+  const slices = [
+    slice('web-1', {[KEY]: 'web', [INDEX]: '1', [PLACEMENT_KEY]: 'app'}, ['c', 'a']),
+    slice('web-0', {[KEY]: 'web', [INDEX]: '0', [PLACEMENT_KEY]: 'app'}, ['b', 'a', 'gone']),
+    slice('other', {[KEY]: 'other'}, ['d']),
+  ]
+  const fleet = [profile('a'), profile('b'), profile('c'), profile('d')]
+
+  it('refuses a placement beside names, -l or --all, and both placement flags at once', async () => {
+    const w = world(fleet, undefined, slices)
+    await assert.rejects(
+      selectExecTargets(w.ports, {...none, all: true, placement: 'web-0'}, [provider()]),
+      (error) => error instanceof UsageError && /--placement cannot be combined/.test(error.message),
+    )
+    await assert.rejects(
+      selectExecTargets(w.ports, {...none, placement: 'web-0', placementKey: 'app'}, [provider()]),
+      UsageError,
+    )
+  })
+
+  it('says which PlacementDecision does not exist, as a usage error', async () => {
+    const w = world(fleet, undefined, slices)
+    await assert.rejects(
+      selectExecTargets(w.ports, {...none, placement: 'nope'}, [provider()]),
+      (error) =>
+        error instanceof CpcredError && error.exitCode === 2 && /"nope" not found/.test(error.message),
+    )
+  })
+
+  it('takes every slice of the decision, in decision-index order, each profile once, missing ones as errors', async () => {
+    const w = world(fleet, undefined, slices)
+    const chosen = await selectExecTargets(w.ports, {...none, placement: 'web-1'}, [provider()])
+    assert.deepEqual(
+      chosen.profiles.map((p) => p.metadata.name),
+      ['b', 'a', 'c'],
+    )
+    assert.deepEqual(
+      chosen.unresolved.map((u) => [u.profile, u.exitCode]),
+      [['fleet/gone', 1]],
+    )
+    assert.match(chosen.unresolved[0]!.error, /not found \(referenced by PlacementDecision fleet\/web-0\)/)
+    assert.deepEqual(w.folded, [['b', 'a', 'c']])
+  })
+
+  it('selects by placement-key, and reports a reference it may not read with the reason', async () => {
+    const decisions = [...slices, slice('x', {[PLACEMENT_KEY]: 'app', [INDEX]: '2'}, ['secret/s'])]
+    const w = world(fleet, undefined, decisions, ['secret'])
+    const chosen = await selectExecTargets(w.ports, {...none, placementKey: 'app'}, [provider()])
+    assert.deepEqual(
+      chosen.profiles.map((p) => p.metadata.name),
+      ['b', 'a', 'c'],
+    )
+    assert.deepEqual(
+      chosen.unresolved.map((u) => [u.profile, u.exitCode]),
+      [
+        ['fleet/gone', 1],
+        ['secret/s', 4],
+      ],
+    )
+    assert.match(chosen.unresolved[1]!.error, /cannot be read: .*forbidden/)
+  })
+
+  it('--healthy keeps only ControlPlaneHealthy=True and says why the others are skipped', async () => {
+    const w = world([
+      healthy('a', 'True'),
+      healthy('b', 'False', 'APIServerDown', 'no answer on :6443'),
+      profile('c'),
+      healthy('d', 'Unknown'),
+    ])
+    const chosen = await selectExecTargets(w.ports, {...none, all: true, healthy: true}, [provider()])
+    assert.deepEqual(
+      chosen.profiles.map((p) => p.metadata.name),
+      ['a'],
+    )
+    assert.deepEqual(chosen.skipped, [
+      {profile: 'fleet/b', reason: 'ControlPlaneHealthy is False: APIServerDown: no answer on :6443'},
+      {profile: 'fleet/c', reason: 'no ControlPlaneHealthy condition'},
+      {profile: 'fleet/d', reason: 'ControlPlaneHealthy is Unknown'},
+    ])
+  })
+
+  it('applies --shard after the placement selection', async () => {
+    const w = world(fleet, undefined, slices)
+    const parts = []
+    for (const index of [1, 2]) {
+      const chosen = await selectExecTargets(
+        w.ports,
+        {...none, placement: 'web-0', shard: {index, count: 2}},
+        [provider()],
+      )
+      parts.push(...chosen.profiles.map((p) => p.metadata.name), ...chosen.unresolved.map((u) => u.profile))
+    }
+    assert.deepEqual(parts.sort(), ['a', 'b', 'c', 'fleet/gone'])
   })
 })

@@ -1,5 +1,6 @@
 // Hand-written fakes of the ports in src/usecases/ports.ts for the use-case tests: each records
 // what it was asked, so a test can fail when an expected call never happens.
+import {CpcredError} from '../../src/core/errors.js'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import type {Provider} from '../../src/core/access/provider-file.js'
 import type {Credential} from '../../src/core/exec-credential/protocol.js'
@@ -24,6 +25,7 @@ import type {
   TempKubeconfigs,
 } from '../../src/usecases/ports.js'
 import type {TargetHub} from '../../src/usecases/exec-targets.js'
+import type {PlacementDecision} from '../../src/core/fleet/placement.js'
 
 export const V1 = 'client.authentication.k8s.io/v1'
 export const PIN = {kubeconfigPaths: ['/home/u/.kube/hub'], context: 'hub'}
@@ -251,12 +253,27 @@ export function temp() {
 }
 
 /** The hub for selecting targets: these profiles, and namespace labels none. */
-export function targetHub(profiles: ClusterProfile[]) {
+export function targetHub(
+  profiles: ClusterProfile[],
+  decisions: PlacementDecision[] = [],
+  forbidden: string[] = [],
+) {
   let closed = 0
   const hub: TargetHub = {
     namespace: 'fleet',
     async getProfile(namespace, name) {
+      if (forbidden.includes(namespace))
+        throw new CpcredError(`clusterprofiles is forbidden in namespace "${namespace}"`, {exitCode: 4})
       return profiles.find((p) => p.metadata.namespace === namespace && p.metadata.name === name)
+    },
+    async getPlacementDecision(namespace, name) {
+      return decisions.find((d) => d.metadata.namespace === namespace && d.metadata.name === name)
+    },
+    async listPlacementDecisions(namespace, selector) {
+      const [key, value] = (selector ?? '=').split('=')
+      return decisions.filter(
+        (d) => d.metadata.namespace === namespace && (!selector || d.metadata.labels?.[key!] === value),
+      )
     },
     async listProfilePage(options) {
       return {

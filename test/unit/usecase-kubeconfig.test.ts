@@ -223,3 +223,32 @@ describe('syncKubeconfig', () => {
     assert.deepEqual(contextsOf(files.files.get('/k/config')).sort(), ['fleet/a', 'mine'])
   })
 })
+
+describe('syncKubeconfig: profiles selected but not read', () => {
+  it('keeps the entry of a profile a placement references but that could not be read, and says why', async () => {
+    const files = fakeFiles()
+    await syncKubeconfig(files.port, {
+      ...request([profile('fleet/a'), profile('fleet/b')]),
+      file: '/k/config',
+      dryRun: false,
+      setCurrent: false,
+    })
+    const outcome = await syncKubeconfig(files.port, {
+      ...request([profile('fleet/a')]),
+      file: '/k/config',
+      dryRun: false,
+      setCurrent: false,
+      unread: new Map([['fleet/b', 'ClusterProfile fleet/b cannot be read: forbidden']]),
+    })
+    assert.deepEqual(
+      outcome.changes.filter((change) => change.action === 'prune'),
+      [],
+      'an unreadable profile is not pruned',
+    )
+    assert.ok(
+      outcome.changes.some((change) => change.action === 'skip' && change.profile === 'fleet/b'),
+      JSON.stringify(outcome.changes),
+    )
+    assert.deepEqual(contextsOf(files.files.get('/k/config')).sort(), ['fleet/a', 'fleet/b'])
+  })
+})

@@ -32,6 +32,8 @@ export interface DescribeInput {
   showEnv: boolean
   /** The hub the profile was read from: kubeconfigs cpcred writes pin it in the plugin's env. */
   hubPin?: HubPin
+  /** The PlacementDecisions (NAMESPACE/NAME) in the profile's namespace that reference it, when any. */
+  placedBy?: string[]
 }
 
 export interface OfferedProviderDescription {
@@ -97,6 +99,8 @@ export interface ProfileDescription {
   clusterset: string | null
   /** The namespace label it was read from (the upstream spelling, or the one the KEP text used). */
   clustersetLabel: string | null
+  /** The PlacementDecisions that reference the profile; absent when none does (or none could be read). */
+  placedBy?: string[]
   providerSource: string
   offeredProviders: OfferedProviderDescription[]
   resolution: ResolvedDescription | UnresolvedDescription
@@ -112,6 +116,7 @@ export function describeProfileData(input: DescribeInput): ProfileDescription {
     profile: redactProfile(profile, showEnv),
     clusterset: input.clusterset?.clusterset ?? null,
     clustersetLabel: input.clusterset?.label ?? null,
+    ...(input.placedBy?.length ? {placedBy: input.placedBy} : {}),
     providerSource: input.providerSource,
     offeredProviders: offeredProviders(profile).map((entry) =>
       describeEntry(entry, {

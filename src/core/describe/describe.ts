@@ -43,6 +43,7 @@ export function describeProfile(input: DescribeInput): Cells {
     'Clusterset',
     input.clusterset && `${input.clusterset.clusterset} (namespace label ${input.clusterset.label})`,
   )
+  if (input.placedBy?.length) out.list(0, 'Placed By', input.placedBy)
   out.field(0, 'Created', created(text(metadata.creationTimestamp), now))
   out.field(0, 'Kubernetes Version', profile.status?.version?.kubernetes)
 

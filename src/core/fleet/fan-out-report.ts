@@ -24,6 +24,35 @@ export interface TargetResult {
   signal?: string
   /** Stopped by --timeout. */
   timedOut?: boolean
+  /** Left out by --healthy (never started, not a failure); `error` says why. */
+  skipped?: boolean
+}
+
+/**
+ * The targets that never ran because of the selection: references no profile answers to (errors,
+ * with the exit code of why) and profiles --healthy left out (skipped, with the condition's words).
+ */
+export function notRunResults(
+  unresolved: readonly {profile: string; error: string; exitCode: number}[],
+  skipped: readonly {profile: string; reason: string}[],
+): TargetResult[] {
+  return [
+    ...unresolved.map(({profile, error, exitCode}) => ({
+      profile,
+      exitCode,
+      durationMs: 0,
+      started: false,
+      error,
+    })),
+    ...skipped.map(({profile, reason}) => ({
+      profile,
+      exitCode: 0,
+      durationMs: 0,
+      started: false,
+      skipped: true,
+      error: `skipped: ${reason}`,
+    })),
+  ]
 }
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped'
@@ -34,7 +63,7 @@ export type Outcome = 'passed' | 'failed' | 'error' | 'skipped'
  */
 export function outcomeOf(result: TargetResult): Outcome {
   if (result.started) return result.exitCode === 0 ? 'passed' : 'failed'
-  if (result.cancelled) return 'skipped'
+  if (result.cancelled || result.skipped) return 'skipped'
   return 'error'
 }
 

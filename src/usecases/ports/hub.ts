@@ -11,6 +11,7 @@ import type {CacheFiles} from '../../core/doctor/cache.js'
 import type {ExecutableLookup} from '../../core/doctor/plugin.js'
 import type {ServerProbe} from '../../core/doctor/server-tls.js'
 import type {Credential} from '../../core/exec-credential/protocol.js'
+import type {PlacementDecision} from '../../core/fleet/placement.js'
 import type {MergedKubeconfig} from '../../core/kubeconfig/merge.js'
 import type {ClusterProfile, ProfileCluster, ProfileVersion} from '../../core/profiles/cluster-profile.js'
 import type {HubPin} from '../../core/profiles/hub-pin.js'
@@ -87,6 +88,10 @@ export interface ProfileRepository {
   listNamespaceLabels(): Promise<Map<string, Record<string, string>>>
   /** The clusterset of one namespace and the label that names it; undefined when unlabelled or not readable. */
   clustersetOf(namespace: string): Promise<{clusterset: string; label: string} | undefined>
+  /** One PlacementDecision (v1alpha1); undefined when there is no such decision. */
+  getPlacementDecision(namespace: string, name: string): Promise<PlacementDecision | undefined>
+  /** The PlacementDecisions of a namespace that a label selector picks (all without one). */
+  listPlacementDecisions(namespace: string, labelSelector?: string): Promise<PlacementDecision[]>
 }
 
 /** What API discovery found of the ClusterProfile API: asked once per hub, read by every caller. */
@@ -243,11 +248,18 @@ export type ProfilePageSource = Pick<ProfileRepository, 'listProfilePage' | 'lis
 /** One profile by name, besides pages: find, kubeconfig, describe. */
 export type ProfileFinder = ProfilePageSource & Pick<ProfileRepository, 'getProfile'>
 
+/** PlacementDecisions, one by name or by label: --placement, --placement-key. */
+export type PlacementSource = Pick<ProfileRepository, 'getPlacementDecision' | 'listPlacementDecisions'>
+
+/** What a fan-out selection reads: profiles by name and by page, and PlacementDecisions. */
+export type SelectionSource = ProfileFinder & PlacementSource
+
 /** A watch from a resourceVersion, besides pages: list -w, sync --watch. */
 export type ProfileWatchSource = ProfilePageSource & Pick<ProfileRepository, 'watchProfiles'>
 
 /** What describe shows besides the profile: its namespace's clusterset, and the hub it came from. */
-export type ProfileDescriber = ProfileFinder & Pick<HubPort, 'clustersetOf' | 'pin'>
+export type ProfileDescriber = ProfileFinder &
+  Pick<HubPort, 'clustersetOf' | 'pin' | 'listPlacementDecisions'>
 
 /** A person at a terminal who can choose one profile of a list. */
 export interface Chooser {

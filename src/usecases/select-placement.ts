@@ -1,0 +1,99 @@
+// --placement NAME and --placement-key KEY: the profiles a scheduler's PlacementDecisions reference,
+// in decision-index order, each once. A reference to a profile that does not exist or cannot be
+// read is kept as a per-target error, never dropped.
+import {CpcredError, ExitCode, isCpcredError, UsageError} from '../core/errors.js'
+import {
+  decidedProfiles,
+  placementKeySelector,
+  siblingSelector,
+  type PlacementDecision,
+} from '../core/fleet/placement.js'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import type {SelectionSource} from './ports.js'
+
+/** A target that could not be reached before it ran: its NAMESPACE/NAME and why. */
+export interface UnresolvedTarget {
+  profile: string
+  error: string
+  exitCode: number
+}
+
+export interface PlacementSelection {
+  /** --placement: one PlacementDecision in the namespace, with every slice sharing its decision-key. */
+  placement?: string
+  /** --placement-key: every slice labelled with this placement-key in the namespace. */
+  placementKey?: string
+}
+
+/** The slices a placement selection names. */
+export async function placementSlices(
+  hub: SelectionSource,
+  namespace: string,
+  input: PlacementSelection,
+): Promise<PlacementDecision[]> {
+  if (input.placementKey !== undefined) {
+    return hub.listPlacementDecisions(namespace, placementKeySelector(input.placementKey))
+  }
+  const name = input.placement!
+  const named = await hub.getPlacementDecision(namespace, name)
+  if (!named) {
+    throw new CpcredError(`PlacementDecision "${name}" not found in namespace "${namespace}"`, {
+      hint: 'check the name and the namespace (-n); kubectl get placementdecisions.multicluster.x-k8s.io lists them',
+      exitCode: ExitCode.Usage,
+    })
+  }
+  const selector = siblingSelector(named)
+  if (selector === undefined) return [named]
+  const slices = await hub.listPlacementDecisions(namespace, selector)
+  return slices.some((slice) => slice.metadata.name === name) ? slices : [named, ...slices]
+}
+
+/** The decided profiles, read one by one in order; those that cannot be read are unresolved. */
+export async function placedProfiles(
+  hub: SelectionSource,
+  namespace: string,
+  input: PlacementSelection,
+): Promise<{profiles: ClusterProfile[]; unresolved: UnresolvedTarget[]}> {
+  const slices = await placementSlices(hub, namespace, input)
+  const profiles: ClusterProfile[] = []
+  const unresolved: UnresolvedTarget[] = []
+  for (const ref of decidedProfiles(slices)) {
+    const key = `${ref.namespace}/${ref.name}`
+    try {
+      const profile = await hub.getProfile(ref.namespace, ref.name)
+      if (profile) profiles.push(profile)
+      else
+        unresolved.push({
+          profile: key,
+          error: `ClusterProfile ${key} not found (referenced by PlacementDecision ${ref.decision})`,
+          exitCode: ExitCode.Failure,
+        })
+    } catch (error) {
+      if (!isCpcredError(error)) throw error
+      unresolved.push({
+        profile: key,
+        error: `ClusterProfile ${key} (referenced by PlacementDecision ${ref.decision}) cannot be read: ${error.message}`,
+        exitCode: error.exitCode,
+      })
+    }
+  }
+  return {profiles, unresolved}
+}
+
+/** --placement and --placement-key exclude each other and names, -l and --all. */
+export function checkPlacementSelection(
+  input: PlacementSelection & {names: number; selector?: string; all: boolean},
+): void {
+  const given = [
+    input.placement !== undefined && '--placement',
+    input.placementKey !== undefined && '--placement-key',
+  ].filter(Boolean)
+  if (given.length === 0) return
+  if (given.length > 1)
+    throw new UsageError('--placement and --placement-key cannot be used together', 'give one of them')
+  if (input.names > 0 || input.selector !== undefined || input.all)
+    throw new UsageError(
+      `${given[0]} cannot be combined with profile names, -l or --all`,
+      'select by the placement alone, or by names, -l or --all',
+    )
+}
