@@ -88,7 +88,7 @@ export const PROVIDER_FLAGS = {
   },
 } as const satisfies FlagTable
 
-/** One CI job's part of what -l or --all select (src/core/fleet/shard.ts). */
+/** One job's part of what -l, --all or --placement select (src/core/fleet/shard.ts). */
 export const SHARD_FLAG = {
   shard: {
     kind: 'string',
