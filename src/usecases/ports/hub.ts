@@ -11,6 +11,7 @@ import type {CacheFiles} from '../../core/doctor/cache.js'
 import type {ExecutableLookup} from '../../core/doctor/plugin.js'
 import type {ServerProbe} from '../../core/doctor/server-tls.js'
 import type {Credential} from '../../core/exec-credential/protocol.js'
+import type {PodServiceAccount} from '../../core/kubeconfig/in-cluster.js'
 import type {MergedKubeconfig} from '../../core/kubeconfig/merge.js'
 import type {ClusterProfile, ProfileCluster, ProfileVersion} from '../../core/profiles/cluster-profile.js'
 import type {HubPin} from '../../core/profiles/hub-pin.js'
@@ -23,6 +24,8 @@ export interface HubSelection {
   namespace?: string
   /** Read ClusterProfiles in this version (--api-version), not the preferred one the hub serves. */
   apiVersion?: string
+  /** The in-cluster config and nothing else (a plugin whose hub was pinned "in-cluster"). */
+  inCluster?: boolean
 }
 
 /** The hub's kubeconfig as loaded: the merged files and the context in use. */
@@ -33,8 +36,16 @@ export interface HubConfig {
   context: string
   server: string
   user: string
-  /** -n, else the context's namespace, else "default". */
+  /** -n, else the context's namespace, else "default" (in a pod: POD_NAMESPACE, the namespace file). */
   namespace: string
+  /** Set when the hub is the pod's in-cluster config rather than a kubeconfig. */
+  inCluster?: InClusterSource
+}
+
+/** The pod's service account directory and who its token says the pod is. */
+export interface InClusterSource {
+  dir: string
+  serviceAccount?: PodServiceAccount
 }
 
 /** How a server is reached (a kubeconfig cluster entry or a profile's, decoded). */
