@@ -27,6 +27,7 @@ import {
   SERVICE_HOST_ENV,
   SERVICE_PORT_ENV,
   serviceAccountOfToken,
+  tokenExpiry,
 } from '../core/kubeconfig/in-cluster.js'
 import type {HubConfig, HubSelection} from '../usecases/ports.js'
 
@@ -169,19 +170,20 @@ async function loadInClusterConfig(
     await readOptional(inClusterFile(dir, 'namespace')),
   )
   const server = inClusterServer(env)
+  const heldCa = ca?.includes('-----BEGIN CERTIFICATE-----') ? caFile : undefined
   return {
-    merged: inClusterKubeconfig({
-      server,
-      caFile: ca?.includes('-----BEGIN CERTIFICATE-----') ? caFile : undefined,
-      tokenFile,
-      namespace,
-    }),
+    merged: inClusterKubeconfig({server, caFile: heldCa, tokenFile, namespace}),
     files: [],
     context: IN_CLUSTER,
     server,
     user: IN_CLUSTER,
     namespace,
-    inCluster: {dir, serviceAccount: serviceAccountOfToken(token)},
+    inCluster: {
+      dir,
+      serviceAccount: serviceAccountOfToken(token),
+      caFile: heldCa,
+      tokenExpiresAt: tokenExpiry(token),
+    },
   }
 }
 

@@ -289,6 +289,23 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     }
   })
 
+  it('doctor names the in-cluster config as the hub source, its token, CA and the RBAC of the pod ServiceAccount', async () => {
+    const result = await pod.run(['doctor'])
+    assert.match(
+      result.stdout,
+      new RegExp(
+        `in-cluster config \\(KUBERNETES_SERVICE_HOST/PORT, no kubeconfig\\): server https://127\\.0\\.0\\.1:\\d+, ` +
+          `token file ${SERVICE_ACCOUNT_DIR}/token \\(ServiceAccount ${namespace}/${POD_SA}\\), CA ${SERVICE_ACCOUNT_DIR}/ca\\.crt, namespace "${namespace}"`,
+      ),
+      result.stderr,
+    )
+    assert.match(
+      result.stdout,
+      new RegExp(`system:serviceaccount:${namespace}:${POD_SA} may get, list, watch`),
+    )
+    assert.doesNotMatch(result.stdout + result.stderr, JWT)
+  })
+
   it('a pod whose ServiceAccount has no RBAC gets exit 4 naming it', async () => {
     const {hub} = await testEnv()
     await createServiceAccount(hub, namespace, 'unbound')
@@ -297,6 +314,10 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     assert.equal(listed.code, 4, listed.stderr)
     assert.match(listed.stderr, new RegExp(`system:serviceaccount:${namespace}:unbound`))
     assert.doesNotMatch(listed.stderr, JWT)
+    const doctor = await unbound.run(['doctor'])
+    assert.equal(doctor.code, 4, doctor.stdout + doctor.stderr)
+    assert.match(doctor.stdout, new RegExp(`system:serviceaccount:${namespace}:unbound may not get or list`))
+    assert.match(doctor.stdout, /docs\/examples\/in-cluster-rbac\.yaml/)
   })
 
   it('without the service variables it is not a pod: no kubeconfig is a usage error', async () => {

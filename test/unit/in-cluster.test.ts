@@ -10,7 +10,9 @@ import {
   inClusterServer,
   isEmptyKubeconfig,
   serviceAccountOfToken,
+  tokenExpiry,
 } from '../../src/core/kubeconfig/in-cluster.js'
+import {judgeInClusterConfig} from '../../src/core/doctor/hub.js'
 import {hubSelection} from '../../src/core/exec-credential/exec-info.js'
 import {pinnedEnv, pinsInCluster} from '../../src/core/profiles/hub-pin.js'
 import type {Resolution} from '../../src/core/access/resolve-access.js'
@@ -131,5 +133,38 @@ describe('a hub pinned "in-cluster"', () => {
     assert.equal(pinsInCluster({KUBECONFIG: '/hub', CPCRED_HUB_CONTEXT: 'in-cluster'}), false)
     assert.equal(hubSelection({context: 'other'}, env).inCluster, undefined)
     assert.equal(hubSelection({kubeconfig: '/k'}, env).inCluster, undefined)
+  })
+})
+
+describe('doctor on the in-cluster config', () => {
+  const now = new Date('2030-01-01T00:00:00Z')
+  const facts = {
+    server: 'https://10.0.0.1:443',
+    dir: '/sa',
+    namespace: 'ci',
+    serviceAccount: {namespace: 'ci', name: 'runner'},
+    caFile: '/sa/ca.crt',
+    tokenExpiresAt: now.getTime() + 60_000,
+    now,
+  }
+  it('names the in-cluster config, the token file, its ServiceAccount, the CA and the namespace', () => {
+    const outcome = judgeInClusterConfig(facts)
+    assert.equal(outcome.status, 'ok')
+    assert.match(
+      outcome.detail,
+      /^in-cluster config .*server https:\/\/10\.0\.0\.1:443, token file \/sa\/token \(ServiceAccount ci\/runner\), CA \/sa\/ca\.crt, namespace "ci"/,
+    )
+  })
+  it('fails an expired token with exit 4, warns on a missing CA or a token naming no ServiceAccount', () => {
+    const expired = judgeInClusterConfig({...facts, tokenExpiresAt: now.getTime() - 120_000})
+    assert.equal(expired.status, 'fail')
+    assert.equal(expired.exitCode, 4)
+    assert.match(expired.detail, /the token expired 2m ago|the token expired/)
+    assert.equal(judgeInClusterConfig({...facts, caFile: undefined}).status, 'warn')
+    assert.equal(judgeInClusterConfig({...facts, serviceAccount: undefined}).status, 'warn')
+  })
+  it('reads the expiry of the token', () => {
+    assert.equal(tokenExpiry(jwt({exp: 1_900_000_000})), 1_900_000_000_000)
+    assert.equal(tokenExpiry(jwt({sub: 'x'})), undefined)
   })
 })

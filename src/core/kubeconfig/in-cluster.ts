@@ -79,31 +79,43 @@ export interface PodServiceAccount {
 
 const SUBJECT = /^system:serviceaccount:([^:]+):([^:]+)$/
 
-/**
- * Who the token says the pod is, from its claims (not verified: the hub does that). A projected token
- * carries `kubernetes.io: {namespace, serviceaccount: {name}}`; a legacy one only `sub`
- * (system:serviceaccount:NS:NAME). undefined when the token names no ServiceAccount.
- */
-export function serviceAccountOfToken(token: string): PodServiceAccount | undefined {
+interface TokenClaims {
+  sub?: unknown
+  exp?: unknown
+  'kubernetes.io'?: {namespace?: unknown; serviceaccount?: {name?: unknown}}
+}
+
+/** The token's claims, not verified (the hub does that); undefined when it is not a JWT. */
+function claimsOf(token: string): TokenClaims | undefined {
   const payload = token.trim().split('.')[1]
   if (!payload) return undefined
-  let claims: unknown
   try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
+    return typeof claims === 'object' && claims !== null ? (claims as TokenClaims) : undefined
   } catch {
     return undefined
   }
-  if (typeof claims !== 'object' || claims === null) return undefined
-  const record = claims as {
-    sub?: unknown
-    'kubernetes.io'?: {namespace?: unknown; serviceaccount?: {name?: unknown}}
-  }
-  const k8s = record['kubernetes.io']
+}
+
+/**
+ * Who the token says the pod is. A projected token carries `kubernetes.io: {namespace,
+ * serviceaccount: {name}}`; a legacy one only `sub` (system:serviceaccount:NS:NAME). undefined when
+ * the token names no ServiceAccount.
+ */
+export function serviceAccountOfToken(token: string): PodServiceAccount | undefined {
+  const claims = claimsOf(token)
+  const k8s = claims?.['kubernetes.io']
   if (typeof k8s?.namespace === 'string' && typeof k8s.serviceaccount?.name === 'string') {
     return {namespace: k8s.namespace, name: k8s.serviceaccount.name}
   }
-  const match = typeof record.sub === 'string' ? SUBJECT.exec(record.sub) : null
+  const match = typeof claims?.sub === 'string' ? SUBJECT.exec(claims.sub) : null
   return match ? {namespace: match[1]!, name: match[2]!} : undefined
+}
+
+/** When the token expires (ms since the epoch); undefined when it says nothing (legacy tokens). */
+export function tokenExpiry(token: string): number | undefined {
+  const exp = claimsOf(token)?.exp
+  return typeof exp === 'number' ? exp * 1000 : undefined
 }
 
 /**

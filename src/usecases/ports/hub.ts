@@ -46,6 +46,10 @@ export interface HubConfig {
 export interface InClusterSource {
   dir: string
   serviceAccount?: PodServiceAccount
+  /** The CA file, when it holds a certificate (else the system roots are used, as in client-go). */
+  caFile?: string
+  /** When the token read at load time expires (ms since the epoch), if it says. */
+  tokenExpiresAt?: number
 }
 
 /** How a server is reached (a kubeconfig cluster entry or a profile's, decoded). */
