@@ -254,6 +254,35 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     assert.deepEqual(claims.aud, [env.spoke.server])
   })
 
+  it('a kubeconfig written in the pod, as ~/.kube/config, pins the plugins to the in-cluster config', async () => {
+    const script =
+      `mkdir -p "$HOME/.kube" && "$0" "$1" kubeconfig ${namespace}/spoke --provider-file "$2" --mode plugin > "$HOME/.kube/config" && ` +
+      'kubectl auth whoami -o json'
+    const result = await runProgram(
+      'unshare',
+      [
+        '--mount',
+        'sh',
+        '-c',
+        POD_SCRIPT,
+        'pod',
+        pod.dir,
+        'sh',
+        '-c',
+        script,
+        process.execPath,
+        cpcredBin,
+        providerFile,
+      ],
+      // A home of its own: with ~/.kube/config holding the target, cpcred itself no longer falls back.
+      {env: {...pod.env, HOME: await tempDir('cpcred-pod-home-')}},
+    )
+    assert.equal(result.code, 0, result.stderr)
+    const username = (JSON.parse(result.stdout) as {status: {userInfo: {username: string}}}).status.userInfo
+      .username
+    assert.equal(username, `hub:system:serviceaccount:${namespace}:${POD_SA}`)
+  })
+
   it('re-reads a token file rotated while it runs', async () => {
     const {hub} = await testEnv()
     await createServiceAccount(hub, namespace, 'rotated')
