@@ -37,7 +37,14 @@ export async function requestToken(
   // Usage errors first, before the hub is opened; in a pod the hub's config names the pod's own
   // ServiceAccount, the default when nothing names one.
   planTokenRequestOrPodDefault(options, info)
-  const hub = await ports.openHub(hubSelection(options, input.env))
+  let hub
+  try {
+    hub = await ports.openHub(hubSelection(options, input.env))
+  } catch (error) {
+    // With no hub to default to, a missing ServiceAccount is the mistake to name first.
+    planTokenRequest(options, info)
+    throw error
+  }
   let answer, plan, account
   try {
     plan = planTokenRequest(options, info, hub.config.inCluster?.serviceAccount)

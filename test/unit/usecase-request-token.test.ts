@@ -72,6 +72,14 @@ describe('requestToken', () => {
     assert.equal(seen.closed, true)
   })
 
+  it('without a ServiceAccount and without a hub to default to: the missing ServiceAccount is named', async () => {
+    const openHub = async (): Promise<HubPort> => {
+      throw new CpcredError('no kubeconfig found for the hub', {exitCode: ExitCode.Usage})
+    }
+    const error = await rejected(requestToken({openHub}, {options: options(), execInfo: execInfo(), env: {}}))
+    assert.match(error.message, /no ServiceAccount to request a token for/)
+  })
+
   it("in a pod, without a ServiceAccount named: the pod's own, in its namespace, audience the target", async () => {
     const seen: Seen = {closed: false}
     const openHub = async (selection: HubSelection): Promise<HubPort> => {
