@@ -196,7 +196,7 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
 
   it("exec reaches the spoke with a token of the pod's own ServiceAccount, audience the spoke", async () => {
     const {env} = await testEnv()
-    const result = await pod.run([
+    const execArgs = [
       'exec',
       `${namespace}/spoke`,
       '--provider-file',
@@ -207,12 +207,18 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
       'whoami',
       '-o',
       'json',
-    ])
+    ]
+    const result = await pod.run(execArgs)
     assert.equal(result.code, 0, result.stderr)
-    const username = (JSON.parse(result.stdout) as {status: {userInfo: {username: string}}}).status.userInfo
-      .username
+    const usernameOf = (stdout: string) =>
+      (JSON.parse(stdout) as {status: {userInfo: {username: string}}}).status.userInfo.username
+    const username = usernameOf(result.stdout)
     assert.equal(username, `hub:system:serviceaccount:${namespace}:${POD_SA}`)
     assert.doesNotMatch(result.stderr, JWT)
+    // Asked again, it is answered from what the first run kept, for the same pod.
+    const again = await pod.run(execArgs)
+    assert.equal(again.code, 0, again.stderr)
+    assert.equal(usernameOf(again.stdout), username)
     // The plugin alone, as kubectl runs it from a kubeconfig written in the pod (hub pinned "in-cluster").
     const plugin = await runProgram(
       'unshare',
