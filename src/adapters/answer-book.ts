@@ -5,6 +5,7 @@ import os from 'node:os'
 import {answerKey, fileSignature, keepAnswer} from './credential-answers.js'
 import {providerFilePath} from './providers.js'
 import {kubeconfigPaths} from '../core/kubeconfig/merge.js'
+import {inClusterFile, SERVICE_ACCOUNT_DIR, SERVICE_HOST_ENV} from '../core/kubeconfig/in-cluster.js'
 import type {AnswerBook, CredentialStore} from '../usecases/ports.js'
 
 export function answerBook(store: Pick<CredentialStore, 'dir' | 'entryPath'>, env = process.env): AnswerBook {
@@ -13,6 +14,10 @@ export function answerBook(store: Pick<CredentialStore, 'dir' | 'entryPath'>, en
       const files = [
         ...kubeconfigPaths(inputs.kubeconfig, env.KUBECONFIG, os.homedir()).paths,
         providerFilePath(inputs.providers, env),
+        // In a pod the hub may be the in-cluster config: who the token names and the namespace file.
+        ...(env[SERVICE_HOST_ENV]
+          ? [inClusterFile(SERVICE_ACCOUNT_DIR, 'token'), inClusterFile(SERVICE_ACCOUNT_DIR, 'namespace')]
+          : []),
       ]
       const signatures = new Map(files.map((file) => [file, fileSignature(file)]))
       const key = answerKey(command, args, env, process.cwd())

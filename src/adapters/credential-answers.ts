@@ -28,6 +28,10 @@ const KEY_ENV = [
   'XDG_CACHE_HOME',
   'CPCRED_PROVIDER_FILE',
   'KUBERNETES_EXEC_INFO',
+  // In a pod they decide whether the hub is the in-cluster config, and its namespace.
+  'KUBERNETES_SERVICE_HOST',
+  'KUBERNETES_SERVICE_PORT',
+  'POD_NAMESPACE',
 ] as const
 
 export interface Answer {

@@ -1,7 +1,7 @@
 // The hub's kubeconfig, loaded like kubectl loads one (--kubeconfig, KUBECONFIG, --context, -n), and
 // what the hub's identity is made of. Read on every `cpcred credential`, so it loads only js-yaml.
 import {createHash} from 'node:crypto'
-import {readFile} from 'node:fs/promises'
+import {readFile, stat} from 'node:fs/promises'
 import os from 'node:os'
 import {namesInBrief} from '../core/text/format.js'
 import {canonicalJson} from '../core/exec-credential/cache.js'
@@ -14,11 +14,36 @@ import {
   type ContextEntry,
   type KubeconfigFile,
 } from '../core/kubeconfig/merge.js'
+import {
+  fallsBackToInCluster,
+  IN_CLUSTER,
+  inClusterFile,
+  inClusterKubeconfig,
+  inClusterNamespace,
+  inClusterPossible,
+  inClusterServer,
+  isEmptyKubeconfig,
+  SERVICE_ACCOUNT_DIR,
+  SERVICE_HOST_ENV,
+  SERVICE_PORT_ENV,
+  serviceAccountOfToken,
+  tokenExpiry,
+} from '../core/kubeconfig/in-cluster.js'
 import type {HubConfig, HubSelection} from '../usecases/ports.js'
 
 export type {HubConfig, HubSelection} from '../usecases/ports.js'
 
-export async function loadHubConfig(selection: HubSelection, env = process.env): Promise<HubConfig> {
+/**
+ * The hub's config as kubectl finds it: the kubeconfig files, or, when they hold nothing and the
+ * process runs in a pod, the pod's in-cluster config (clientcmd's fallback). `serviceAccountDir` is
+ * the kubelet's mount; tests name another.
+ */
+export async function loadHubConfig(
+  selection: HubSelection,
+  env = process.env,
+  serviceAccountDir = SERVICE_ACCOUNT_DIR,
+): Promise<HubConfig> {
+  if (selection.inCluster) return loadInClusterConfig(selection, env, serviceAccountDir)
   const {paths, explicit} = kubeconfigPaths(selection.kubeconfig, env.KUBECONFIG, os.homedir())
   const files: KubeconfigFile[] = []
   // js-yaml loads in about 5 ms where yaml takes 45: this runs on every kubectl call through a
@@ -42,17 +67,24 @@ export async function loadHubConfig(selection: HubSelection, env = process.env):
       throw new UsageError(`kubeconfig ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
     }
   }
-  if (files.length === 0) {
-    throw new UsageError(
-      `no kubeconfig found for the hub (looked at ${paths.join(', ')})`,
-      'pass --kubeconfig FILE or set KUBECONFIG to the hub cluster kubeconfig',
-    )
-  }
   let merged
   try {
     merged = mergeKubeconfigs(files)
   } catch (error) {
     throw new UsageError((error as Error).message)
+  }
+  const inCluster = fallsBackToInCluster({
+    explicitKubeconfig: explicit,
+    contextFlag: selection.context !== undefined,
+    kubeconfigEmpty: isEmptyKubeconfig(merged),
+    possible: inClusterPossible(env, await isFile(inClusterFile(serviceAccountDir, 'token'))),
+  })
+  if (inCluster) return loadInClusterConfig(selection, env, serviceAccountDir)
+  if (files.length === 0) {
+    throw new UsageError(
+      `no kubeconfig found for the hub (looked at ${paths.join(', ')}) and not in a pod`,
+      `pass --kubeconfig FILE or set KUBECONFIG to the hub cluster kubeconfig (in a pod, ${SERVICE_HOST_ENV}, ${SERVICE_PORT_ENV} and ${inClusterFile(serviceAccountDir, 'token')} make the in-cluster config)`,
+    )
   }
   const contextName = selection.context ?? merged['current-context']
   if (!contextName) {
@@ -89,6 +121,72 @@ export async function loadHubConfig(selection: HubSelection, env = process.env):
   }
 }
 
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile()
+  } catch {
+    return false
+  }
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * rest.InClusterConfig: the server from the service variables, the token file (read now, as
+ * client-go does, and again on every request), the CA file when it holds a certificate.
+ */
+async function loadInClusterConfig(
+  selection: HubSelection,
+  env: NodeJS.ProcessEnv,
+  dir: string,
+): Promise<HubConfig> {
+  const tokenFile = inClusterFile(dir, 'token')
+  if (!env[SERVICE_HOST_ENV] || !env[SERVICE_PORT_ENV]) {
+    throw new UsageError(
+      `the hub is pinned to the in-cluster config, but ${SERVICE_HOST_ENV} and ${SERVICE_PORT_ENV} are not both set`,
+      'run in a pod of the hub cluster, or pass --kubeconfig FILE',
+    )
+  }
+  let token: string
+  try {
+    token = await readFile(tokenFile, 'utf8')
+  } catch (error) {
+    throw new UsageError(
+      `cannot read the pod's service account token ${tokenFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      'mount the service account token (automountServiceAccountToken), or pass --kubeconfig FILE',
+    )
+  }
+  const caFile = inClusterFile(dir, 'ca')
+  const ca = await readOptional(caFile)
+  const namespace = inClusterNamespace(
+    selection.namespace,
+    env,
+    await readOptional(inClusterFile(dir, 'namespace')),
+  )
+  const server = inClusterServer(env)
+  const heldCa = ca?.includes('-----BEGIN CERTIFICATE-----') ? caFile : undefined
+  return {
+    merged: inClusterKubeconfig({server, caFile: heldCa, tokenFile, namespace}),
+    files: [],
+    context: IN_CLUSTER,
+    server,
+    user: IN_CLUSTER,
+    namespace,
+    inCluster: {
+      dir,
+      serviceAccount: serviceAccountOfToken(token),
+      caFile: heldCa,
+      tokenExpiresAt: tokenExpiry(token),
+    },
+  }
+}
+
 /**
  * Who reads the hub, as a digest of the context and its cluster and user entries. Plugins that read
  * the hub (secretreader, token-request) answer differently for another hub, user or namespace, so
@@ -104,12 +202,15 @@ export function hubIdentity(config: HubConfig): string {
     contextEntry: entry,
     cluster: entry?.cluster ? findNamed(merged.clusters, entry.cluster) : undefined,
     user: entry?.user ? findNamed(merged.users, entry.user) : undefined,
+    // In a pod the user entry is only the token's path: who the token names is the reader.
+    serviceAccount: config.inCluster?.serviceAccount,
   }
   return createHash('sha256').update(canonicalJson(parts)).digest('hex')
 }
 
 /** The hub as plugins that read it must find it (absolute files, the context in use). */
 export function hubPin(config: HubConfig): HubPin {
+  if (config.inCluster) return {kubeconfigPaths: [], context: IN_CLUSTER, inCluster: true}
   return {
     kubeconfigPaths: config.files,
     context: config.context,

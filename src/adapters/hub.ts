@@ -182,6 +182,7 @@ export class Hub implements HubPort {
   }
 
   describe(): string {
+    if (this.config.inCluster) return `the hub (in-cluster config, ${this.config.server})`
     return `the hub (context "${this.config.context}", ${this.config.server})`
   }
 

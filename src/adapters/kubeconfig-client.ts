@@ -165,12 +165,31 @@ async function authFor(
   if (user.exec) return execAuth(user.exec, cluster, certificate, options)
   if (user['auth-provider']) return authProviderAuth(merged, contextName, user['auth-provider'].name)
   if (user.token) return staticAuth({...certificate, token: user.token.trim()})
-  if (user.tokenFile)
-    return staticAuth({...certificate, token: (await readReferencedFile(user.tokenFile, 'tokenFile')).trim()})
+  if (user.tokenFile) return tokenFileAuth(user.tokenFile, certificate)
   if (user.username !== undefined || user.password !== undefined) {
     return staticAuth({...certificate, basic: {username: user.username ?? '', password: user.password ?? ''}})
   }
   return staticAuth(certificate)
+}
+
+/**
+ * A token file, read when the client is made (a missing file fails then, as in client-go) and again
+ * for every request: projected service-account tokens are rotated by the kubelet, and client-go's
+ * cached file token source picks the new one up. A 401 retries once with what the file holds then.
+ */
+async function tokenFileAuth(file: string, base: Credentials): Promise<AuthSource> {
+  let token = (await readReferencedFile(file, 'tokenFile')).trim()
+  return {
+    refreshable: true,
+    async credentials() {
+      try {
+        token = (await readFile(file, 'utf8')).trim()
+      } catch {
+        // Mid-rotation the file may be briefly absent: the last token read is still the best guess.
+      }
+      return {...base, token}
+    },
+  }
 }
 
 /** An exec plugin user, run with client-go's protocol; a 401 runs it again once, as client-go does. */

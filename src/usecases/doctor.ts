@@ -21,6 +21,7 @@ import {
   hubOutageHint,
   identityText,
   judgeHubKubeconfig,
+  judgeInClusterConfig,
   judgeRbac,
   type HubOutageFallback,
 } from '../core/doctor/hub.js'
@@ -176,6 +177,10 @@ function hubChecks(
         stdinIsTTY: deps.stdinIsTTY,
         apiVersion: input.hub.apiVersion,
       })
+      const inCluster = state.config.inCluster
+      if (inCluster) {
+        return judgeInClusterConfig({...inCluster, ...state.config, now: deps.now()})
+      }
       return judgeHubKubeconfig({...state.config, userKind: userKind()})
     },
     'hub-tls': async () => {
@@ -226,6 +231,7 @@ function hubChecks(
       return judgeRbac(answers, byName ? ['get'] : ['get', 'list'], {
         user: state.username ?? `user "${config().user}"`,
         namespace,
+        inCluster: config().inCluster !== undefined,
       })
     },
     'hub-api': async () => {

@@ -34,12 +34,22 @@ export async function requestToken(
 ): Promise<PluginAnswer> {
   const {options} = input
   const info = parseExecInfo(input.execInfo)
-  const plan = planTokenRequest(options, info)
-  const hub = await ports.openHub(hubSelection(options, input.env))
-  const namespace = plan.namespace ?? hub.config.namespace
-  const account = `${namespace}/${plan.serviceAccount}`
-  let answer
+  // Usage errors first, before the hub is opened; in a pod the hub's config names the pod's own
+  // ServiceAccount, the default when nothing names one.
+  planTokenRequestOrPodDefault(options, info)
+  let hub
   try {
+    hub = await ports.openHub(hubSelection(options, input.env))
+  } catch (error) {
+    // With no hub to default to, a missing ServiceAccount is the mistake to name first.
+    planTokenRequest(options, info)
+    throw error
+  }
+  let answer, plan, account
+  try {
+    plan = planTokenRequest(options, info, hub.config.inCluster?.serviceAccount)
+    const namespace = plan.namespace ?? hub.config.namespace
+    account = `${namespace}/${plan.serviceAccount}`
     answer = await hub.requestToken(namespace, plan.serviceAccount, tokenRequestSpec(plan), {
       forbiddenHint: tokenForbiddenHint(namespace, plan.serviceAccount),
       unreachableHint: PLUGIN_HUB_UNREACHABLE_HINT,
@@ -57,8 +67,16 @@ export async function requestToken(
     credential,
     apiVersion: info?.apiVersion ?? EXEC_API_V1,
     note: options.verbose
-      ? `token-request: token of ServiceAccount ${account} on ${hub.describe()}, audience ` +
+      ? `token-request: token of ${plan.podOwn ? "the pod's own " : ''}ServiceAccount ${account} on ${hub.describe()}, audience ` +
         `${quoted(plan.audience)} (from ${ORIGIN_TEXT[plan.audienceOrigin]}), expires ${credential.expirationTimestamp}`
       : undefined,
   }
+}
+
+/** The plan's usage errors, except a missing ServiceAccount, which a pod's own may fill. */
+function planTokenRequestOrPodDefault(
+  options: TokenRequestOptions,
+  info: ReturnType<typeof parseExecInfo>,
+): void {
+  planTokenRequest(options, info, {namespace: 'default', name: 'default'})
 }

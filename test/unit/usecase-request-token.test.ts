@@ -60,7 +60,7 @@ const options = (extra: Partial<TokenRequestOptions> = {}): TokenRequestOptions 
 })
 
 describe('requestToken', () => {
-  it('fails before reaching the hub without a ServiceAccount or an audience', async () => {
+  it('without a ServiceAccount, outside a pod: a usage error after reading the hub config, no request', async () => {
     const seen: Seen = {closed: false}
     const openHub = hubAnswering(async () => assert.fail('not asked'), seen)
     const noAccount = await rejected(
@@ -68,6 +68,60 @@ describe('requestToken', () => {
     )
     assert.equal(noAccount.exitCode, ExitCode.Usage)
     assert.match(noAccount.message, /no ServiceAccount to request a token for/)
+    assert.equal(seen.asked, undefined)
+    assert.equal(seen.closed, true)
+  })
+
+  it('without a ServiceAccount and without a hub to default to: the missing ServiceAccount is named', async () => {
+    const openHub = async (): Promise<HubPort> => {
+      throw new CpcredError('no kubeconfig found for the hub', {exitCode: ExitCode.Usage})
+    }
+    const error = await rejected(requestToken({openHub}, {options: options(), execInfo: execInfo(), env: {}}))
+    assert.match(error.message, /no ServiceAccount to request a token for/)
+  })
+
+  it("in a pod, without a ServiceAccount named: the pod's own, in its namespace, audience the target", async () => {
+    const seen: Seen = {closed: false}
+    const openHub = async (selection: HubSelection): Promise<HubPort> => {
+      seen.selection = selection
+      return strictHub(
+        {
+          async requestToken(namespace, serviceAccount, spec, hints) {
+            seen.asked = {namespace, serviceAccount, spec, hints}
+            return {status: {token: 'tok', expirationTimestamp: '2030-01-01T00:00:00Z'}}
+          },
+          async close() {
+            seen.closed = true
+          },
+        },
+        {inCluster: {dir: '/sa', serviceAccount: {namespace: 'ci', name: 'runner'}}},
+      )
+    }
+    const answer = await requestToken(
+      {openHub},
+      {
+        options: options({verbose: true}),
+        execInfo: execInfo(),
+        env: {KUBECONFIG: '', CPCRED_HUB_CONTEXT: 'in-cluster'},
+      },
+    )
+    assert.equal(seen.selection?.inCluster, true)
+    assert.equal(seen.asked?.namespace, 'ci')
+    assert.equal(seen.asked?.serviceAccount, 'runner')
+    assert.deepEqual(seen.asked?.spec.audiences, [SERVER])
+    assert.match(answer.note!, /the pod's own ServiceAccount ci\/runner/)
+    // A ServiceAccount named in the flags (or the profile) still wins.
+    await requestToken(
+      {openHub},
+      {options: options({serviceAccount: 'deployer', namespace: 'ops'}), execInfo: execInfo(), env: {}},
+    )
+    assert.equal(seen.asked?.serviceAccount, 'deployer')
+    assert.equal(seen.asked?.namespace, 'ops')
+  })
+
+  it('fails before reaching the hub without an audience', async () => {
+    const seen: Seen = {closed: false}
+    const openHub = hubAnswering(async () => assert.fail('not asked'), seen)
     const noAudience = await rejected(
       requestToken({openHub}, {options: options({serviceAccount: 'sa'}), execInfo: undefined, env: {}}),
     )

@@ -43,6 +43,53 @@ export function judgeHubKubeconfig(facts: HubKubeconfigFacts): CheckOutcome {
       )
 }
 
+/** What doctor knows of a hub read through the pod's in-cluster config. */
+export interface InClusterFacts {
+  server: string
+  /** The service account directory. */
+  dir: string
+  namespace: string
+  serviceAccount?: {namespace: string; name: string}
+  caFile?: string
+  tokenExpiresAt?: number
+  now: Date
+}
+
+/**
+ * The in-cluster config named as the hub's source, with its token file and CA judged: a token that
+ * has expired is refused by the hub (a projected one is rotated by the kubelet, a copied one is not);
+ * without a CA the hub's certificate is checked against the system roots, as client-go does.
+ */
+export function judgeInClusterConfig(facts: InClusterFacts): CheckOutcome {
+  const token = `${facts.dir}/token`
+  const account = facts.serviceAccount
+    ? `ServiceAccount ${facts.serviceAccount.namespace}/${facts.serviceAccount.name}`
+    : 'no ServiceAccount'
+  const detail =
+    `in-cluster config (KUBERNETES_SERVICE_HOST/PORT, no kubeconfig): server ${facts.server}, ` +
+    `token file ${token} (${account}), CA ${facts.caFile ?? 'none'}, namespace "${facts.namespace}"`
+  if (facts.tokenExpiresAt !== undefined && facts.tokenExpiresAt <= facts.now.getTime()) {
+    return fail(
+      ExitCode.Denied,
+      `${detail}; the token expired ${humanDuration(facts.now.getTime() - facts.tokenExpiresAt)} ago`,
+      'the kubelet rotates a projected token; a token copied into the pod is not: mount the projected service account token',
+    )
+  }
+  if (!facts.caFile) {
+    return warn(
+      `${detail}; ${facts.dir}/ca.crt holds no certificate, so the hub is checked against the system roots`,
+      'mount the service account CA (the kube-root-ca.crt ConfigMap) at ca.crt',
+    )
+  }
+  if (!facts.serviceAccount) {
+    return warn(
+      `${detail}; the token names no ServiceAccount, so token-request has no pod ServiceAccount to default to`,
+      'pass --service-account to token-request, or mount a service account token',
+    )
+  }
+  return ok(detail)
+}
+
 // The hub: identity, RBAC, the API
 
 export interface UserInfo {
@@ -72,7 +119,7 @@ const OPTIONAL_VERB_USE: Record<string, string> = {
 export function judgeRbac(
   answers: AccessAnswer[],
   required: readonly string[],
-  scope: {user: string; namespace?: string},
+  scope: {user: string; namespace?: string; inCluster?: boolean},
 ): CheckOutcome {
   const where = scope.namespace ? `in namespace "${scope.namespace}"` : 'in all namespaces'
   const denied = answers.filter((answer) => !answer.allowed)
@@ -82,7 +129,7 @@ export function judgeRbac(
     return fail(
       ExitCode.Denied,
       `${scope.user} may not ${missing.map((answer) => answer.verb).join(' or ')} ${RESOURCE} ${where}${reason ? ` (${reason})` : ''}`,
-      `ask the hub administrator to grant ${scope.user} get and list on ${RESOURCE} ${where} (docs/examples/hub-consumer.yaml is such a role)`,
+      `ask the hub administrator to grant ${scope.user} get and list on ${RESOURCE} ${where} (docs/examples/${scope.inCluster ? 'in-cluster-rbac.yaml' : 'hub-consumer.yaml'} is such a role)`,
     )
   }
   const allowed = answers.filter((answer) => answer.allowed).map((answer) => answer.verb)

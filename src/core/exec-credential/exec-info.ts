@@ -4,7 +4,7 @@
 import {UsageError} from '../errors.js'
 import {EXEC_API_VERSIONS, type ExecApiVersion} from '../access/exec-config.js'
 import {EXEC_CREDENTIAL_KIND, EXEC_INFO_ENV} from './protocol.js'
-import {HUB_CONTEXT_ENV} from '../profiles/hub-pin.js'
+import {HUB_CONTEXT_ENV, pinsInCluster} from '../profiles/hub-pin.js'
 import type {ExecInfoCluster} from '../access/connection.js'
 
 export type {ExecInfoCluster} from '../access/connection.js'
@@ -90,6 +90,8 @@ export interface PluginHubSelection {
   kubeconfig?: string
   context?: string
   namespace?: string
+  /** The hub was pinned to the pod's in-cluster config. */
+  inCluster?: boolean
 }
 
 /**
@@ -97,9 +99,13 @@ export interface PluginHubSelection {
  * kubectl's list rules (cpcred pins it to the hub in the kubeconfigs it writes and for the plugins it
  * runs) and CPCRED_HUB_CONTEXT, else the current context. The pinned context belongs to the pinned
  * KUBECONFIG: with --kubeconfig it is not used, so a provider that names its own hub file gets that
- * file's current context rather than a context name from another file.
+ * file's current context rather than a context name from another file. A hub pinned "in-cluster"
+ * (KUBECONFIG empty) is the pod's in-cluster config, unless --kubeconfig or --context say otherwise.
  */
 export function hubSelection(args: HubArgs, env: NodeJS.ProcessEnv): PluginHubSelection {
+  if (args.kubeconfig === undefined && args.context === undefined && pinsInCluster(env)) {
+    return {namespace: args.namespace, inCluster: true}
+  }
   const pinnedContext = args.kubeconfig === undefined ? env[HUB_CONTEXT_ENV] || undefined : undefined
   return {kubeconfig: args.kubeconfig, context: args.context ?? pinnedContext, namespace: args.namespace}
 }

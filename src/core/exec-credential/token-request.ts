@@ -5,6 +5,7 @@
 // file) and spec.cluster.config (the profile), each value keeping where it came from.
 import {CpcredError, UsageError} from '../errors.js'
 import {EXEC_INFO_ENV, parseRfc3339, type Credential} from './protocol.js'
+import type {PodServiceAccount} from '../kubeconfig/in-cluster.js'
 import {
   configString,
   execClusterConfig,
@@ -68,6 +69,8 @@ export interface TokenRequestPlan {
   audience: string
   audienceOrigin: Origin
   expirationSeconds: number
+  /** The ServiceAccount is the pod's own (nothing named one). */
+  podOwn?: boolean
 }
 
 /**
@@ -75,11 +78,24 @@ export interface TokenRequestPlan {
  * is one unit: a config namespace applies only to a config serviceAccount, so a profile cannot move the
  * consumer's --service-account into another namespace. The audience defaults to the target's server URL,
  * exactly as written, since the target compares it byte for byte with its AuthenticationConfiguration.
+ * In a pod whose hub is the in-cluster config, nothing named means the pod's own ServiceAccount.
  */
-export function planTokenRequest(options: TokenRequestOptions, info: ExecInfo | undefined): TokenRequestPlan {
+export function planTokenRequest(
+  options: TokenRequestOptions,
+  info: ExecInfo | undefined,
+  pod?: PodServiceAccount,
+): TokenRequestPlan {
   const config = execClusterConfig(info)
   const fromArgs = options.serviceAccount !== undefined
-  const serviceAccount = options.serviceAccount ?? configString(config, CONFIG_KEYS.serviceAccount)
+  const named = options.serviceAccount ?? configString(config, CONFIG_KEYS.serviceAccount)
+  // In a pod, the pod's own ServiceAccount (in its own namespace) when nothing names one.
+  if (named === undefined && pod !== undefined) {
+    return {
+      ...planTokenRequest({...options, serviceAccount: pod.name, namespace: pod.namespace}, info),
+      podOwn: true,
+    }
+  }
+  const serviceAccount = named
   if (serviceAccount === undefined) {
     throw new UsageError(
       'no ServiceAccount to request a token for',

@@ -131,7 +131,13 @@ function checkOptions(options: RenderKubeconfigOptions): void {
   }
   if (options.as === '') throw new UsageError('--as needs a user name')
   const needsHub = options.mode === 'cpcred' || options.pinHub !== false
-  if (needsHub) {
+  if (options.mode === 'cpcred' && options.hub.inCluster) {
+    throw new UsageError(
+      '--mode cpcred names the hub kubeconfig in the kubeconfig it writes, and this hub is the in-cluster config',
+      'use --mode plugin in a pod: its plugins are pinned to the in-cluster config',
+    )
+  }
+  if (needsHub && !options.hub.inCluster) {
     if (options.hub.kubeconfigPaths.length === 0)
       throw new Error('renderKubeconfig: hub.kubeconfigPaths is empty')
     for (const file of options.hub.kubeconfigPaths) requireAbsolute('hub kubeconfig', file)

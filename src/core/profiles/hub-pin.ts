@@ -15,6 +15,10 @@ import type {Resolution} from '../access/resolve-access.js'
  *   from that file's current context; without KUBECONFIG it does not fall back to ~/.kube/config.
  * - CPCRED_HUB_CONTEXT: the hub context, for cpcred's built-in plugins, which read KUBECONFIG the
  *   way kubectl does and then use this context instead of the current one.
+ * A hub read through the pod's in-cluster config has no file to name: it is pinned as KUBECONFIG
+ * empty and CPCRED_HUB_CONTEXT "in-cluster", which the built-in plugins read as the in-cluster config
+ * even when the pod has a ~/.kube/config (perhaps the very kubeconfig that runs them). The upstream
+ * secretreader uses the in-cluster config in a pod whatever KUBECONFIG says.
  */
 export const HUB_KUBECONFIG_ENV = 'KUBECONFIG'
 export const HUB_CONTEXT_ENV = 'CPCRED_HUB_CONTEXT'
@@ -25,6 +29,16 @@ export interface HubPin {
   context: string
   /** The hub files' own current-context, if known: only used for hubPinWarnings. */
   currentContext?: string
+  /** The pod's in-cluster config (no files; context "in-cluster"). */
+  inCluster?: boolean
+}
+
+/** The context value that, with an empty KUBECONFIG, pins the in-cluster config. */
+export const IN_CLUSTER_PIN = 'in-cluster'
+
+/** Whether a plugin's environment pins the hub to the in-cluster config. */
+export function pinsInCluster(env: NodeJS.ProcessEnv): boolean {
+  return env[HUB_KUBECONFIG_ENV] === '' && env[HUB_CONTEXT_ENV] === IN_CLUSTER_PIN
 }
 
 /**
@@ -42,7 +56,7 @@ export function pinnedEnv(resolution: Resolution, hub: HubPin): ExecEnvVar[] {
   if (!pinsHub(resolution)) return env
   return [
     ...env.filter(({name}) => name !== HUB_KUBECONFIG_ENV && name !== HUB_CONTEXT_ENV),
-    {name: HUB_KUBECONFIG_ENV, value: hub.kubeconfigPaths.join(path.delimiter)},
-    {name: HUB_CONTEXT_ENV, value: hub.context},
+    {name: HUB_KUBECONFIG_ENV, value: hub.inCluster ? '' : hub.kubeconfigPaths.join(path.delimiter)},
+    {name: HUB_CONTEXT_ENV, value: hub.inCluster ? IN_CLUSTER_PIN : hub.context},
   ]
 }

@@ -12,6 +12,7 @@ import type {ExecutableLookup} from '../../core/doctor/plugin.js'
 import type {ServerProbe} from '../../core/doctor/server-tls.js'
 import type {Credential} from '../../core/exec-credential/protocol.js'
 import type {PlacementDecision} from '../../core/fleet/placement.js'
+import type {PodServiceAccount} from '../../core/kubeconfig/in-cluster.js'
 import type {MergedKubeconfig} from '../../core/kubeconfig/merge.js'
 import type {ClusterProfile, ProfileCluster, ProfileVersion} from '../../core/profiles/cluster-profile.js'
 import type {HubPin} from '../../core/profiles/hub-pin.js'
@@ -24,6 +25,8 @@ export interface HubSelection {
   namespace?: string
   /** Read ClusterProfiles in this version (--api-version), not the preferred one the hub serves. */
   apiVersion?: string
+  /** The in-cluster config and nothing else (a plugin whose hub was pinned "in-cluster"). */
+  inCluster?: boolean
 }
 
 /** The hub's kubeconfig as loaded: the merged files and the context in use. */
@@ -34,8 +37,20 @@ export interface HubConfig {
   context: string
   server: string
   user: string
-  /** -n, else the context's namespace, else "default". */
+  /** -n, else the context's namespace, else "default" (in a pod: POD_NAMESPACE, the namespace file). */
   namespace: string
+  /** Set when the hub is the pod's in-cluster config rather than a kubeconfig. */
+  inCluster?: InClusterSource
+}
+
+/** The pod's service account directory and who its token says the pod is. */
+export interface InClusterSource {
+  dir: string
+  serviceAccount?: PodServiceAccount
+  /** The CA file, when it holds a certificate (else the system roots are used, as in client-go). */
+  caFile?: string
+  /** When the token read at load time expires (ms since the epoch), if it says. */
+  tokenExpiresAt?: number
 }
 
 /** How a server is reached (a kubeconfig cluster entry or a profile's, decoded). */
