@@ -54,7 +54,8 @@ if (skip) console.log(`# in-cluster tests skipped: ${skip}`)
 interface Pod {
   dir: string
   env: NodeJS.ProcessEnv
-  run(args: string[]): Promise<RunResult>
+  /** Runs cpcred in the pod; `env` adds to the pod's environment (a Job's JOB_COMPLETION_INDEX). */
+  run(args: string[], env?: NodeJS.ProcessEnv): Promise<RunResult>
   rotate(token: string): Promise<void>
 }
 
@@ -83,12 +84,12 @@ async function makePod(namespace: string, serviceAccount: string): Promise<Pod> 
     dir,
     env: podEnv,
     rotate,
-    run: (args) =>
+    run: (args, env = {}) =>
       runProgram(
         'unshare',
         ['--mount', 'sh', '-c', POD_SCRIPT, 'pod', dir, process.execPath, cpcredBin, ...args],
         {
-          env: podEnv,
+          env: {...podEnv, ...env},
         },
       ),
   }
@@ -353,6 +354,64 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     assert.equal(doctor.code, 4, doctor.stdout + doctor.stderr)
     assert.match(doctor.stdout, new RegExp(`system:serviceaccount:${namespace}:unbound may not get or list`))
     assert.match(doctor.stdout, /docs\/examples\/in-cluster-rbac\.yaml/)
+  })
+
+  it('an Indexed Job of 3 pods (--shard auto/3) runs every selected profile exactly once, through the in-cluster config', async () => {
+    const {env, hub} = await testEnv()
+    const names = Array.from({length: 7}, (_, index) => `job-${index}`)
+    for (const name of names) {
+      await applyProfile(hub, {
+        metadata: {name, namespace, labels: {fleet: 'job'}},
+        spec: {clusterManager: {name: 'test-manager'}},
+        status: {
+          accessProviders: [
+            {
+              name: 'token-request',
+              cluster: {
+                server: env.spoke.server,
+                'certificate-authority-data': env.spoke.caData,
+                extensions: [{name: EXEC_EXTENSION, extension: {}}],
+              },
+            },
+          ],
+        },
+      })
+    }
+    // The Job's pods run at once, each with its own completion index, as the Job controller starts them.
+    const pods = await Promise.all(
+      [0, 1, 2].map((index) =>
+        pod.run(
+          [
+            'exec',
+            '-l',
+            'fleet=job',
+            '--shard',
+            'auto/3',
+            '--provider-file',
+            providerFile,
+            '-o',
+            'json',
+            '--',
+            'kubectl',
+            'get',
+            '--raw',
+            '/readyz',
+          ],
+          {JOB_COMPLETION_INDEX: String(index)},
+        ),
+      ),
+    )
+    const ran: string[] = []
+    for (const [index, run] of pods.entries()) {
+      assert.equal(run.code, 0, `pod ${index}: ${run.stderr}`)
+      const results = JSON.parse(run.stdout) as {profile: string; outcome: string}[]
+      assert.ok(results.length > 0, `pod ${index} had no share of the fleet`)
+      for (const result of results) {
+        assert.equal(result.outcome, 'passed', `${result.profile} in pod ${index}`)
+        ran.push(result.profile)
+      }
+    }
+    assert.deepEqual(ran.sort(), names.map((name) => `${namespace}/${name}`).sort())
   })
 
   it('without the service variables it is not a pod: no kubeconfig is a usage error', async () => {
