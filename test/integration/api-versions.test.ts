@@ -272,16 +272,17 @@ describe('a hub serving only v1alpha1', () => {
     await waitFor('v1alpha2 to leave discovery', 20_000, async () =>
       (await groupServes('v1alpha2')) ? undefined : true,
     )
-    // Another API of the group served in v1alpha2, as PlacementDecision is: the group then lists
-    // v1alpha2, but ClusterProfiles are still only in v1alpha1.
+    // Another API of the group served in v1alpha2 (the test hub's PlacementDecision CRD is the
+    // upstream v1alpha1 one, so a stand-in): the group then lists v1alpha2, but ClusterProfiles are
+    // still only in v1alpha1.
     await kubeCall(hub, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
-      metadata: {name: 'placementdecisions.multicluster.x-k8s.io'},
+      metadata: {name: 'rolloutplans.multicluster.x-k8s.io'},
       spec: {
         group: 'multicluster.x-k8s.io',
         scope: 'Namespaced',
-        names: {plural: 'placementdecisions', singular: 'placementdecision', kind: 'PlacementDecision'},
+        names: {plural: 'rolloutplans', singular: 'rolloutplan', kind: 'RolloutPlan'},
         versions: [
           {
             name: 'v1alpha2',
@@ -292,7 +293,7 @@ describe('a hub serving only v1alpha1', () => {
         ],
       },
     })
-    await waitFor('PlacementDecision v1alpha2 in discovery', 20_000, async () =>
+    await waitFor('RolloutPlan v1alpha2 in discovery', 20_000, async () =>
       (await groupServes('v1alpha2')) ? true : undefined,
     )
     await kubeCall(hub, 'POST', '/apis/multicluster.x-k8s.io/v1alpha1/namespaces/default/clusterprofiles', {
