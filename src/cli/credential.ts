@@ -5,7 +5,14 @@ import type {Printer} from '../adapters/printer.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/access/exec-config.js'
 import {EXEC_INFO_ENV} from '../core/exec-credential/protocol.js'
-import {CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS, VERBOSE_FLAG} from './flags.js'
+import {
+  CREDENTIAL_RUN_FLAGS,
+  HUB_FLAGS,
+  hubSelection,
+  pipelineInput,
+  PROVIDER_FLAGS,
+  VERBOSE_FLAG,
+} from './flags.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {parseProfileRef} from '../usecases/profile-ref.js'
 import {wire} from './wiring.js'
@@ -76,15 +83,7 @@ export async function runCredential(argv: string[], printer?: Printer): Promise<
       args: argv,
       ref: parseProfileRef(profile),
       apiVersion,
-      kubeconfig: flags.kubeconfig,
-      providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
-      noCache: flags['no-cache'],
-      verbose: flags.verbose,
-      profileMaxAgeMs: flags['profile-max-age'],
-      profileMaxStaleMs: flags['profile-max-stale'],
-      pluginTimeoutMs: flags['plugin-timeout'],
-      cacheTtlMs: flags['cache-ttl'],
-      minCredentialLifetimeMs: flags['min-credential-lifetime'],
+      ...pipelineInput(flags),
     },
   )
 }

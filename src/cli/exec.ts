@@ -14,6 +14,7 @@ import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
   CREDENTIAL_RUN_FLAGS,
+  pipelineInput,
   HUB_FLAGS,
   hubSelection,
   IMPERSONATION_FLAGS,
@@ -221,15 +222,7 @@ export async function runExec(argv: string[]): Promise<number> {
         flags.quiet ||
         flags.output === 'json',
       command: options.command,
-      kubeconfig: flags.kubeconfig,
-      providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
-      noCache: flags['no-cache'],
-      verbose: flags.verbose,
-      profileMaxAgeMs: flags['profile-max-age'],
-      profileMaxStaleMs: flags['profile-max-stale'],
-      pluginTimeoutMs: flags['plugin-timeout'],
-      cacheTtlMs: flags['cache-ttl'],
-      minCredentialLifetimeMs: flags['min-credential-lifetime'],
+      ...pipelineInput(flags),
       timeoutMs: flags.timeout,
       as: flags.as,
       asGroups: flags['as-group'],

@@ -4,7 +4,8 @@ import {PROFILE_VERSIONS} from '../core/profiles/cluster-profile.js'
 import {formatDuration} from '../core/duration.js'
 import {DEFAULT_PLUGIN_TIMEOUT_MS} from '../usecases/run-plugin.js'
 import type {HubSelection} from '../adapters/hub.js'
-import type {FlagTable} from './flag-table.js'
+import type {FlagTable, FlagValues} from './flag-table.js'
+import type {PipelineInput} from '../usecases/credential-pipeline.js'
 
 export const HUB_FLAGS = {
   kubeconfig: {
@@ -183,6 +184,26 @@ export const CREDENTIAL_RUN_FLAGS = {
 export const VERBOSE_FLAG = {
   verbose: {kind: 'boolean', char: 'v', summary: 'Say what cpcred does (secrets are never printed).'},
 } as const satisfies FlagTable
+
+/** The pipeline's part of what the flags of a command that runs plugins (credential, exec) say. */
+export function pipelineInput(
+  flags: FlagValues<typeof HUB_FLAGS & typeof CREDENTIAL_RUN_FLAGS & typeof VERBOSE_FLAG> & {
+    'provider-file'?: string
+    'access-provider'?: string[]
+  },
+): PipelineInput {
+  return {
+    kubeconfig: flags.kubeconfig,
+    providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
+    noCache: flags['no-cache'],
+    verbose: flags.verbose,
+    profileMaxAgeMs: flags['profile-max-age'],
+    profileMaxStaleMs: flags['profile-max-stale'],
+    pluginTimeoutMs: flags['plugin-timeout'],
+    cacheTtlMs: flags['cache-ttl'],
+    minCredentialLifetimeMs: flags['min-credential-lifetime'],
+  }
+}
 
 /** How the entries of a generated kubeconfig look (kubeconfig, sync). */
 export const KUBECONFIG_ENTRY_FLAGS = {

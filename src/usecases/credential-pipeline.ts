@@ -22,6 +22,22 @@ import type {
   ProvidersRead,
 } from './ports.js'
 
+/**
+ * What the commands that run plugins (credential, exec) say about the pipeline: their hub, provider
+ * and credential-run flags (src/cli/flags.ts, pipelineInput).
+ */
+export interface PipelineInput {
+  kubeconfig?: string
+  providers: ProviderSelection
+  noCache: boolean
+  verbose: boolean
+  profileMaxAgeMs: number
+  profileMaxStaleMs: number
+  pluginTimeoutMs?: number
+  cacheTtlMs?: number
+  minCredentialLifetimeMs?: number
+}
+
 export interface ObtainPorts {
   plugins: PluginProcessRunner
   /** Absent with --no-cache. */

@@ -11,32 +11,17 @@ import {
   resolveProfile,
   seconds,
   staleProfileWarning,
+  type PipelineInput,
 } from './credential-pipeline.js'
 import type {ProfileRef} from './profile-ref.js'
-import type {
-  AnswerBook,
-  CredentialStore,
-  Notices,
-  PluginProcessRunner,
-  ProviderSelection,
-  ProviderSource,
-} from './ports.js'
+import type {AnswerBook, CredentialStore, Notices, PluginProcessRunner, ProviderSource} from './ports.js'
 import type {RecentProfilePorts} from './recent-profile.js'
 
-export interface CredentialInput {
+export interface CredentialInput extends PipelineInput {
   /** The command's own words, which name the answer kept for the next identical question. */
   args: string[]
   ref: ProfileRef
   apiVersion: ExecApiVersion
-  kubeconfig?: string
-  providers: ProviderSelection
-  noCache: boolean
-  verbose: boolean
-  profileMaxAgeMs: number
-  profileMaxStaleMs: number
-  pluginTimeoutMs?: number
-  cacheTtlMs?: number
-  minCredentialLifetimeMs?: number
 }
 
 export interface CredentialPorts {

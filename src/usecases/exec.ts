@@ -12,6 +12,7 @@ import {
   readRecentProfile,
   seconds,
   staleProfileWarning,
+  type PipelineInput,
   type RecentProfile,
 } from './credential-pipeline.js'
 import {runWithTerminal} from './exec-one.js'
@@ -27,14 +28,13 @@ import type {
   ForwardingSignals,
   Notices,
   PluginProcessRunner,
-  ProviderSelection,
   ProviderSource,
   RenewCredential,
   TempKubeconfigs,
 } from './ports.js'
 import type {RecentProfilePorts} from './recent-profile.js'
 
-export interface ExecCommandInput {
+export interface ExecCommandInput extends PipelineInput {
   /** cpcred's own words (those before --), which name the answer kept for the next identical exec. */
   args: string[]
   /** The one profile named by itself (no -l, --all or -A), read as `cpcred credential` reads it. */
@@ -46,15 +46,6 @@ export interface ExecCommandInput {
   /** Even one target runs as a fan-out: --report, --output-dir, --quiet or -o json. */
   fanOutAlways: boolean
   command: string[]
-  kubeconfig?: string
-  providers: ProviderSelection
-  noCache: boolean
-  verbose: boolean
-  profileMaxAgeMs: number
-  profileMaxStaleMs: number
-  pluginTimeoutMs?: number
-  cacheTtlMs?: number
-  minCredentialLifetimeMs?: number
   /** --timeout: each target's command is stopped after this long. */
   timeoutMs?: number
   as?: string
