@@ -8,6 +8,7 @@ import {credentialWarmBench} from './credential.js'
 import {execOverheadBench, fanout1000Bench, fanout50Bench} from './exec.js'
 import {cacheValueBench, execEntryBench, execFloorBench} from './hot-path.js'
 import {listBench} from './list.js'
+import {fanoutVsLoopBench} from './loop.js'
 import {alternate, median} from './measure.js'
 
 export interface BenchContext {
@@ -25,6 +26,7 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'cache-value': cacheValueBench,
   'fanout-50': fanout50Bench,
   'fanout-1000': fanout1000Bench,
+  'fanout-vs-loop': fanoutVsLoopBench,
 }
 
 /**
