@@ -95,6 +95,31 @@ async function makePod(namespace: string, serviceAccount: string): Promise<Pod> 
   }
 }
 
+/** A profile of the spoke reached through token-request, its exec extension naming no ServiceAccount. */
+function spokeProfile(
+  spoke: {server: string; caData: string},
+  namespace: string,
+  name: string,
+  labels: Record<string, string> = {},
+) {
+  return {
+    metadata: {name, namespace, labels},
+    spec: {clusterManager: {name: 'test-manager'}},
+    status: {
+      accessProviders: [
+        {
+          name: 'token-request',
+          cluster: {
+            server: spoke.server,
+            'certificate-authority-data': spoke.caData,
+            extensions: [{name: EXEC_EXTENSION, extension: {}}],
+          },
+        },
+      ],
+    },
+  }
+}
+
 describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
   let namespace: string
   let pod: Pod
@@ -135,22 +160,7 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
       return review.status.allowed ? true : undefined
     })
     // The profile names no ServiceAccount: in a pod, token-request asks for the pod's own.
-    await applyProfile(hub, {
-      metadata: {name: 'spoke', namespace},
-      spec: {clusterManager: {name: 'test-manager'}},
-      status: {
-        accessProviders: [
-          {
-            name: 'token-request',
-            cluster: {
-              server: env.spoke.server,
-              'certificate-authority-data': env.spoke.caData,
-              extensions: [{name: EXEC_EXTENSION, extension: {}}],
-            },
-          },
-        ],
-      },
-    })
+    await applyProfile(hub, spokeProfile(env.spoke, namespace, 'spoke'))
     providerFile = await writeProviderFile(await tempDir(), [
       {
         name: 'token-request',
@@ -360,22 +370,7 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     const {env, hub} = await testEnv()
     const names = Array.from({length: 7}, (_, index) => `job-${index}`)
     for (const name of names) {
-      await applyProfile(hub, {
-        metadata: {name, namespace, labels: {fleet: 'job'}},
-        spec: {clusterManager: {name: 'test-manager'}},
-        status: {
-          accessProviders: [
-            {
-              name: 'token-request',
-              cluster: {
-                server: env.spoke.server,
-                'certificate-authority-data': env.spoke.caData,
-                extensions: [{name: EXEC_EXTENSION, extension: {}}],
-              },
-            },
-          ],
-        },
-      })
+      await applyProfile(hub, spokeProfile(env.spoke, namespace, name, {fleet: 'job'}))
     }
     // The Job's pods run at once, each with its own completion index, as the Job controller starts them.
     const pods = await Promise.all(
