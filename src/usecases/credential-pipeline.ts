@@ -12,8 +12,10 @@ import {
   type ObtainedCredential,
 } from './obtain-credential.js'
 import type {
+  AnswerBook,
   AnswerDraft,
   CredentialCache,
+  CredentialStore,
   HubIdentity,
   PluginProcessRunner,
   ProfileSnapshot,
@@ -21,6 +23,7 @@ import type {
   ProviderSource,
   ProvidersRead,
 } from './ports.js'
+import type {RecentProfilePorts} from './recent-profile.js'
 
 /**
  * What the commands that run plugins (credential, exec) say about the pipeline: their hub, provider
@@ -36,6 +39,18 @@ export interface PipelineInput {
   pluginTimeoutMs?: number
   cacheTtlMs?: number
   minCredentialLifetimeMs?: number
+}
+
+/** What the commands that run plugins (credential, exec) take from outside for the pipeline. */
+export interface PipelinePorts {
+  /** The hub (its summary) and the profile snapshots. */
+  recentProfiles(): Promise<RecentProfilePorts>
+  providers: ProviderSource
+  plugins: PluginProcessRunner
+  /** The credential cache (not asked for with --no-cache); `onProblem` hears what went wrong with it. */
+  store(onProblem: (message: string) => void): Promise<CredentialStore>
+  /** Answers kept in this store's directory. */
+  answers(store: CredentialStore): Promise<AnswerBook>
 }
 
 export interface ObtainPorts {

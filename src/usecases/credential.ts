@@ -12,10 +12,10 @@ import {
   seconds,
   staleProfileWarning,
   type PipelineInput,
+  type PipelinePorts,
 } from './credential-pipeline.js'
 import type {ProfileRef} from './profile-ref.js'
-import type {AnswerBook, CredentialStore, Notices, PluginProcessRunner, ProviderSource} from './ports.js'
-import type {RecentProfilePorts} from './recent-profile.js'
+import type {Notices} from './ports.js'
 
 export interface CredentialInput extends PipelineInput {
   /** The command's own words, which name the answer kept for the next identical question. */
@@ -24,15 +24,7 @@ export interface CredentialInput extends PipelineInput {
   apiVersion: ExecApiVersion
 }
 
-export interface CredentialPorts {
-  /** The hub (its summary) and the profile snapshots. */
-  recentProfiles(): Promise<RecentProfilePorts>
-  providers: ProviderSource
-  plugins: PluginProcessRunner
-  /** The credential cache (not asked for with --no-cache); `onProblem` hears what went wrong with it. */
-  store(onProblem: (message: string) => void): Promise<CredentialStore>
-  /** Answers kept in this store's directory. */
-  answers(store: CredentialStore): Promise<AnswerBook>
+export interface CredentialPorts extends PipelinePorts {
   /** Asked only if the plugin runs: creating process.stdin costs a warm run milliseconds. */
   stdinIsTTY(): boolean
   notices: Notices

@@ -13,6 +13,7 @@ import {
   seconds,
   staleProfileWarning,
   type PipelineInput,
+  type PipelinePorts,
   type RecentProfile,
 } from './credential-pipeline.js'
 import {runWithTerminal} from './exec-one.js'
@@ -21,18 +22,7 @@ import {selectExecTargets, type ExecTargetInput, type ExecTargetPorts} from './e
 import type {PreparedTarget} from './exec-target-files.js'
 import {RunCredentials} from './obtain-credential.js'
 import {parseProfileRef} from './profile-ref.js'
-import type {
-  AnswerBook,
-  ChildRunner,
-  CredentialStore,
-  ForwardingSignals,
-  Notices,
-  PluginProcessRunner,
-  ProviderSource,
-  RenewCredential,
-  TempKubeconfigs,
-} from './ports.js'
-import type {RecentProfilePorts} from './recent-profile.js'
+import type {ChildRunner, ForwardingSignals, Notices, RenewCredential, TempKubeconfigs} from './ports.js'
 
 export interface ExecCommandInput extends PipelineInput {
   /** cpcred's own words (those before --), which name the answer kept for the next identical exec. */
@@ -55,12 +45,7 @@ export interface ExecCommandInput extends PipelineInput {
   renewCommand: (profile: string) => string[]
 }
 
-export interface ExecCommandPorts {
-  recentProfiles(): Promise<RecentProfilePorts>
-  providers: ProviderSource
-  plugins: PluginProcessRunner
-  store(onProblem: (message: string) => void): Promise<CredentialStore>
-  answers(store: CredentialStore): Promise<AnswerBook>
+export interface ExecCommandPorts extends PipelinePorts {
   commands(): Promise<{
     children: ChildRunner
     temp: TempKubeconfigs
