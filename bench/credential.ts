@@ -65,23 +65,7 @@ export async function benchTargets(
   const tokenFile = path.join(dir, 'token')
   await writeFile(tokenFile, token, {mode: 0o600})
   const providerFile = path.join(dir, 'providers.json')
-  await writeFile(
-    providerFile,
-    JSON.stringify({
-      providers: [
-        {
-          name: 'fake',
-          execConfig: {
-            apiVersion: 'client.authentication.k8s.io/v1',
-            command: FAKE_PLUGIN,
-            env: [{name: 'PLUGIN_TOKEN_FILE', value: tokenFile}],
-            provideClusterInfo: true,
-          },
-        },
-      ],
-    }),
-    {mode: 0o600},
-  )
+  await writeFakeProviders(providerFile, FAKE_PLUGIN, {PLUGIN_TOKEN_FILE: tokenFile})
 
   const profiles: string[] = []
   const jobs = Array.from({length: count}, (_, i) => `target-${String(i).padStart(3, '0')}`)
@@ -146,6 +130,30 @@ async function createProfile(
       ],
     },
   })
+}
+
+/**
+ * A provider file (0600) whose one provider, `fake` (the name every bench profile offers), runs
+ * `command` with `env`: the bench targets' plugin, or a stand-in for another kind of plugin.
+ */
+export async function writeFakeProviders(file: string, command: string, env: Record<string, string>) {
+  await writeFile(
+    file,
+    JSON.stringify({
+      providers: [
+        {
+          name: 'fake',
+          execConfig: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command,
+            env: Object.entries(env).map(([name, value]) => ({name, value})),
+            provideClusterInfo: true,
+          },
+        },
+      ],
+    }),
+    {mode: 0o600},
+  )
 }
 
 /** Runs `body` with fresh targets, then removes their directory (the token file with it). */

@@ -12,7 +12,13 @@ import {chmod, writeFile} from 'node:fs/promises'
 import {existsSync} from 'node:fs'
 import path from 'node:path'
 import {alternate, median, sampleOnce} from './measure.js'
-import {benchLine, staticTokenKubeconfig, withTargets, type BenchTargets} from './credential.js'
+import {
+  benchLine,
+  staticTokenKubeconfig,
+  withTargets,
+  writeFakeProviders,
+  type BenchTargets,
+} from './credential.js'
 import type {BenchContext} from './run.js'
 import {renderTargetKubeconfig, TARGET_EXEC_API} from '../src/core/kubeconfig/target.js'
 
@@ -185,22 +191,6 @@ async function slowProviderFile(targets: BenchTargets): Promise<string> {
   )
   await chmod(plugin, 0o700)
   const file = path.join(targets.dir, 'slow-providers.json')
-  await writeFile(
-    file,
-    JSON.stringify({
-      providers: [
-        {
-          name: 'fake',
-          execConfig: {
-            apiVersion: 'client.authentication.k8s.io/v1',
-            command: plugin,
-            env: [{name: 'TOKEN_FILE', value: path.join(targets.dir, 'token')}],
-            provideClusterInfo: true,
-          },
-        },
-      ],
-    }),
-    {mode: 0o600},
-  )
+  await writeFakeProviders(file, plugin, {TOKEN_FILE: path.join(targets.dir, 'token')})
   return file
 }

@@ -10,7 +10,7 @@
 import {chmod, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {alternate, median, sampleOnce, type Contender} from './measure.js'
-import {benchLine, withTargets, type BenchTargets} from './credential.js'
+import {benchLine, withTargets, writeFakeProviders, type BenchTargets} from './credential.js'
 import type {BenchContext} from './run.js'
 
 const TARGETS = 200
@@ -106,22 +106,6 @@ async function pythonPluginProviders(targets: BenchTargets): Promise<string> {
   )
   await chmod(plugin, 0o700)
   const file = path.join(targets.dir, 'python-providers.json')
-  await writeFile(
-    file,
-    JSON.stringify({
-      providers: [
-        {
-          name: 'fake',
-          execConfig: {
-            apiVersion: 'client.authentication.k8s.io/v1',
-            command: plugin,
-            env: [{name: 'PLUGIN_TOKEN_FILE', value: tokenFile}],
-            provideClusterInfo: true,
-          },
-        },
-      ],
-    }),
-    {mode: 0o600},
-  )
+  await writeFakeProviders(file, plugin, {PLUGIN_TOKEN_FILE: tokenFile})
   return file
 }
