@@ -3,18 +3,13 @@
 // hub call's.
 import {GROUP} from '../core/profiles/cluster-profile.js'
 import type {PlacementDecision} from '../core/fleet/placement.js'
-import type {CpcredError} from '../core/errors.js'
+import type {PlacementDecisionList, PlacementWatchEvent} from '../usecases/ports.js'
 import type {TranslateOptions} from './kube-errors.js'
-import {KubeApiError, type KubeClient} from './kube-client.js'
+import {KubeApiError} from './kube-client.js'
+import {watchObjects, type HubCalls} from './hub-watch.js'
 
 const PLACEMENT_VERSION = 'v1alpha1'
 const PLACEMENTS = 'placementdecisions'
-
-/** The parts of the hub a PlacementDecision call needs. */
-export interface PlacementCalls {
-  client: KubeClient
-  translate(error: unknown, action: string, options?: TranslateOptions): CpcredError
-}
 
 const HINTS: TranslateOptions = {
   notServed: {
@@ -29,7 +24,7 @@ function placementsPath(namespace: string): string {
 }
 
 export async function getPlacementDecision(
-  hub: PlacementCalls,
+  hub: HubCalls,
   namespace: string,
   name: string,
 ): Promise<PlacementDecision | undefined> {
@@ -46,16 +41,37 @@ export async function getPlacementDecision(
 }
 
 export async function listPlacementDecisions(
-  hub: PlacementCalls,
+  hub: HubCalls,
   namespace: string,
   labelSelector?: string,
-): Promise<PlacementDecision[]> {
+): Promise<PlacementDecisionList> {
   try {
-    const list = await hub.client.request<{items?: PlacementDecision[]}>('GET', placementsPath(namespace), {
-      query: {labelSelector},
-    })
-    return list.items ?? []
+    const list = await hub.client.request<{
+      items?: PlacementDecision[]
+      metadata?: {resourceVersion?: string}
+    }>('GET', placementsPath(namespace), {query: {labelSelector}})
+    return {items: list.items ?? [], resourceVersion: list.metadata?.resourceVersion}
   } catch (error) {
     throw hub.translate(error, `list PlacementDecisions in namespace "${namespace}"`, HINTS)
   }
+}
+
+export async function watchPlacementDecisions(
+  hub: HubCalls,
+  from: {namespace: string; labelSelector?: string; resourceVersion: string},
+  onEvent: (event: PlacementWatchEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  await watchObjects<PlacementDecision>(
+    hub,
+    {
+      path: placementsPath(from.namespace),
+      resourceVersion: from.resourceVersion,
+      labelSelector: from.labelSelector,
+      action: `watch PlacementDecisions in namespace "${from.namespace}"`,
+      hints: HINTS,
+    },
+    (type, decision) => onEvent({type, decision}),
+    signal,
+  )
 }

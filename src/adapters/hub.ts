@@ -12,7 +12,7 @@ import {
   type ClusterProfile,
 } from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
-import {ContinueExpiredError, CpcredError, ExitCode, WatchExpiredError} from '../core/errors.js'
+import {ContinueExpiredError, CpcredError, ExitCode} from '../core/errors.js'
 import {INSTALL_CRD_HINT, PROFILE_API_NOT_SERVED} from '../core/failures.js'
 import type {AccessAnswer, UserInfo} from '../core/doctor/hub.js'
 import type {ApiGroupDocument, ApiResourcesDocument} from '../core/doctor/api.js'
@@ -26,6 +26,8 @@ import type {
   ListOptions,
   ProfileApiDiscovery,
   ProfilePage,
+  PlacementDecisionList,
+  PlacementWatchEvent,
   ProfileWatchEvent,
   SecretObject,
   TokenRequestAnswer,
@@ -35,7 +37,8 @@ import {KubeApiError, parseJsonBody, type KubeClient} from './kube-client.js'
 import {translateKubeError, type TranslateOptions} from './kube-errors.js'
 import {isTerminal, processPrinter} from './printer.js'
 import {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
-import {getPlacementDecision, listPlacementDecisions} from './hub-placements.js'
+import {getPlacementDecision, listPlacementDecisions, watchPlacementDecisions} from './hub-placements.js'
+import {watchObjects} from './hub-watch.js'
 import type {PlacementDecision} from '../core/fleet/placement.js'
 
 export {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
@@ -48,9 +51,6 @@ export type {
   ProfileWatchEvent,
   ServedVersionCache,
 } from '../usecases/ports.js'
-
-/** How long the server keeps one watch open before ending it, as client-go's reflector asks (5-10 min). */
-const WATCH_SECONDS = 300
 
 export class Hub implements HubPort {
   private discovery?: Promise<ProfileApiDiscovery>
@@ -234,36 +234,17 @@ export class Hub implements HubPort {
     signal?: AbortSignal,
   ): Promise<void> {
     const scope = options.namespace ? `in namespace "${options.namespace}"` : 'in all namespaces'
-    const path = await this.profilesPath(options.namespace)
-    const query = {
-      watch: 'true',
-      allowWatchBookmarks: 'true',
-      resourceVersion,
-      labelSelector: options.labelSelector,
-      timeoutSeconds: Math.round(WATCH_SECONDS * (1 + Math.random())),
-    }
-    try {
-      await this.client.watch(
-        path,
-        query,
-        (event) => {
-          if (event.type === 'ERROR') {
-            const status = event.object as {code?: number; message?: string}
-            if (status.code === 410) throw new WatchExpiredError()
-            throw this.translate(
-              new KubeApiError(status.code ?? 500, event.object, 'GET', path),
-              `watch ${RESOURCE} ${scope}`,
-            )
-          }
-          onEvent({type: event.type, profile: event.object as unknown as ClusterProfile})
-        },
-        signal,
-      )
-    } catch (error) {
-      if (error instanceof WatchExpiredError) throw error
-      if (error instanceof KubeApiError && error.status === 410) throw new WatchExpiredError()
-      throw this.translate(error, `watch ${RESOURCE} ${scope}`)
-    }
+    await watchObjects<ClusterProfile>(
+      this,
+      {
+        path: await this.profilesPath(options.namespace),
+        resourceVersion,
+        labelSelector: options.labelSelector,
+        action: `watch ${RESOURCE} ${scope}`,
+      },
+      (type, profile) => onEvent({type, profile}),
+      signal,
+    )
   }
 
   async getProfile(namespace: string, name: string): Promise<ClusterProfile | undefined> {
@@ -311,8 +292,18 @@ export class Hub implements HubPort {
     return getPlacementDecision(this, namespace, name)
   }
 
-  listPlacementDecisions(namespace: string, labelSelector?: string): Promise<PlacementDecision[]> {
+  listPlacementDecisions(namespace: string, labelSelector?: string): Promise<PlacementDecisionList> {
     return listPlacementDecisions(this, namespace, labelSelector)
+  }
+
+  watchPlacementDecisions(
+    namespace: string,
+    labelSelector: string | undefined,
+    resourceVersion: string,
+    onEvent: (event: PlacementWatchEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    return watchPlacementDecisions(this, {namespace, labelSelector, resourceVersion}, onEvent, signal)
   }
 
   async reviewProfileAccess(verb: string, namespace: string | undefined): Promise<AccessAnswer> {

@@ -15,6 +15,7 @@ import {
   signalExitCode,
 } from '../core/errors.js'
 import {
+  inSelectionOrder,
   OutputTail,
   renderJsonReport,
   type FanOutReport,
@@ -54,6 +55,7 @@ export async function runFanOut(
   request: FanOutRequest,
   printer: Printer,
   notRun: TargetResult[] = [],
+  order?: readonly string[],
 ): Promise<number> {
   const startedAt = new Date()
   const startedMs = performance.now()
@@ -131,8 +133,9 @@ export async function runFanOut(
     await copies?.close()
   }
   const {interrupted} = outcome
-  // Those the selection kept from running are in the summary and the reports, after those that ran.
-  const results = [...outcome.results, ...notRun]
+  // Those the selection kept from running are in the summary and the reports: in the selection's
+  // order when it has one (a placement's), else after those that ran.
+  const results = inSelectionOrder([...outcome.results, ...notRun], order)
   // The reader went away while targets still ran: they were stopped, and cpcred ends as kubectl
   // would. One that goes after the last target ended changes nothing.
   const readerGone = stop.gone && outcome.stopped === true

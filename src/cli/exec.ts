@@ -177,7 +177,7 @@ export async function runExec(argv: string[]): Promise<number> {
         fold: (profiles, providers) => foldTargets(profiles, providers, flags['no-dedupe'], printer),
         notices: printer,
       },
-      async fanOut(deps, input, profiles, notRun) {
+      async fanOut(deps, input, profiles, notRun, order) {
         const {runFanOut} = await import('./exec-fan-out.js')
         return runFanOut(
           deps,
@@ -194,6 +194,7 @@ export async function runExec(argv: string[]): Promise<number> {
           },
           printer,
           notRun,
+          order,
         )
       },
     },

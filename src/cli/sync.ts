@@ -4,7 +4,6 @@ import path from 'node:path'
 import type {HubPort} from '../usecases/ports.js'
 import type {KubeconfigFiles} from '../usecases/ports.js'
 import type {Printer} from '../adapters/printer.js'
-import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {describeChange, type SyncChange} from '../core/kubeconfig/sync.js'
 import {describeFold} from '../core/fleet/member-fold.js'
 import {exportJson, exportJsonLine} from '../core/text/export.js'
@@ -18,14 +17,14 @@ import {
   PROVIDER_FLAGS,
   TARGET_FLAGS,
 } from './flags.js'
-import {isSelecting, placementInput, sayLeftOut} from './targets.js'
+import {healthSkips, isSelecting, placementInput} from './targets.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
 import {wire} from './wiring.js'
 import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {defaultMergeTarget} from '../usecases/write-kubeconfig.js'
 import {chosenShard} from './shard.js'
-import type {ListProfilesInput} from '../usecases/list-profiles.js'
+import type {FleetFollowInput} from '../usecases/follow-fleet.js'
 import type {SyncOutcome, SyncRequest} from '../usecases/sync-kubeconfig.js'
 
 type Output = 'text' | 'json'
@@ -73,13 +72,6 @@ export async function runSync(argv: string[]): Promise<void> {
     )
   }
   const placement = placementInput(flags, 0)
-  const byPlacement = placement.placement !== undefined || placement.placementKey !== undefined
-  if (flags.watch && (byPlacement || placement.healthy)) {
-    throw new UsageError(
-      '--watch follows -l and --all; it does not follow PlacementDecisions or health yet',
-      'run sync --placement (or --healthy) again when the decisions change, e.g. from the scheduler or a timer',
-    )
-  }
   if (flags['output-file'] === '-') {
     throw new UsageError(
       'sync keeps a file in step, and - (stdout) is not one',
@@ -99,35 +91,30 @@ export async function runSync(argv: string[]): Promise<void> {
     setCurrent: flags['set-current'],
     noDedupe: flags['no-dedupe'],
   }
-  const selection = syncSelection(flags, hub)
+  const selection: FleetFollowInput = {
+    namespace: hub.config.namespace,
+    allNamespaces: flags['all-namespaces'],
+    selector: flags.selector,
+    shard: chosenShard(flags.shard, true),
+    ...placement,
+  }
   if (flags.watch) {
     await watchAndSync(hub, kubeconfigFiles, request, selection, printer, flags.output)
     return
   }
-  const {listProfiles} = await import('../usecases/list-profiles.js')
+  const {selectFleet} = await import('../usecases/find-profiles.js')
   const {syncKubeconfig} = await import('../usecases/sync-kubeconfig.js')
-  let failed = false
+  let failed: boolean
   try {
-    let profiles: ClusterProfile[]
-    let unread: Map<string, string> | undefined
-    if (byPlacement || placement.healthy) {
-      const {selectFleet} = await import('../usecases/find-profiles.js')
-      const chosen = await selectFleet(hub, {
-        refs: [],
-        selector: flags.selector,
-        all: flags.all,
-        namespace: hub.config.namespace,
-        allNamespaces: flags['all-namespaces'],
-        shard: selection.shard,
-        ...placement,
-      })
-      if (sayLeftOut(chosen, printer)) failed = true
-      profiles = chosen.profiles
-      unread = new Map(chosen.unresolved.map(({profile, error}) => [profile, error]))
-    } else profiles = (await listProfiles(hub, selection)).profiles
+    const chosen = await selectFleet(hub, {refs: [], all: flags.all, ...selection})
+    for (const line of healthSkips(chosen)) printer.note(line)
+    // A reference no profile answers to is a skip in the plan, and fails the run.
+    failed = chosen.unresolved.length > 0
+    const {profiles} = chosen
+    const unread = new Map(chosen.unresolved.map(({profile, error}) => [profile, error]))
     const scope = {
-      namespace: selection.namespace,
-      selector: selection.labelSelector,
+      namespace: flags['all-namespaces'] ? undefined : selection.namespace,
+      selector: selection.selector,
       shard: selection.shard,
     }
     // Before anything is pruned: a selector that matches nothing would empty the file.
@@ -144,20 +131,6 @@ export async function runSync(argv: string[]): Promise<void> {
   }
   // A reference no profile answers to keeps its entry, and fails the run: never a silent drop.
   if (failed) throw new QuietExit(ExitCode.Failure)
-}
-
-export type SyncSelection = Pick<ListProfilesInput, 'namespace' | 'labelSelector' | 'shard'>
-
-/** What sync keeps in step (it always selects with -l or --all). */
-export function syncSelection(
-  flags: {'all-namespaces': boolean; selector?: string; shard?: string},
-  hub: HubPort,
-): SyncSelection {
-  return {
-    namespace: flags['all-namespaces'] ? undefined : hub.config.namespace,
-    labelSelector: flags.selector,
-    shard: chosenShard(flags.shard, true),
-  }
 }
 
 /** The plan on stdout for --dry-run (it is what was asked for), else a summary on stderr. */
@@ -211,47 +184,59 @@ function outcomeData(outcome: SyncOutcome, request: Pick<SyncRequest, 'file' | '
 
 /**
  * `--watch`: runs until SIGINT or SIGTERM, which end it cleanly (exit 0) once the pass under way
- * has finished writing. One line per change (one JSON object per line with -o json).
+ * has finished writing. One line per change (one JSON object per line with -o json); what the
+ * selection left out is said when it changes.
  */
 export async function watchAndSync(
   hub: HubPort,
   files: KubeconfigFiles,
-  request: Omit<SyncRequest, 'profiles'>,
-  selection: SyncSelection,
+  request: Omit<SyncRequest, 'profiles' | 'unread'>,
+  selection: FleetFollowInput,
   printer: Printer,
   output: Output,
 ): Promise<void> {
   const {watchAndSync: follow} = await import('../usecases/sync-kubeconfig.js')
-  // A profile skipped for a name clash is skipped on every pass: say it again only when it changes.
-  let skippedBefore = new Set<string>()
+  // A profile skipped on every pass (a name clash, an unhealthy or unread one) is said again only
+  // when what is said of it changes.
+  let saidBefore = new Set<string>()
+  const sayNew = (lines: string[], say: (line: string) => void) => {
+    for (const line of lines) if (!saidBefore.has(line)) say(line)
+  }
+  const followed =
+    selection.placement !== undefined
+      ? `PlacementDecision "${selection.placement}" and the ClusterProfiles`
+      : selection.placementKey !== undefined
+        ? `the PlacementDecisions of placement-key "${selection.placementKey}" and the ClusterProfiles`
+        : 'ClusterProfiles'
   try {
     await untilInterrupted(printer, (signal) =>
       follow(
         hub,
         files,
         request,
-        {...selection, signal},
+        selection,
+        {signal},
         {
-          onOutcome(outcome, first) {
+          onOutcome(outcome, first, chosen) {
+            const leftOut = healthSkips(chosen)
+            const lines = outcome.changes.map(describeChange)
+            const skips = lines.filter((_, index) => outcome.changes[index]!.action === 'skip')
             if (first) {
-              skippedBefore = new Set(
-                outcome.changes.filter((change) => change.action === 'skip').map(describeChange),
-              )
+              saidBefore = new Set([...skips, ...leftOut])
+              for (const line of leftOut) printer.note(line)
               renderSyncOutcome(outcome, request, printer, output)
               if (output === 'text')
-                printer.note(`watching ClusterProfiles on ${hub.config.server} (Ctrl-C to stop)`)
+                printer.note(`watching ${followed} on ${hub.config.server} (Ctrl-C to stop)`)
               return
             }
-            const lines = outcome.changes.map(describeChange)
-            const skipped = new Set(lines.filter((_, index) => outcome.changes[index]!.action === 'skip'))
-            const fresh = outcome.changes.filter(
-              (change, index) => change.action !== 'skip' || !skippedBefore.has(lines[index]!),
-            )
-            skippedBefore = skipped
-            for (const change of fresh) {
-              if (output === 'json') printer.data(exportJsonLine({time: new Date().toISOString(), ...change}))
-              else printer.note(`${new Date().toISOString()} ${describeChange(change)}`)
-            }
+            const stamp = new Date().toISOString()
+            sayNew(leftOut, (line) => printer.note(`${stamp} ${line}`))
+            outcome.changes.forEach((change, index) => {
+              if (change.action === 'skip' && saidBefore.has(lines[index]!)) return
+              if (output === 'json') printer.data(exportJsonLine({time: stamp, ...change}))
+              else printer.note(`${stamp} ${describeChange(change)}`)
+            })
+            saidBefore = new Set([...skips, ...leftOut])
             if (outcome.currentContextPruned !== undefined)
               printer.warn(
                 `the current context "${outcome.currentContextPruned}" was pruned; no context is current now`,

@@ -54,7 +54,12 @@ export function placementInput(flags: SelectionFlags, names: number) {
  * --healthy skipped (a note, with why). True when a reference was unresolved: the command fails.
  */
 export function sayLeftOut(selection: FleetSelection, printer: Pick<Printer, 'note' | 'warn'>): boolean {
-  for (const {reason, profile} of selection.skipped) printer.note(`skipped ${profile}: ${reason}`)
+  for (const line of healthSkips(selection)) printer.note(line)
   for (const {error} of selection.unresolved) printer.warn(error)
   return selection.unresolved.length > 0
+}
+
+/** What --healthy left out, a line each (sync says unresolved references in its plan, as skips). */
+export function healthSkips(selection: Pick<FleetSelection, 'skipped'>): string[] {
+  return selection.skipped.map(({profile, reason}) => `skipped ${profile}: ${reason}`)
 }

@@ -41,7 +41,7 @@ export async function gatherDescription(
  */
 async function placedBy(hub: ProfileDescriber, profile: ClusterProfile): Promise<string[] | undefined> {
   try {
-    const decisions = await hub.listPlacementDecisions(profile.metadata.namespace ?? '')
+    const {items: decisions} = await hub.listPlacementDecisions(profile.metadata.namespace ?? '')
     return decisionsReferencing(profile, decisions).map(
       (decision) => `${decision.metadata.namespace ?? ''}/${decision.metadata.name}`,
     )

@@ -66,6 +66,8 @@ export interface ExecCommandPorts extends PipelinePorts {
     input: ExecInput,
     profiles: ClusterProfile[],
     notRun: TargetResult[],
+    /** The order of the summary and reports, when the selection has one (a placement's). */
+    order?: readonly string[],
   ): Promise<number>
 }
 
@@ -93,6 +95,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
   const shown = new Set(providers.warnings)
   let profiles: ClusterProfile[]
   let notRun: TargetResult[] = []
+  let order: string[] | undefined
   let one: RecentProfile | undefined
   if (input.oneNamed) {
     // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age), and
@@ -113,6 +116,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
     const selection = await selectExecTargets(ports.targets, input.targets, providers.providers)
     profiles = selection.profiles
     notRun = notRunResults(selection.unresolved, selection.skipped)
+    order = selection.order
     if (profiles.length === 0 && notRun.length === 0 && !input.fanOutAlways) return ExitCode.Success
   }
 
@@ -158,7 +162,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
       }),
     )
   }
-  return ports.fanOut(deps, execInput, profiles, notRun)
+  return ports.fanOut(deps, execInput, profiles, notRun, order)
 }
 
 /**

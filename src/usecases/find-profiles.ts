@@ -8,7 +8,12 @@ import {gateHealthy, type SkippedProfile} from '../core/fleet/placement.js'
 import {parseProfileRef, type ProfileRef} from './profile-ref.js'
 import {listProfiles} from './list-profiles.js'
 import type {Chooser, ProfileFinder, SelectionSource} from './ports.js'
-import {placedProfiles, type PlacementSelection, type UnresolvedTarget} from './select-placement.js'
+import {
+  placedProfiles,
+  type PlacedProfiles,
+  type PlacementSelection,
+  type UnresolvedTarget,
+} from './select-placement.js'
 
 export {parseProfileRef, type ProfileRef} from './profile-ref.js'
 
@@ -138,6 +143,8 @@ export interface FleetSelection {
   profiles: ClusterProfile[]
   unresolved: UnresolvedTarget[]
   skipped: SkippedProfile[]
+  /** The order the selection has an opinion about (a placement's), profiles and references alike. */
+  order?: string[]
 }
 
 /**
@@ -145,23 +152,33 @@ export interface FleetSelection {
  * then --shard); then --healthy. Member folding is the caller's, as everywhere.
  */
 export async function selectFleet(hub: SelectionSource, input: FleetSelectInput): Promise<FleetSelection> {
-  let profiles: ClusterProfile[]
-  let unresolved: UnresolvedTarget[] = []
-  if (input.placement !== undefined || input.placementKey !== undefined) {
-    const placed = await placedProfiles(hub, input.namespace, input)
-    const {shard} = input
-    profiles = shard ? placed.profiles.filter((profile) => inShard(profile, shard)) : placed.profiles
-    unresolved = shard
-      ? placed.unresolved.filter(
-          (target) => shard.count === 1 || shardOf(target.profile, shard.count) === shard.index,
-        )
-      : placed.unresolved
-  } else {
-    profiles = await selectProfiles(hub, input)
-  }
-  if (!input.healthy) return {profiles, unresolved, skipped: []}
+  if (input.placement !== undefined || input.placementKey !== undefined)
+    return narrowSelection(await placedProfiles(hub, input.namespace, input), input)
+  return narrowSelection(
+    {profiles: await selectProfiles(hub, input), unresolved: []},
+    {healthy: input.healthy},
+  )
+}
+
+/**
+ * What a fan-out keeps of the profiles selected: with `shard`, its part (by the same rule the
+ * listing applies to -l and --all); with `healthy`, those whose ControlPlaneHealthy is True.
+ */
+export function narrowSelection(
+  selected: PlacedProfiles,
+  input: {shard?: Shard; healthy?: boolean},
+): FleetSelection {
+  const {shard} = input
+  const profiles = shard ? selected.profiles.filter((profile) => inShard(profile, shard)) : selected.profiles
+  const unresolved = shard
+    ? selected.unresolved.filter(
+        (target) => shard.count === 1 || shardOf(target.profile, shard.count) === shard.index,
+      )
+    : selected.unresolved
+  const order = selected.order ? {order: selected.order} : {}
+  if (!input.healthy) return {profiles, unresolved, skipped: [], ...order}
   const {healthy, skipped} = gateHealthy(profiles)
-  return {profiles: healthy, unresolved, skipped}
+  return {profiles: healthy, unresolved, skipped, ...order}
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   decidedProfiles,
   placementKeySelector,
   siblingSelector,
+  type DecidedProfile,
   type PlacementDecision,
 } from '../core/fleet/placement.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
@@ -32,20 +33,22 @@ export async function placementSlices(
   input: PlacementSelection,
 ): Promise<PlacementDecision[]> {
   if (input.placementKey !== undefined) {
-    return hub.listPlacementDecisions(namespace, placementKeySelector(input.placementKey))
+    return (await hub.listPlacementDecisions(namespace, placementKeySelector(input.placementKey))).items
   }
   const name = input.placement!
   const named = await hub.getPlacementDecision(namespace, name)
-  if (!named) {
-    throw new CpcredError(`PlacementDecision "${name}" not found in namespace "${namespace}"`, {
-      hint: 'check the name and the namespace (-n); kubectl get placementdecisions.multicluster.x-k8s.io lists them',
-      exitCode: ExitCode.Usage,
-    })
-  }
+  if (!named) throw decisionNotFound(name, namespace)
   const selector = siblingSelector(named)
   if (selector === undefined) return [named]
-  const slices = await hub.listPlacementDecisions(namespace, selector)
+  const slices = (await hub.listPlacementDecisions(namespace, selector)).items
   return slices.some((slice) => slice.metadata.name === name) ? slices : [named, ...slices]
+}
+
+export function decisionNotFound(name: string, namespace: string): CpcredError {
+  return new CpcredError(`PlacementDecision "${name}" not found in namespace "${namespace}"`, {
+    hint: 'check the name and the namespace (-n); kubectl get placementdecisions.multicluster.x-k8s.io lists them',
+    exitCode: ExitCode.Usage,
+  })
 }
 
 /** The decided profiles, read one by one in order; those that cannot be read are unresolved. */
@@ -53,14 +56,30 @@ export async function placedProfiles(
   hub: SelectionSource,
   namespace: string,
   input: PlacementSelection,
-): Promise<{profiles: ClusterProfile[]; unresolved: UnresolvedTarget[]}> {
+): Promise<PlacedProfiles> {
   const slices = await placementSlices(hub, namespace, input)
+  return readDecided(decidedProfiles(slices), (ref) => hub.getProfile(ref.namespace, ref.name))
+}
+
+export interface PlacedProfiles {
+  profiles: ClusterProfile[]
+  unresolved: UnresolvedTarget[]
+  /** Every decided profile as NAMESPACE/NAME, in decision order, resolved or not. */
+  order?: string[]
+}
+
+/** Each decided profile through `read`, in order: those it does not find or cannot read are unresolved. */
+export async function readDecided(
+  refs: readonly DecidedProfile[],
+  read: (ref: DecidedProfile) => Promise<ClusterProfile | undefined> | ClusterProfile | undefined,
+): Promise<PlacedProfiles> {
   const profiles: ClusterProfile[] = []
   const unresolved: UnresolvedTarget[] = []
-  for (const ref of decidedProfiles(slices)) {
+  const order = refs.map((ref) => `${ref.namespace}/${ref.name}`)
+  for (const ref of refs) {
     const key = `${ref.namespace}/${ref.name}`
     try {
-      const profile = await hub.getProfile(ref.namespace, ref.name)
+      const profile = await read(ref)
       if (profile) profiles.push(profile)
       else
         unresolved.push({
@@ -77,7 +96,7 @@ export async function placedProfiles(
       })
     }
   }
-  return {profiles, unresolved}
+  return {profiles, unresolved, order}
 }
 
 /** --placement and --placement-key exclude each other and names, -l and --all. */

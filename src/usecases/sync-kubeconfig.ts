@@ -9,8 +9,10 @@ import {planSync, type SyncPlan} from '../core/kubeconfig/sync.js'
 import {foldSelection, type MemberFold} from '../core/fleet/member-fold.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from '../core/access/resolve-access.js'
-import {followProfiles, type FollowOptions} from './follow-profiles.js'
-import type {KubeconfigFiles, ProfileWatchSource} from './ports.js'
+import {followFleet, type FleetFollowInput} from './follow-fleet.js'
+import type {FleetSelection} from './find-profiles.js'
+import type {ReflectOptions} from './reflector.js'
+import type {FleetWatchSource, KubeconfigFiles} from './ports.js'
 import {renderOptions, type KubeconfigRequest} from './write-kubeconfig.js'
 
 export interface SyncRequest extends Omit<KubeconfigRequest, 'profiles'> {
@@ -96,8 +98,8 @@ function resolveSelection(profiles: ClusterProfile[], providers: Provider[]) {
 }
 
 export interface WatchSyncHandlers {
-  /** After each pass that found something to do (and the first pass, whatever it found). */
-  onOutcome(outcome: SyncOutcome, first: boolean): void
+  /** After each pass, with the selection it was made for; `first` for the first pass. */
+  onOutcome(outcome: SyncOutcome, first: boolean, selection: FleetSelection): void
   /** A hub problem that is being retried, or a pass that failed (the next change tries again). */
   onProblem(message: string): void
 }
@@ -106,42 +108,44 @@ export interface WatchSyncHandlers {
 export const SYNC_SETTLE_MS = 100
 
 /**
- * `cpcred sync --watch`: a first pass from a full listing, then one pass after each burst of
- * changes, one pass at a time, until the signal aborts. A pass that changes nothing writes nothing.
+ * `cpcred sync --watch`: a first pass from the first selection, then one pass after each burst of
+ * changes to it, one pass at a time, until the signal aborts. A pass that changes nothing writes nothing.
  */
 export async function watchAndSync(
-  source: ProfileWatchSource,
+  source: FleetWatchSource,
   files: KubeconfigFiles,
-  request: Omit<SyncRequest, 'profiles'>,
-  selection: FollowOptions,
+  request: Omit<SyncRequest, 'profiles' | 'unread'>,
+  selection: FleetFollowInput,
+  options: ReflectOptions,
   handlers: WatchSyncHandlers,
 ): Promise<void> {
-  let latest: ClusterProfile[] = []
+  let latest: FleetSelection | undefined
   let first = true
   let timer: NodeJS.Timeout | undefined
   let passes: Promise<void> = Promise.resolve()
   const pass = () => {
     timer = undefined
-    const profiles = latest
+    const chosen = latest!
     passes = passes.then(async () => {
       try {
-        const outcome = await syncKubeconfig(files, {...request, profiles})
-        if (first || outcome.changes.length > 0) handlers.onOutcome(outcome, first)
+        const unread = new Map(chosen.unresolved.map(({profile, error}) => [profile, error]))
+        const outcome = await syncKubeconfig(files, {...request, profiles: chosen.profiles, unread})
+        handlers.onOutcome(outcome, first, chosen)
         first = false
       } catch (error) {
         handlers.onProblem(`sync failed: ${(error as Error).message}`)
       }
     })
   }
-  const schedule = (profiles: ClusterProfile[], delay: number) => {
-    latest = profiles
-    timer ??= setTimeout(pass, delay)
-  }
-  await followProfiles(source, selection, {
-    onList: (listing) => schedule(listing.profiles, 0),
-    onChange: (_change, profiles) => schedule(profiles, SYNC_SETTLE_MS),
+  await followFleet(source, selection, options, {
+    onSelection: (chosen, isFirst) => {
+      latest = chosen
+      timer ??= setTimeout(pass, isFirst ? 0 : SYNC_SETTLE_MS)
+    },
     onProblem: (message, retryInMs) =>
-      handlers.onProblem(`${message}; retrying in ${(retryInMs / 1000).toFixed(1)}s`),
+      handlers.onProblem(
+        retryInMs === undefined ? message : `${message}; retrying in ${(retryInMs / 1000).toFixed(1)}s`,
+      ),
   })
   clearTimeout(timer)
   await passes

@@ -33,6 +33,7 @@ export function strictHub(answers: Partial<HubPort>, config: Partial<HubConfig> 
     clustersetOf: unexpected('clustersetOf'),
     getPlacementDecision: unexpected('getPlacementDecision'),
     listPlacementDecisions: unexpected('listPlacementDecisions'),
+    watchPlacementDecisions: unexpected('watchPlacementDecisions'),
     close: unexpected('close'),
     ...answers,
   }

@@ -7,18 +7,20 @@ import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {XMLParser} from 'fast-xml-parser'
 import {parse} from 'yaml'
-import {kubeCall} from '../testenv/http.js'
+import {kubeCall, type Connection} from '../testenv/http.js'
 import {
   applyProfile,
   cpcred,
   createNamespace,
   createServiceAccount,
+  runProgram,
   serviceAccountToken,
   tempDir,
   testEnv,
   tokenKubeconfig,
 } from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {eventually, follow} from '../helpers/following.js'
 
 const KEY = 'multicluster.x-k8s.io/decision-key'
 const INDEX = 'multicluster.x-k8s.io/decision-index'
@@ -36,11 +38,15 @@ describe('placements and health gating against the real hub', () => {
   let elsewhere: string
   let readerKubeconfig: string
   let cacheHome: string
+  let hub: Connection
+  let decision: (name: string, labels: Record<string, string>, refs: string[]) => Promise<unknown>
 
   before(async () => {
     fixture = await spokeFixture({prefix: 'placement'})
     cacheHome = await tempDir('cpcred-cache-')
-    const {env, hub} = await testEnv()
+    const started = await testEnv()
+    const {env} = started
+    hub = started.hub
     const {namespace} = fixture
     const health = (status: string, reason: string, message: string) => ({
       type: 'ControlPlaneHealthy',
@@ -65,7 +71,7 @@ describe('placements and health gating against the real hub', () => {
     elsewhere = await createNamespace(hub, 'placement-hidden')
     await applyProfile(hub, member('hidden', elsewhere, up))
 
-    const decision = (name: string, labels: Record<string, string>, refs: string[]) =>
+    decision = (name: string, labels: Record<string, string>, refs: string[]) =>
       kubeCall(
         hub,
         'POST',
@@ -101,7 +107,7 @@ describe('placements and health gating against the real hub', () => {
         {
           apiGroups: ['multicluster.x-k8s.io'],
           resources: ['clusterprofiles', 'placementdecisions'],
-          verbs: ['get', 'list'],
+          verbs: ['get', 'list', 'watch'],
         },
       ],
     })
@@ -138,14 +144,15 @@ describe('placements and health gating against the real hub', () => {
       [
         [`${ns}/b`, 'passed'],
         [`${ns}/a`, 'passed'],
+        [`${ns}/gone`, 'error'],
         [`${ns}/d`, 'passed'],
         [`${ns}/c`, 'passed'],
-        [`${ns}/gone`, 'error'],
         [`${elsewhere}/hidden`, 'error'],
       ],
+      'the summary in decision order, a reference that did not resolve where it was decided',
     )
     assert.match(
-      summary[4]!.error!,
+      summary[2]!.error!,
       new RegExp(`ClusterProfile ${ns}/gone not found \\(referenced by PlacementDecision ${ns}/web-a\\)`),
     )
     assert.equal(summary[5]!.exitCode, 4)
@@ -226,7 +233,7 @@ describe('placements and health gating against the real hub', () => {
     }[]
     assert.deepEqual(
       cases.map((c) => c.name),
-      ['b', 'a', 'd', 'gone', 'hidden', 'c'],
+      ['b', 'a', 'gone', 'd', 'c', 'hidden'],
     )
     assert.equal(cases.find((c) => c.name === 'c')!.skipped!.message, skipped.error)
     assert.match(cases.find((c) => c.name === 'gone')!.error!.message, /not found/)
@@ -290,10 +297,6 @@ describe('placements and health gating against the real hub', () => {
       ['a', 'b', 'c', 'd'].map((name) => `${ns}/${name}`),
       'every slice of the decision, the missing reference kept out',
     )
-    const watched = await run(['sync', '--placement', 'web-a', '--watch'])
-    assert.equal(watched.code, 2)
-    assert.match(watched.stderr, /does not follow PlacementDecisions/)
-
     const doctor = await run(['doctor', '--placement', 'web-a', '-o', 'json'])
     assert.equal(doctor.code, 1, doctor.stderr)
     assert.match(doctor.stdout, new RegExp(`ClusterProfile ${ns}/gone not found`))
@@ -309,5 +312,75 @@ describe('placements and health gating against the real hub', () => {
     )
     const json = JSON.parse((await run(['describe', 'd', '-o', 'json'])).stdout) as {placedBy?: string[]}
     assert.deepEqual(json.placedBy, [`${ns}/web-b`])
+  })
+  it('sync --placement --watch follows the decisions: adds, prunes, skips and reports as the scheduler changes them', async () => {
+    const ns = fixture.namespace
+    const decisions = `/apis/multicluster.x-k8s.io/v1alpha1/namespaces/${ns}/placementdecisions`
+    await decision('follow-0', {[KEY]: 'follow', [INDEX]: '0'}, ['a'])
+    const file = path.join(fixture.dir, 'followed-config')
+    const watcher = follow(
+      [
+        'sync',
+        '--placement',
+        'follow-0',
+        '--healthy',
+        '--watch',
+        '--provider-file',
+        fixture.providerFile,
+        '--output-file',
+        file,
+      ],
+      {KUBECONFIG: readerKubeconfig, XDG_CACHE_HOME: cacheHome},
+    )
+    // The real kubectl reads the file the watch keeps.
+    const contexts = async () => {
+      const listed = await runProgram('kubectl', [
+        'config',
+        'get-contexts',
+        '-o',
+        'name',
+        '--kubeconfig',
+        file,
+      ])
+      if (listed.code !== 0) return undefined
+      return listed.stdout.trim().split('\n').filter(Boolean).sort()
+    }
+    const has = (names: string[]) => async () => {
+      const now = await contexts()
+      return JSON.stringify(now) === JSON.stringify(names.map((name) => `${ns}/${name}`)) ? now : undefined
+    }
+    try {
+      await eventually('the first pass', has(['a']))
+      // A new slice of the same decision: its profiles join; the unhealthy one and the missing one
+      // are said, not written.
+      await decision('follow-1', {[KEY]: 'follow', [INDEX]: '1'}, ['d', 'c', 'ghost', 'b'])
+      await eventually('the new slice', has(['a', 'b', 'd']), 10_000)
+      await eventually('the skipped and the missing said', async () =>
+        /skipped .*\/c: ControlPlaneHealthy is False/.test(watcher.stderr()) &&
+        new RegExp(`ClusterProfile ${ns}/ghost not found`).test(watcher.stderr())
+          ? true
+          : undefined,
+      )
+      // The scheduler moves the first slice away from a: its entry is pruned.
+      const first = await kubeCall<{decisions: unknown[]}>(hub, 'GET', `${decisions}/follow-0`)
+      first.decisions = [{clusterProfileRef: {name: 'd'}, reason: 'moved'}]
+      await kubeCall(hub, 'PUT', `${decisions}/follow-0`, first)
+      await eventually('the moved decision', has(['b', 'd']), 10_000)
+      // The second slice is withdrawn: only what the first decides stays.
+      await kubeCall(hub, 'DELETE', `${decisions}/follow-1`)
+      await eventually('the withdrawn slice', has(['d']), 10_000)
+      const said = watcher.stderr()
+      assert.match(said, new RegExp(`\\+ add ${ns}/b`))
+      assert.match(said, new RegExp(`- prune ${ns}/a`))
+      assert.match(said, new RegExp(`- prune ${ns}/b`))
+      assert.equal(
+        said.match(/ghost not found/g)?.length,
+        1,
+        `a missing reference is said once, not on every pass:\n${said}`,
+      )
+      assert.match(said, /watching PlacementDecision "follow-0" and the ClusterProfiles/)
+    } finally {
+      assert.equal(await watcher.stop(), 0, watcher.stderr())
+    }
   })
 })

@@ -1,7 +1,6 @@
 // `cpcred sync` and the watch commands against the real hub, with the kubeconfig read back by the
 // real kubectl. The --watch tests run on a hub of their own, which they restart.
 import assert from 'node:assert/strict'
-import {spawn, type ChildProcess} from 'node:child_process'
 import {lstat, mkdir, readFile, readlink, stat, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
@@ -11,7 +10,6 @@ import {adminConnection, down, restartApiserver, up, type TestEnv} from '../test
 import {
   applyProfile,
   cpcred,
-  cpcredBin,
   isolatedEnv,
   runProgram,
   tempDir,
@@ -20,6 +18,7 @@ import {
 } from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {shellScript} from '../helpers/processes.js'
+import {eventually, follow} from '../helpers/following.js'
 
 const PROFILES = '/apis/multicluster.x-k8s.io/v1alpha1/namespaces'
 
@@ -226,45 +225,6 @@ describe('cpcred sync', () => {
     )
   })
 })
-
-/** A child cpcred whose stderr lines are collected, for the commands that run until interrupted. */
-function follow(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): {child: ChildProcess; stdout: () => string; stderr: () => string; stop: () => Promise<number | null>} {
-  const child = spawn(process.execPath, [cpcredBin, ...args], {
-    env: {...isolatedEnv, ...env},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.on('data', (chunk) => (stdout += chunk))
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-  return {
-    child,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    stop: async () => {
-      child.kill('SIGINT')
-      return exited
-    },
-  }
-}
-
-async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check().catch(() => undefined)
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 describe('cpcred sync --watch and list --watch, on a hub that restarts', () => {
   let env: TestEnv

@@ -332,3 +332,27 @@ describe('renderJUnit: targets the selection kept from running', () => {
     assert.equal(sick!.failure, undefined)
   })
 })
+
+describe('inSelectionOrder: the summary and reports in a placement decision order', () => {
+  const result = (profile: string, started = true) => ({profile, exitCode: 0, durationMs: 0, started})
+  it('puts targets that did not run where they were decided, and keeps the rest as they came', async () => {
+    const {inSelectionOrder} = await import('../../src/core/fleet/fan-out-report.js')
+    const ran = [result('f/b'), result('f/a'), result('f/d')]
+    const notRun = [result('f/gone', false), result('g/hidden', false), result('f/c', false)]
+    const keys = (list: {profile: string}[]) => list.map((r) => r.profile)
+    assert.deepEqual(
+      keys(inSelectionOrder([...ran, ...notRun], ['f/b', 'f/a', 'f/gone', 'f/d', 'f/c', 'g/hidden'])),
+      ['f/b', 'f/a', 'f/gone', 'f/d', 'f/c', 'g/hidden'],
+    )
+    assert.deepEqual(
+      keys(inSelectionOrder([...ran, ...notRun])),
+      keys([...ran, ...notRun]),
+      'no order: as given',
+    )
+    assert.deepEqual(
+      keys(inSelectionOrder([result('x/unknown'), ...ran], ['f/d', 'f/a', 'f/b'])),
+      ['f/d', 'f/a', 'f/b', 'x/unknown'],
+      'a target the order does not know goes last',
+    )
+  })
+})

@@ -6,10 +6,13 @@ import {
   decidedProfiles,
   decisionsReferencing,
   gateHealthy,
+  PLACEMENT_KEY_LABEL,
   placementKeySelector,
   siblingSelector,
+  slicesOf,
   unhealthyBecause,
   type PlacementDecision,
+  type PlacementQuery,
 } from '../../src/core/fleet/placement.js'
 import type {ClusterProfile, Condition} from '../../src/core/profiles/cluster-profile.js'
 
@@ -134,4 +137,38 @@ describe('decisionsReferencing', () => {
       ['one'],
     )
   })
+})
+
+describe('slicesOf: a placement among every decision of its namespace', () => {
+  const labelled = (name: string, labels: Record<string, string>): PlacementDecision => ({
+    metadata: {name, namespace: 'sched', labels},
+  })
+  const all = [
+    labelled('web-0', {[DECISION_KEY_LABEL]: 'web', [PLACEMENT_KEY_LABEL]: 'app'}),
+    labelled('web-1', {[DECISION_KEY_LABEL]: 'web', [PLACEMENT_KEY_LABEL]: 'app'}),
+    labelled('db-0', {[DECISION_KEY_LABEL]: 'db', [PLACEMENT_KEY_LABEL]: 'data'}),
+    labelled('alone', {}),
+    labelled('empty-key', {[DECISION_KEY_LABEL]: ''}),
+    labelled('other-empty-key', {[DECISION_KEY_LABEL]: ''}),
+  ]
+  const names = (slices: PlacementDecision[] | undefined) => slices?.map((s) => s.metadata.name)
+  const cases: {name: string; query: PlacementQuery; want: string[] | undefined}[] = [
+    {name: 'a named slice brings its siblings', query: {decision: 'web-1'}, want: ['web-0', 'web-1']},
+    {name: 'a slice without a decision-key is alone', query: {decision: 'alone'}, want: ['alone']},
+    {
+      name: 'an empty decision-key ties nothing together',
+      query: {decision: 'empty-key'},
+      want: ['empty-key'],
+    },
+    {name: 'a named slice that is not there: undefined', query: {decision: 'gone'}, want: undefined},
+    {
+      name: 'a placement-key: every slice labelled with it',
+      query: {placementKey: 'app'},
+      want: ['web-0', 'web-1'],
+    },
+    {name: 'a placement-key nothing has: no slices', query: {placementKey: 'none'}, want: []},
+  ]
+  for (const {name, query, want} of cases) {
+    it(name, () => assert.deepEqual(names(slicesOf(query, all)), want))
+  }
 })

@@ -17,7 +17,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url))
 
 /** file: the plain errors it may throw (by their text), and why no user input reaches the report. */
 const PLAIN_ERRORS: Record<string, {texts: string[]; why: string}> = {
-  'usecases/follow-profiles.ts': {
+  'usecases/reflector.ts': {
     texts: ['the hub ended the watch at once'],
     why: 'thrown inside the watch loop and caught there as a retryable failure',
   },

@@ -38,7 +38,7 @@ function fakeHub(
     pin: () => ({kubeconfigPaths: ['/home/ada/.kube/config'], context: 'hub'}),
     async listPlacementDecisions(namespace) {
       if (decisions instanceof Error) throw decisions
-      return decisions.filter((d) => d.metadata.namespace === namespace)
+      return {items: decisions.filter((d) => d.metadata.namespace === namespace)}
     },
   }
 }

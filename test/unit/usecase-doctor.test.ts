@@ -91,7 +91,8 @@ function fakeHub(overrides: Partial<HubPort> = {}): HubPort & {calls: string[]} 
     listNamespaceLabels: async () => new Map(),
     clustersetOf: async () => assert.fail('doctor reads no clusterset'),
     getPlacementDecision: async () => undefined,
-    listPlacementDecisions: async () => [],
+    listPlacementDecisions: async () => ({items: []}),
+    watchPlacementDecisions: async () => assert.fail('doctor watches nothing'),
     close: async () => undefined,
     ...overrides,
   }

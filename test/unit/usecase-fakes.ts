@@ -271,9 +271,11 @@ export function targetHub(
     },
     async listPlacementDecisions(namespace, selector) {
       const [key, value] = (selector ?? '=').split('=')
-      return decisions.filter(
-        (d) => d.metadata.namespace === namespace && (!selector || d.metadata.labels?.[key!] === value),
-      )
+      return {
+        items: decisions.filter(
+          (d) => d.metadata.namespace === namespace && (!selector || d.metadata.labels?.[key!] === value),
+        ),
+      }
     },
     async listProfilePage(options) {
       return {

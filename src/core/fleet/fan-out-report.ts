@@ -29,6 +29,20 @@ export interface TargetResult {
 }
 
 /**
+ * Results in the selection's order (a placement's decision order, where a reference that did not
+ * resolve or a profile --healthy skipped stands among those that ran); without one, as they are.
+ */
+export function inSelectionOrder(results: TargetResult[], order?: readonly string[]): TargetResult[] {
+  if (!order) return results
+  const position = new Map(order.map((key, index) => [key, index]))
+  const at = (result: TargetResult) => position.get(result.profile) ?? Number.POSITIVE_INFINITY
+  return results
+    .map((result, index) => ({result, index}))
+    .sort((a, b) => at(a.result) - at(b.result) || a.index - b.index)
+    .map(({result}) => result)
+}
+
+/**
  * The targets that never ran because of the selection: references no profile answers to (errors,
  * with the exit code of why) and profiles --healthy left out (skipped, with the condition's words).
  */

@@ -50,6 +50,24 @@ export function placementKeySelector(key: string): string {
   return `${PLACEMENT_KEY_LABEL}=${key}`
 }
 
+/**
+ * The slices a query names among every decision of its namespace (what a watch of them holds): the
+ * named decision with every slice sharing its decision-key, or every slice with the placement-key.
+ * undefined when the named decision is not there.
+ */
+export function slicesOf(
+  query: PlacementQuery,
+  decisions: readonly PlacementDecision[],
+): PlacementDecision[] | undefined {
+  if ('placementKey' in query)
+    return decisions.filter((slice) => slice.metadata.labels?.[PLACEMENT_KEY_LABEL] === query.placementKey)
+  const named = decisions.find((slice) => slice.metadata.name === query.decision)
+  if (!named) return undefined
+  const key = named.metadata.labels?.[DECISION_KEY_LABEL]
+  if (key === undefined || key === '') return [named]
+  return decisions.filter((slice) => slice === named || slice.metadata.labels?.[DECISION_KEY_LABEL] === key)
+}
+
 /** A slice's place: its decision-index when it is a whole number ≥ 0, else after every indexed one. */
 function sliceIndex(decision: PlacementDecision): number {
   const text = decision.metadata.labels?.[DECISION_INDEX_LABEL]

@@ -106,7 +106,27 @@ export interface ProfileRepository {
   /** One PlacementDecision (v1alpha1); undefined when there is no such decision. */
   getPlacementDecision(namespace: string, name: string): Promise<PlacementDecision | undefined>
   /** The PlacementDecisions of a namespace that a label selector picks (all without one). */
-  listPlacementDecisions(namespace: string, labelSelector?: string): Promise<PlacementDecision[]>
+  listPlacementDecisions(namespace: string, labelSelector?: string): Promise<PlacementDecisionList>
+  /** As watchProfiles, for the PlacementDecisions of a namespace that a label selector picks. */
+  watchPlacementDecisions(
+    namespace: string,
+    labelSelector: string | undefined,
+    resourceVersion: string,
+    onEvent: (event: PlacementWatchEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<void>
+}
+
+export interface PlacementDecisionList {
+  items: PlacementDecision[]
+  /** Where a watch of the same decisions starts. */
+  resourceVersion?: string
+}
+
+export interface PlacementWatchEvent {
+  type: ProfileWatchEvent['type']
+  /** For a BOOKMARK, only its metadata.resourceVersion is meaningful. */
+  decision: PlacementDecision
 }
 
 /** What API discovery found of the ClusterProfile API: asked once per hub, read by every caller. */
@@ -271,6 +291,11 @@ export type SelectionSource = ProfileFinder & PlacementSource
 
 /** A watch from a resourceVersion, besides pages: list -w, sync --watch. */
 export type ProfileWatchSource = ProfilePageSource & Pick<ProfileRepository, 'watchProfiles'>
+
+/** sync --watch of a selection: profiles and PlacementDecisions, each listed and watched. */
+export type FleetWatchSource = ProfileWatchSource &
+  SelectionSource &
+  Pick<ProfileRepository, 'watchPlacementDecisions'>
 
 /** What describe shows besides the profile: its namespace's clusterset, and the hub it came from. */
 export type ProfileDescriber = ProfileFinder &
