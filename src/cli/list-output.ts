@@ -28,6 +28,7 @@ export interface ListPrinter {
 
 export async function listPrinter(printer: Printer, view: ListView): Promise<ListPrinter> {
   const chalk = await printer.paint()
+  const yaml = view.output === 'yaml' ? (await import('../core/text/export-yaml.js')).exportYaml : undefined
   const render = (profiles: ClusterProfile[], listing: ListProfilesResult) =>
     renderProfiles(profiles, {
       output: view.output,
@@ -36,6 +37,7 @@ export async function listPrinter(printer: Printer, view: ListView): Promise<Lis
       chosenProvider: (profile) => listing.chosen(profile)?.provider,
       chosenServer: (profile) => listing.chosen(profile)?.server,
       clustersetOf: (ns) => listing.clustersets?.get(ns),
+      yaml,
     })
   const styleFor = (cells: Cells): CellStyle => {
     const healthy = cells.rows[0]!.indexOf('HEALTHY')

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {formatCells} from '../../src/core/text/format.js'
+import {exportYaml} from '../../src/core/text/export-yaml.js'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {healthOf, providersCell, renderProfiles} from '../../src/core/profiles/profile-view.js'
 
@@ -75,7 +76,7 @@ describe('profile view', () => {
       kind: 'List',
       metadata: {resourceVersion: ''},
     })
-    const yaml = shown([healthy], {output: 'yaml', allNamespaces: false, now})
+    const yaml = shown([healthy], {output: 'yaml', allNamespaces: false, now, yaml: exportYaml})
     assert.match(
       yaml,
       /^apiVersion: v1\nitems:\n- apiVersion: multicluster\.x-k8s\.io\/v1alpha1\n {2}kind: ClusterProfile\n/,

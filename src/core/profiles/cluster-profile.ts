@@ -111,7 +111,17 @@ export interface OfferedProvider extends AccessProvider {
  * credentialProviders (v1alpha1 only) whose names accessProviders does not already give. Each
  * entry's cluster is checked here, once, and an entry that fails says why in `invalid`.
  */
-export function offeredProviders(profile: ClusterProfile): OfferedProvider[] {
+export function offeredProviders(profile: ClusterProfile): readonly OfferedProvider[] {
+  let offered = OFFERED.get(profile)
+  if (offered === undefined) OFFERED.set(profile, (offered = checkOffered(profile)))
+  return offered
+}
+
+// A listing asks this of every profile up to three times (the PROVIDERS column, the provider the
+// file would use, its server): each entry's server URL is parsed once. Profiles are read-only.
+const OFFERED = new WeakMap<ClusterProfile, readonly OfferedProvider[]>()
+
+function checkOffered(profile: ClusterProfile): OfferedProvider[] {
   const access = namedEntries(profile.status?.accessProviders)
   const names = new Set(access.map((provider) => provider.name))
   const legacy = profile.apiVersion === undefined || profile.apiVersion === `${GROUP}/v1alpha1`
