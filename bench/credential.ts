@@ -15,7 +15,7 @@ import {alternate, median, sampleOnce} from './measure.js'
 import type {BenchContext} from './run.js'
 
 const RUNS = 15
-const BUDGET = 1.3
+const BUDGET = 1.2
 const SERVICE_ACCOUNT = 'deployer'
 export const FAKE_PLUGIN = fileURLToPath(new URL('../test/plugins/fake-plugin.mjs', import.meta.url))
 

@@ -23,8 +23,8 @@ import type {BenchContext} from './run.js'
 import {renderTargetKubeconfig, TARGET_EXEC_API} from '../src/core/kubeconfig/target.js'
 
 const RUNS = 11
-const CACHE_VALUE_BUDGET = 0.5
-const EXEC_FLOOR_BUDGET = 1.25
+const CACHE_VALUE_BUDGET = 0.35
+const EXEC_FLOOR_BUDGET = 1.15
 const PLUGIN_DELAY_S = 0.3
 
 export function cacheValueBench(context: BenchContext): Promise<void> {

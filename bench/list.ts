@@ -9,7 +9,7 @@ const NAMESPACES = 10
 const PER_NAMESPACE = 500
 const RUNS = 7
 const BUDGET = 0.85
-const RSS_BUDGET_MB = 150
+const RSS_BUDGET_MB = 130
 
 export async function listBench({env, hub, cpcred}: BenchContext): Promise<void> {
   const label = `bench-${Date.now()}`
