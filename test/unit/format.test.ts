@@ -109,3 +109,22 @@ describe('namesInBrief (a list of names inside one message line)', () => {
     assert.ok(line.length < 120)
   })
 })
+
+describe('formatCells: widths in characters, as tabwriter counts runes', () => {
+  it('aligns a column of astral characters, a lone surrogate and escapes by what is shown', () => {
+    const text = formatCells(
+      kubectlTable(
+        ['NAME', 'X'],
+        [
+          ['😀😀😀😀😀😀😀', 'a'],
+          ['\ud800lone', 'b'],
+          ['tab\there', 'c'],
+        ],
+      ),
+    )
+    assert.equal(
+      text,
+      ['NAME        X', '😀😀😀😀😀😀😀     a', '\ud800lone       b', 'tab\\there   c', ''].join('\n'),
+    )
+  })
+})

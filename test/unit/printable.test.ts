@@ -3,7 +3,13 @@ import {describe, it} from 'node:test'
 import {printerFor} from '../../src/adapters/printer.js'
 import {kubectlTable} from '../../src/core/text/format.js'
 import {RAW_CONTROL} from '../helpers/controls.js'
-import {MAX_PRINTABLE_LENGTH, printable, printableLines} from '../../src/core/text/printable.js'
+import {
+  escapeChar,
+  MAX_PRINTABLE_LENGTH,
+  NEEDS_ESCAPE,
+  printable,
+  printableLines,
+} from '../../src/core/text/printable.js'
 
 const hostile = [
   ['ESC and CSI colour', '\x1b[31mred\x1b[0m', '\\x1b[31mred\\x1b[0m'],
@@ -134,4 +140,24 @@ describe('the printer draws glyphs the terminal can show', () => {
       assert.match(err(), /^warning: x+\.\.\.\(5 more characters\)$/m)
     })
   }
+})
+
+describe('printable: text that needs no escape is returned as it is', () => {
+  it('NEEDS_ESCAPE matches exactly the characters escapeChar changes, over every BMP code point and the astral planes', () => {
+    const disagree: string[] = []
+    for (let code = 0; code <= 0x10ffff; code += code < 0x10000 ? 1 : 0x101) {
+      if (code >= 0xd800 && code <= 0xdfff) continue
+      const char = String.fromCodePoint(code)
+      if ((escapeChar(char) !== char) !== NEEDS_ESCAPE.test(char)) disagree.push(code.toString(16))
+    }
+    assert.deepEqual(disagree, [])
+  })
+  it('cuts long text even when it has nothing to escape', () => {
+    assert.equal(printable('a'.repeat(12), 10), `${'a'.repeat(10)}…(2 more characters)`)
+    assert.equal(
+      printable('😀'.repeat(6), 10),
+      '😀'.repeat(6),
+      'six characters in twelve UTF-16 units are whole',
+    )
+  })
 })

@@ -75,6 +75,8 @@ export function formatCells(cells: Cells, style: CellStyle = (cell) => cell, ell
   const rows = [...(cells.measureWith ?? []), ...cells.rows].map((row) =>
     row.map((cell) => printable(cell, MAX_PRINTABLE_LENGTH, ellipsis)),
   )
+  // Widths in characters (code points), as tabwriter counts runes; measured once per cell.
+  const lengths = rows.map((row) => row.map(characters))
   const widths: number[][] = rows.map(() => [])
   const align = (column: number, from: number, to: number): void => {
     let line = from
@@ -86,7 +88,7 @@ export function formatCells(cells: Cells, style: CellStyle = (cell) => cell, ell
       const start = line
       let width = cells.minWidth
       while (line < to && rows[line]!.length - 1 > column) {
-        width = Math.max(width, [...rows[line]![column]!].length + cells.padding)
+        width = Math.max(width, lengths[line]![column]! + cells.padding)
         line++
       }
       for (let index = start; index < line; index++) widths[index]![column] = width
@@ -104,12 +106,28 @@ export function formatCells(cells: Cells, style: CellStyle = (cell) => cell, ell
           const styled = style(cell, column, row)
           return column === cellsOfRow.length - 1
             ? styled
-            : styled + ' '.repeat(widths[index]![column]! - [...cell].length)
+            : styled + ' '.repeat(widths[index]![column]! - lengths[index]![column]!)
         })
         .join('')
       return `${cells.trimEnd ? line.trimEnd() : line}\n`
     })
     .join('')
+}
+
+/** The characters (code points) of `text`: its UTF-16 length less one per surrogate pair. */
+function characters(text: string): number {
+  let length = text.length
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index)
+    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--
+        index++
+      }
+    }
+  }
+  return length
 }
 
 /**
