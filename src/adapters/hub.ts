@@ -10,6 +10,7 @@ import {
   RESOURCE,
   type ProfileVersion,
   type ClusterProfile,
+  withoutManagedFields,
 } from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import {ContinueExpiredError, CpcredError, ExitCode} from '../core/errors.js'
@@ -198,7 +199,8 @@ export class Hub implements HubPort {
       const text = await this.client.requestText('GET', path, {
         query: {limit: options.limit, continue: continueToken, labelSelector: options.labelSelector},
       })
-      const readItems = async (list: {items?: ClusterProfile[]}) => list.items ?? []
+      const readItems = async (list: {items?: ClusterProfile[]}) =>
+        (list.items ?? []).map(withoutManagedFields)
       const metadata = trailingListMetadata(text)
       if (!metadata) {
         const list = parseJsonBody(text) as {items?: ClusterProfile[]; metadata?: ListMetadata}
@@ -242,7 +244,7 @@ export class Hub implements HubPort {
         labelSelector: options.labelSelector,
         action: `watch ${RESOURCE} ${scope}`,
       },
-      (type, profile) => onEvent({type, profile}),
+      (type, profile) => onEvent({type, profile: withoutManagedFields(profile)}),
       signal,
     )
   }
@@ -250,7 +252,7 @@ export class Hub implements HubPort {
   async getProfile(namespace: string, name: string): Promise<ClusterProfile | undefined> {
     const path = `${await this.profilesPath(namespace)}/${encodeURIComponent(name)}`
     try {
-      return await this.client.request<ClusterProfile>('GET', path)
+      return withoutManagedFields(await this.client.request<ClusterProfile>('GET', path))
     } catch (error) {
       if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
         return undefined

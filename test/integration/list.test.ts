@@ -8,6 +8,7 @@ import {
   createNamespace,
   createServiceAccount,
   getProfile,
+  runProgram,
   serviceAccountToken,
   writeProviderFile,
   tempDir,
@@ -118,12 +119,33 @@ describe('cpcred list against the real hub', () => {
     const current = await Promise.all(
       applied.map((p) => getProfile(hub, p.metadata.namespace!, p.metadata.name)),
     )
-    // Sorted by namespace/name, and each item is the object the hub holds, unchanged.
+    // Sorted by namespace/name, and each item is the object the hub holds, unchanged but for
+    // metadata.managedFields, which kubectl -o json leaves out too.
     const byKey = (p: ClusterProfile) => `${p.metadata.namespace}/${p.metadata.name}`
+    const shown = (p: ClusterProfile) => ({...p, metadata: {...p.metadata, managedFields: undefined}})
+    assert.ok(
+      current.every((p) => p.metadata.managedFields !== undefined),
+      'the hub keeps managed fields',
+    )
     assert.deepEqual(
       list.items,
-      [...current].sort((a, b) => byKey(a).localeCompare(byKey(b))),
+      JSON.parse(JSON.stringify([...current].map(shown).sort((a, b) => byKey(a).localeCompare(byKey(b))))),
     )
+    const kubectl = await runProgram(
+      'kubectl',
+      [
+        'get',
+        'clusterprofiles.v1alpha1.multicluster.x-k8s.io',
+        '-A',
+        '-l',
+        `cpcred.test/run=${runLabel['cpcred.test/run']}`,
+        '-o',
+        'json',
+      ],
+      {env: {...process.env, KUBECONFIG: hubKubeconfig}},
+    )
+    assert.equal(kubectl.code, 0, kubectl.stderr)
+    assert.doesNotMatch(kubectl.stdout, /managedFields/, 'kubectl -o json hides managed fields too')
     assert.deepEqual(
       list.items.find((p) => p.metadata.name === 'gamma')?.status?.credentialProviders?.map((p) => p.name),
       ['token-request', 'legacy'],
@@ -412,7 +434,6 @@ describe('the spoke trusts hub-issued tokens', () => {
     const dir = await tempDir()
     const good = await serviceAccountToken(hub, namespace, 'deployer', [env.spoke.server], 600)
     const goodConfig = await tokenKubeconfig(dir, 'good', env.spoke.server, env.spoke.caData, good)
-    const {runProgram} = await import('../helpers/env.js')
     const whoami = await runProgram('kubectl', ['--kubeconfig', goodConfig, 'auth', 'whoami', '-o', 'json'])
     assert.equal(whoami.code, 0, whoami.stderr)
     assert.equal(

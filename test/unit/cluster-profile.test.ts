@@ -83,3 +83,21 @@ describe('offeredProviders', () => {
     )
   })
 })
+
+describe('withoutManagedFields: a profile as cpcred keeps it', () => {
+  it('drops metadata.managedFields, keeps the rest, and leaves it out of JSON', async () => {
+    const {withoutManagedFields} = await import('../../src/core/profiles/cluster-profile.js')
+    const read = withoutManagedFields({
+      metadata: {name: 'a', labels: {x: 'y'}, managedFields: [{manager: 'kubectl'}]},
+      spec: {clusterManager: {name: 'm'}},
+    })
+    assert.equal(read.metadata.managedFields, undefined)
+    assert.deepEqual(JSON.parse(JSON.stringify(read)), {
+      metadata: {name: 'a', labels: {x: 'y'}},
+      spec: {clusterManager: {name: 'm'}},
+    })
+    const plain = {metadata: {name: 'b'}}
+    assert.equal(withoutManagedFields(plain), plain)
+    assert.deepEqual(Object.keys(plain.metadata), ['name'], 'nothing added to a profile without them')
+  })
+})

@@ -45,6 +45,19 @@ export interface ObjectMeta {
   creationTimestamp?: string
   labels?: Record<string, string>
   annotations?: Record<string, string>
+  /** Dropped as a profile is read (withoutManagedFields). */
+  managedFields?: unknown
+}
+
+/**
+ * A profile as cpcred keeps it: without metadata.managedFields, which kubectl hides too
+ * (--show-managed-fields defaults to false) and which is about a third of what a listing holds.
+ * Set to undefined rather than deleted (JSON output leaves it out either way), so the object keeps
+ * its shape.
+ */
+export function withoutManagedFields<T extends {metadata?: ObjectMeta}>(object: T): T {
+  if (object.metadata?.managedFields !== undefined) object.metadata.managedFields = undefined
+  return object
 }
 
 export interface NamedExtension {
