@@ -16,7 +16,7 @@ import type {PodServiceAccount} from '../../core/kubeconfig/in-cluster.js'
 import type {MergedKubeconfig} from '../../core/kubeconfig/merge.js'
 import type {ClusterProfile, ProfileCluster, ProfileVersion} from '../../core/profiles/cluster-profile.js'
 import type {HubPin} from '../../core/profiles/hub-pin.js'
-import type {SelfSubjectReview} from './credentials.js'
+import type {SelfSubjectReview, TempKubeconfigs} from './credentials.js'
 
 /** How the hub is chosen, as kubectl chooses a cluster (--kubeconfig, KUBECONFIG, --context, -n). */
 export interface HubSelection {
@@ -281,4 +281,13 @@ export interface Chooser {
   /** A person can be asked (Printer.interactive: stdin and the controlling terminal are terminals). */
   interactive: boolean
   pickOne(profiles: ClusterProfile[]): Promise<ClusterProfile>
+}
+
+/** The hub as a provider's serviceAccountToken block needs it: TokenRequest, and the pod it may run in. */
+export type FederationHub = Pick<HubPort, 'requestToken' | 'describe' | 'close' | 'config'>
+
+/** What federating a plugin takes: the hub, opened on first use, and private token files. */
+export interface FederationPorts {
+  openHub(): Promise<FederationHub>
+  files: Pick<TempKubeconfigs, 'create' | 'remove' | 'sweepStale' | 'dispose'>
 }
