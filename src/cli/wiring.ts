@@ -216,6 +216,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         now: () => new Date(),
         env,
         stdinIsTTY: wiring.printer.stdinIsTTY,
+        tokenFiles: wiring.federation(() => Promise.reject(new Error('doctor opens its own hub'))).files,
       }
     },
 

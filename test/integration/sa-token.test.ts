@@ -291,6 +291,43 @@ describe('a provider with a serviceAccountToken block (workload-identity federat
     assert.match(result.stderr, /"create" on serviceaccounts\/token with resourceNames \["alpha"\]/)
     assert.doesNotMatch(result.stderr, JWT)
     assert.deepEqual(await reports(path.join(dir, 'forbidden.report')), [], 'the plugin never ran')
+    const described = await cpcred(['describe', `${namespace}/spoke`, '--provider-file', providers], {
+      ...(await user()),
+      KUBECONFIG: consumer.kubeconfig,
+    })
+    assert.equal(described.code, 0, described.stderr)
+    assert.match(described.stdout, /May Create Token:\s+no.*needs "create" on serviceaccounts\/token/)
+    const doctor = await cpcred(['doctor', `${namespace}/spoke`, '--provider-file', providers], {
+      ...(await user()),
+      KUBECONFIG: consumer.kubeconfig,
+    })
+    assert.equal(doctor.code, 4, doctor.stdout + doctor.stderr)
+    assert.match(doctor.stdout, new RegExp(`cannot create a token for ServiceAccount ${namespace}/alpha`))
+    assert.doesNotMatch(doctor.stdout + doctor.stderr, JWT)
+  })
+
+  it('describe and doctor say which ServiceAccount and audience, and whether the caller may create its token', async () => {
+    const me = await user()
+    const providers = await writeProviderFile(await tempDir(), [
+      federated('fed', `${namespace}/alpha`, `system:serviceaccount:${namespace}:alpha`),
+    ])
+    const described = await cpcred(['describe', `${namespace}/spoke`, '--provider-file', providers], me)
+    assert.equal(described.code, 0, described.stderr)
+    assert.match(described.stdout, new RegExp(`Federates As:\\s+ServiceAccount ${namespace}/alpha\\n`))
+    assert.match(described.stdout, new RegExp(`Token Audience:\\s+${spoke.server.replace(/[.]/g, '\\.')}\\n`))
+    assert.match(described.stdout, new RegExp(`Token File In:\\s+\\$${FILE_ENV} \\(1800s`))
+    assert.match(described.stdout, /May Create Token:\s+yes\n/)
+    const doctor = await cpcred(['doctor', `${namespace}/spoke`, '--provider-file', providers], me)
+    assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr)
+    assert.match(
+      doctor.stdout,
+      new RegExp(
+        `federated: token of ServiceAccount ${namespace}/alpha, audience "[^"]+", in the file named by ${FILE_ENV}, expires \\d{4}-`,
+      ),
+    )
+    for (const output of [described.stdout, described.stderr, doctor.stdout, doctor.stderr]) {
+      assert.doesNotMatch(output, JWT)
+    }
   })
 
   it('outside a pod, a block without serviceAccount is a usage error naming the provider (exit 2)', async () => {

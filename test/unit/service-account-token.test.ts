@@ -3,7 +3,15 @@ import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {CpcredError, ExitCode} from '../../src/core/errors.js'
 import {parseProviderFile} from '../../src/core/access/provider-file.js'
-import {federatedServiceAccount} from '../../src/core/access/service-account-token.js'
+import {
+  federatedServiceAccount,
+  type ServiceAccountTokenBlock,
+} from '../../src/core/access/service-account-token.js'
+import {
+  describeFederationBlock,
+  federationFields,
+  type TokenAccess,
+} from '../../src/core/describe/federation.js'
 import {cacheKey, type CacheKeyInput} from '../../src/core/exec-credential/cache.js'
 import {serviceAccountUidOfToken} from '../../src/core/kubeconfig/in-cluster.js'
 
@@ -173,5 +181,44 @@ describe('the cache key of a federated provider', () => {
     )
     assert.equal(serviceAccountUidOfToken(jwt({sub: 'system:serviceaccount:ci:a'})), undefined)
     assert.equal(serviceAccountUidOfToken('not-a-jwt'), undefined)
+  })
+})
+
+describe('what describe says about a serviceAccountToken block', () => {
+  const block = {
+    audience: 'sts.amazonaws.com',
+    fileEnv: 'AWS_WEB_IDENTITY_TOKEN_FILE',
+    serviceAccount: {namespace: 'ci', name: 'deployer'},
+    expirationSeconds: 3600,
+  }
+  const fields = (access?: TokenAccess, b: ServiceAccountTokenBlock = block) =>
+    Object.fromEntries(federationFields(describeFederationBlock(b, access)))
+
+  it('names the ServiceAccount, the audience and the variable, and whether the caller may create the token', () => {
+    assert.deepEqual(fields({serviceAccount: 'ci/deployer', podOwn: false, allowed: true}), {
+      'Federates As': 'ServiceAccount ci/deployer',
+      'Token Audience': 'sts.amazonaws.com',
+      'Token File In': '$AWS_WEB_IDENTITY_TOKEN_FILE (3600s, private, removed after the run)',
+      'May Create Token': 'yes',
+    })
+    assert.equal(
+      fields({serviceAccount: 'ci/deployer', podOwn: false, allowed: false})['May Create Token'],
+      'no: needs "create" on serviceaccounts/token',
+    )
+    // Not asked (the review failed): the block's own ServiceAccount, and "unknown".
+    assert.equal(fields(undefined)['Federates As'], 'ServiceAccount ci/deployer')
+    assert.equal(fields(undefined)['May Create Token'], 'unknown')
+  })
+
+  it("says the pod's own, and what is missing outside a pod", () => {
+    const {serviceAccount: _named, ...unnamed} = block
+    assert.equal(
+      fields({serviceAccount: 'jobs/runner', podOwn: true, allowed: true}, unnamed)['Federates As'],
+      "ServiceAccount jobs/runner (the pod's own)",
+    )
+    assert.equal(
+      fields({podOwn: false}, unnamed)['Federates As'],
+      'ServiceAccount <none: name serviceAccount outside a pod>',
+    )
   })
 })

@@ -162,6 +162,8 @@ export interface HubPort extends ProfileRepository {
   profileApi(): Promise<ProfileApiDiscovery>
   /** A SelfSubjectAccessReview of one verb on clusterprofiles. */
   reviewProfileAccess(verb: string, namespace: string | undefined): Promise<AccessAnswer>
+  /** A SelfSubjectAccessReview of "create serviceaccounts/token" for one ServiceAccount. */
+  reviewTokenAccess(namespace: string, serviceAccount: string): Promise<AccessAnswer>
   /** Who the hub says the user is (SelfSubjectReview; a 404 where it is not served). */
   reviewSelf(): Promise<UserInfo>
   /** undefined when there is no such Secret. */
@@ -274,7 +276,8 @@ export type ProfileWatchSource = ProfilePageSource & Pick<ProfileRepository, 'wa
 
 /** What describe shows besides the profile: its namespace's clusterset, and the hub it came from. */
 export type ProfileDescriber = ProfileFinder &
-  Pick<HubPort, 'clustersetOf' | 'pin' | 'listPlacementDecisions'>
+  Pick<HubPort, 'clustersetOf' | 'pin' | 'listPlacementDecisions'> &
+  Partial<Pick<HubPort, 'reviewTokenAccess' | 'config'>>
 
 /** A person at a terminal who can choose one profile of a list. */
 export interface Chooser {
