@@ -258,6 +258,15 @@ describe('a provider with a serviceAccountToken block (workload-identity federat
     assert.equal(tokenOf(await credential(asBeta)), tokenOf(beta))
     assert.equal((await reports(path.join(dir, 'fed.report'))).length, runs, 'the plugin did not run again')
 
+    // whoami federates the same way and is served the same entry; cache clear finds that entry.
+    const whoami = await cpcred(
+      ['whoami', `${namespace}/spoke`, '--provider-file', asAlpha, '-o', 'json'],
+      me,
+    )
+    assert.equal(whoami.code, 0, whoami.stderr)
+    assert.equal(usernameOf(whoami), `hub:system:serviceaccount:${namespace}:alpha`)
+    assert.equal((await reports(path.join(dir, 'fed.report'))).length, runs, 'whoami used the cached entry')
+
     for (const holder of [
       ...(await filesHolding(me.home, token)),
       ...(await filesHolding(me.runtime, token)),
@@ -265,6 +274,10 @@ describe('a provider with a serviceAccountToken block (workload-identity federat
     ]) {
       assert.equal(holder.mode & 0o077, 0, `${holder.file} (mode ${holder.mode.toString(8)}) holds the token`)
     }
+    const cleared = await cpcred(['cache', 'clear', `${namespace}/spoke`, '--provider-file', asBeta], me)
+    assert.equal(cleared.code, 0, cleared.stderr)
+    assert.match(cleared.stderr, /Removed the cached credential of/)
+    assert.equal((await readdir(cacheDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name)).length, 1)
   })
 
   it('a caller that may not create serviceaccounts/token gets exit 4 naming the ServiceAccount', async () => {
