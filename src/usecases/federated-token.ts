@@ -8,6 +8,7 @@ import type {Credential} from '../core/exec-credential/protocol.js'
 import {serviceAccountUidOfToken} from '../core/kubeconfig/in-cluster.js'
 import {jwtClaims} from '../core/exec-credential/jwt.js'
 import {requestServiceAccountToken} from './request-token.js'
+import {redactCredential} from './run-plugin.js'
 import type {FederationHub, FederationPorts} from './ports.js'
 
 /** A token minted for one run, and whom it names; `token` is handed only to the token file. */
@@ -111,6 +112,10 @@ export class Federation {
     const file = await this.ports.files.create(minted.token, 'token')
     try {
       return capToToken(await plugin({[minted.identity.fileEnv]: file}), minted.expiresAt)
+    } catch (error) {
+      // A failing plugin's stderr is quoted in the error: the hub's token is cut out of it.
+      if (error instanceof Error) error.message = redactCredential(error.message, {token: minted.token})
+      throw error
     } finally {
       await this.ports.files.remove(file)
     }

@@ -13,7 +13,7 @@ import type {ExecConfig} from '../core/access/exec-config.js'
 import {pinnedEnv, type HubPin} from '../core/profiles/hub-pin.js'
 import type {Resolution} from '../core/access/resolve-access.js'
 import type {CachedCredential, CredentialCache, PluginProcessRunner} from './ports.js'
-import {runPlugin, pluginLabel} from './run-plugin.js'
+import {redactCredential, runPlugin, pluginLabel} from './run-plugin.js'
 import {federationNote, type Federation, type FederationNote, type MintedToken} from './federated-token.js'
 
 export type {CachedCredential, CredentialCache} from './ports.js'
@@ -72,7 +72,11 @@ export async function obtainCredential(
       profile: resolution.profile,
       stdinIsTTY: input.stdinIsTTY,
       timeoutMs: input.timeoutMs,
-      onStderr: input.onPluginStderr,
+      // What it says on stderr about the hub's token is cut out, as its own credential is.
+      onStderr:
+        minted && input.onPluginStderr
+          ? (text) => input.onPluginStderr!(redactCredential(text, {token: minted.token}))
+          : input.onPluginStderr,
       extraEnv,
     })
   const run = minted ? () => deps.federation!.withTokenFile(minted, runWith) : () => runWith()

@@ -167,6 +167,35 @@ describe('obtainCredential with a serviceAccountToken block', () => {
     assert.equal(files.files.size, 0)
   })
 
+  it("cuts the hub's token out of what the plugin says on stderr, on success and in a failure", async () => {
+    const token = jwt('ci', 'deployer', 'uid-ci/deployer', 'sts.amazonaws.com')
+    const said: string[] = []
+    const answer = (exitCode: number) => {
+      const runner: PluginProcessRunner = {
+        run: async () => ({
+          exitCode,
+          stdout: exitCode === 0 ? execCredentialJson('cloud') : '',
+          stderr: `debug: web identity token ${token}\n`,
+          notFound: false,
+          timedOut: false,
+          outputTooLarge: false,
+        }),
+      }
+      return obtainCredential(
+        {runner, federation: setup().federation},
+        {...input(federated('ci/deployer')), onPluginStderr: (text) => said.push(text)},
+      )
+    }
+    await answer(0)
+    assert.equal(said.length, 1)
+    assert.ok(!said[0]!.includes(token), said[0])
+    assert.match(said[0]!, /<redacted>/)
+    await assert.rejects(
+      answer(1),
+      (error: Error) => !error.message.includes(token) && /<redacted>/.test(error.message),
+    )
+  })
+
   it("uses the pod's own ServiceAccount when the block names none", async () => {
     const {hub, files, federation} = setup({pod: {namespace: 'jobs', name: 'runner'}})
     const plugin = tokenReadingPlugin(files.files)
