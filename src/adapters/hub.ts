@@ -309,19 +309,25 @@ export class Hub implements HubPort {
   }
 
   async reviewProfileAccess(verb: string, namespace: string | undefined): Promise<AccessAnswer> {
+    return this.reviewAccess({group: GROUP, resource: PLURAL, verb, namespace})
+  }
+
+  async reviewTokenAccess(namespace: string, serviceAccount: string): Promise<AccessAnswer> {
+    const token = {resource: 'serviceaccounts', subresource: 'token', name: serviceAccount}
+    return this.reviewAccess({group: '', ...token, verb: 'create', namespace})
+  }
+
+  /** A SelfSubjectAccessReview of one verb on one resource. */
+  private async reviewAccess(attributes: {verb: string; namespace?: string} & Record<string, unknown>) {
     try {
+      const body = {kind: 'SelfSubjectAccessReview', spec: {resourceAttributes: attributes}}
       const review = await this.client.request<{status?: {allowed?: boolean; reason?: string}}>(
         'POST',
         '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-        {
-          body: {
-            apiVersion: 'authorization.k8s.io/v1',
-            kind: 'SelfSubjectAccessReview',
-            spec: {resourceAttributes: {group: GROUP, resource: PLURAL, verb, namespace}},
-          },
-        },
+        {body: {apiVersion: 'authorization.k8s.io/v1', ...body}},
       )
-      return {verb, allowed: review.status?.allowed === true, reason: review.status?.reason || undefined}
+      const {allowed, reason} = review.status ?? {}
+      return {verb: attributes.verb, allowed: allowed === true, reason: reason || undefined}
     } catch (error) {
       throw this.translate(error, 'create a SelfSubjectAccessReview')
     }

@@ -64,9 +64,12 @@ export async function runCredential(argv: string[], printer?: Printer): Promise<
   const wiring = wire()
   const out = printer ?? wiring.printer
   const {credentialCommand} = await import('../usecases/credential.js')
+  let recent: ReturnType<typeof wiring.recentProfiles> | undefined
+  const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))
   await credentialCommand(
     {
-      recentProfiles: () => wiring.recentProfiles(hubSelection(flags), flags['api-version']),
+      recentProfiles,
+      federation: () => wiring.federation(async () => (await recentProfiles()).hubConfig()),
       providers: wiring.providers,
       plugins: wiring.plugins,
       store: (onProblem) => wiring.credentialStore(onProblem),

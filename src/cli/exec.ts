@@ -157,6 +157,7 @@ export async function runExec(argv: string[]): Promise<number> {
       plugins: wiring.plugins,
       store: (onProblem) => wiring.credentialStore(onProblem),
       answers: (store) => wiring.answers(store),
+      federation: () => wiring.federation(async () => (await recentProfiles()).hubConfig()),
       commands: () => wiring.execPorts(),
       now: () => performance.now(),
       notices: {

@@ -23,6 +23,7 @@ import type {
   CompletionLists,
   CredentialStore,
   ExecPluginRunner,
+  FederationPorts,
   ForwardingSignals,
   HubConfig,
   HubConnectOptions,
@@ -117,6 +118,8 @@ export interface Wiring {
   }>
   /** Whether cpcred's stdin is a terminal (asked without creating process.stdin). */
   stdinIsTerminal(): boolean
+  /** The hub of this configuration for TokenRequest, and private token files (serviceAccountToken). */
+  federation(hubConfig: () => Promise<HubConfig>): FederationPorts
   /** What `cpcred exec` runs a target's command with. */
   execPorts(): Promise<{
     children: ChildRunner
@@ -213,6 +216,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         now: () => new Date(),
         env,
         stdinIsTTY: wiring.printer.stdinIsTTY,
+        tokenFiles: wiring.federation(() => Promise.reject(new Error('doctor opens its own hub'))).files,
       }
     },
 
@@ -314,6 +318,18 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         import('../adapters/stdin-spool.js'),
       ])
       return {fanOutView, LogFile, makeDirectory, writeFileAtomic, spoolStdin}
+    },
+    federation(hubConfig) {
+      const temp = import('../adapters/temp-kubeconfigs.js').then(({tempKubeconfigs}) => tempKubeconfigs(env))
+      return {
+        openHub: async () => hubConnector.connect(await hubConfig(), {}),
+        files: {
+          create: async (content, kind) => (await temp).create(content, kind),
+          remove: async (file) => (await temp).remove(file),
+          sweepStale: async () => (await temp).sweepStale(),
+          dispose: async () => (await temp).dispose(),
+        },
+      }
     },
     async execPorts() {
       const [{nodeChildRunner}, {tempKubeconfigs}, {renewCredential}] = await Promise.all([

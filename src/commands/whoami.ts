@@ -48,6 +48,7 @@ export default class Whoami extends Command {
     const review = await whoami(
       {
         openHub: () => wiring.sessionHub(hubSelection(flags)),
+        federation: () => wiring.federation(() => wiring.hubConnector.loadConfig(hubSelection(flags))),
         providers: wiring.providers,
         plugins: wiring.plugins,
         cache: () => wiring.credentialStore(),

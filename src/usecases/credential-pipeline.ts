@@ -24,6 +24,8 @@ import type {
   ProvidersRead,
 } from './ports.js'
 import type {RecentProfilePorts} from './recent-profile.js'
+import {Federation} from './federated-token.js'
+import type {FederationPorts} from './ports.js'
 
 /**
  * What the commands that run plugins (credential, exec) say about the pipeline: their hub, provider
@@ -51,12 +53,21 @@ export interface PipelinePorts {
   store(onProblem: (message: string) => void): Promise<CredentialStore>
   /** Answers kept in this store's directory. */
   answers(store: CredentialStore): Promise<AnswerBook>
+  /** The hub's TokenRequest and private token files, for providers with a serviceAccountToken block. */
+  federation?(): FederationPorts
 }
 
 export interface ObtainPorts {
   plugins: PluginProcessRunner
   /** Absent with --no-cache. */
   cache?: CredentialCache
+  /** This run's federation (providers with a serviceAccountToken block). */
+  federation?: Federation
+}
+
+/** This run's federation, opened only when a provider asks for it; closed at the end of the run. */
+export function openFederation(ports: Pick<PipelinePorts, 'federation'>): Federation | undefined {
+  return ports.federation && new Federation(ports.federation())
 }
 
 /** Step 1: the hub, however the command opens it, and the consumer's providers, read side by side. */
@@ -85,7 +96,7 @@ export function obtainFor(
   options: Omit<ObtainCredentialInput, 'resolution' | 'hubIdentity' | 'hubPin'>,
 ): Promise<ObtainedCredential> {
   return obtainCredential(
-    {runner: ports.plugins, cache: ports.cache},
+    {runner: ports.plugins, cache: ports.cache, federation: ports.federation},
     {...options, resolution, hubIdentity: hub.identity, hubPin: hub.pin},
   )
 }

@@ -6,6 +6,7 @@ import {describeCredential, renderExecCredential} from '../core/exec-credential/
 import {
   keepAnswer,
   obtainFor,
+  openFederation,
   openPipeline,
   readRecentProfile,
   resolveProfile,
@@ -14,6 +15,7 @@ import {
   type PipelineInput,
   type PipelinePorts,
 } from './credential-pipeline.js'
+import {describeFederation} from './federated-token.js'
 import type {ProfileRef} from './profile-ref.js'
 import type {Notices} from './ports.js'
 
@@ -64,16 +66,27 @@ export async function credentialCommand(ports: CredentialPorts, input: Credentia
   ]
   for (const warning of warnings) notices.warn(warning)
 
-  const obtained = await obtainFor({plugins: ports.plugins, cache: store}, recent.hub, resolution, {
-    get stdinIsTTY() {
-      return ports.stdinIsTTY()
-    },
-    timeoutMs: input.pluginTimeoutMs,
-    ttlSeconds: seconds(input.cacheTtlMs),
-    lifetimeRule: lifetimeRule(seconds(input.minCredentialLifetimeMs), false),
-    cacheOnly: stale?.reason,
-    onPluginStderr: (text) => notices.pluginStderr(text),
-  })
+  const federation = openFederation(ports)
+  let obtained
+  try {
+    obtained = await obtainFor({plugins: ports.plugins, cache: store, federation}, recent.hub, resolution, {
+      get stdinIsTTY() {
+        return ports.stdinIsTTY()
+      },
+      timeoutMs: input.pluginTimeoutMs,
+      ttlSeconds: seconds(input.cacheTtlMs),
+      lifetimeRule: lifetimeRule(seconds(input.minCredentialLifetimeMs), false),
+      cacheOnly: stale?.reason,
+      onPluginStderr: (text) => notices.pluginStderr(text),
+    })
+  } finally {
+    await federation?.close()
+  }
+  if (input.verbose && obtained.federation) {
+    notices.note(
+      `provider "${resolution.provider.name}" federates: ${describeFederation(obtained.federation)}`,
+    )
+  }
   if (input.verbose) {
     notices.note(
       `credential for ${resolution.profile} via provider "${resolution.provider.name}": ` +

@@ -2,6 +2,9 @@
 // needs from the hub. How it reads is core/describe's; this only gathers.
 import type {Provider} from '../core/access/provider-file.js'
 import type {DescribeInput} from '../core/describe/describe.js'
+import type {TokenAccess} from '../core/describe/federation.js'
+import {federatedServiceAccount} from '../core/access/service-account-token.js'
+import {chooseProvider} from '../core/access/resolve-access.js'
 import {decisionsReferencing} from '../core/fleet/placement.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {isCpcredError} from '../core/errors.js'
@@ -32,6 +35,36 @@ export async function gatherDescription(
     showEnv: input.showEnv,
     hubPin: ports.hub.pin(),
     placedBy: await placedBy(ports.hub, profile),
+    tokenAccess: await tokenAccess(ports.hub, profile, input.providers),
+  }
+}
+
+/**
+ * For a chosen provider with a serviceAccountToken block: whose token it would be and whether the hub
+ * identity may create it (a SelfSubjectAccessReview). Nothing is minted.
+ */
+async function tokenAccess(
+  hub: ProfileDescriber,
+  profile: ClusterProfile,
+  providers: Provider[],
+): Promise<TokenAccess | undefined> {
+  const provider = chooseProvider(profile, providers)?.provider
+  const block = provider?.serviceAccountToken
+  if (!provider || !block) return undefined
+  let account
+  try {
+    account = federatedServiceAccount(block, provider.name, hub.config?.inCluster?.serviceAccount)
+  } catch (error) {
+    if (!isCpcredError(error)) throw error
+    return {podOwn: false}
+  }
+  const serviceAccount = `${account.namespace}/${account.name}`
+  try {
+    const answer = await hub.reviewTokenAccess?.(account.namespace, account.name)
+    return {serviceAccount, podOwn: account.podOwn, allowed: answer?.allowed, reason: answer?.reason}
+  } catch (error) {
+    if (!isCpcredError(error)) throw error
+    return {serviceAccount, podOwn: account.podOwn}
   }
 }
 

@@ -27,7 +27,16 @@ import {resolveAccess, type Resolution} from '../core/access/resolve-access.js'
 import type {ProfileReport} from '../core/doctor/report.js'
 import {findProfile, type ProfileRef} from './find-profiles.js'
 import {obtainCredential, pluginRun} from './obtain-credential.js'
-import type {DoctorProbes, HubConfig, HubPort, LoadedProviderFile, TargetPort} from './ports.js'
+import type {
+  DoctorProbes,
+  FederationHub,
+  FederationPorts,
+  HubConfig,
+  HubPort,
+  LoadedProviderFile,
+  TargetPort,
+} from './ports.js'
+import {describeFederation, Federation} from './federated-token.js'
 
 export interface ProfileCheckDeps {
   target: TargetPort
@@ -40,6 +49,8 @@ export interface ProfileCheckDeps {
   stdinIsTTY: boolean
   /** A check starts (for a progress line). */
   onCheck?(id: CheckId, profile?: string): void
+  /** Private token files, for providers with a serviceAccountToken block. */
+  tokenFiles?: FederationPorts['files']
 }
 
 export interface ProfileCheckInput {
@@ -103,24 +114,36 @@ export async function checkProfile(
     },
     'plugin-run': async () => {
       const started = deps.now()
-      const obtained = await obtainCredential(
-        {runner: deps.runner},
-        {
-          resolution: resolution!,
-          hubIdentity: hub().identity(),
-          hubPin: hub().pin(),
-          stdinIsTTY: deps.stdinIsTTY,
-          timeoutMs: input.pluginTimeoutMs,
-        },
-      )
+      // A federated provider's token comes from the hub doctor already has open (not closed here).
+      const federation =
+        resolution!.provider.serviceAccountToken && deps.tokenFiles
+          ? new Federation({openHub: async () => borrowed(hub()), files: deps.tokenFiles})
+          : undefined
+      let obtained
+      try {
+        obtained = await obtainCredential(
+          {runner: deps.runner, federation},
+          {
+            resolution: resolution!,
+            hubIdentity: hub().identity(),
+            hubPin: hub().pin(),
+            stdinIsTTY: deps.stdinIsTTY,
+            timeoutMs: input.pluginTimeoutMs,
+          },
+        )
+      } finally {
+        await federation?.close()
+      }
       credential = obtained.credential
       const now = deps.now()
-      return judgePluginRun({
+      const outcome = judgePluginRun({
         credential,
         elapsedMs: now.getTime() - started.getTime(),
         timeoutMs: input.pluginTimeoutMs,
         now,
       })
+      if (!obtained.federation) return outcome
+      return {...outcome, detail: `${outcome.detail}; federated: ${describeFederation(obtained.federation)}`}
     },
     'target-tls': async () => {
       const endpoint = await deps.target.endpoint(resolution!.cluster)
@@ -193,4 +216,14 @@ function targetRefusal(error: unknown, credential: Credential, server: string, n
     )
   }
   throw error
+}
+
+/** The hub doctor has open, for a federated plugin run that must not close it. */
+function borrowed(hub: HubPort): FederationHub {
+  return {
+    config: hub.config,
+    describe: () => hub.describe(),
+    requestToken: (...args) => hub.requestToken(...args),
+    close: async () => undefined,
+  }
 }

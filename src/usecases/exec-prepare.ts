@@ -9,6 +9,7 @@ import {renderExecCredential} from '../core/exec-credential/protocol.js'
 import type {LifetimeRule} from '../core/exec-credential/cache.js'
 import {obtainFor, resolveProfile} from './credential-pipeline.js'
 import {renewalTime, type PreparedTarget} from './exec-target-files.js'
+import {describeFederation, type Federation} from './federated-token.js'
 import type {
   ChildRunner,
   CredentialCache,
@@ -28,6 +29,8 @@ export interface ExecDeps {
   forwardingSignals: ForwardingSignals
   /** Renews a running command's credential (src/adapters/credential-renewal.ts). */
   renew: RenewCredential
+  /** This run's federation (providers with a serviceAccountToken block). */
+  federation?: Federation
 }
 
 export interface ExecInput {
@@ -62,7 +65,7 @@ export async function prepareTarget(
   const resolution = resolveProfile(profile, input.providers)
   for (const warning of resolution.warnings) input.onWarning(warning)
   const obtained = await obtainFor(
-    {plugins: deps.plugins, cache: deps.cache},
+    {plugins: deps.plugins, cache: deps.cache, federation: deps.federation},
     {identity: input.hubIdentity, pin: input.hubPin},
     resolution,
     {
@@ -75,7 +78,8 @@ export async function prepareTarget(
     },
   )
   input.onVerbose?.(
-    `${resolution.profile}: provider "${resolution.provider.name}", credential ${obtained.fromCache ? 'from the cache' : 'from the plugin'}`,
+    `${resolution.profile}: provider "${resolution.provider.name}", credential ${obtained.fromCache ? 'from the cache' : 'from the plugin'}` +
+      (obtained.federation ? `; federated: ${describeFederation(obtained.federation)}` : ''),
   )
   const {credential, obtainedAt} = obtained
   const target: PreparedTarget = {

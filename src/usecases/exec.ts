@@ -8,6 +8,7 @@ import {notRunResults, type TargetResult} from '../core/fleet/fan-out-report.js'
 import {lifetimeRule} from '../core/exec-credential/cache.js'
 import {
   keepAnswer,
+  openFederation,
   openPipeline,
   readRecentProfile,
   seconds,
@@ -127,6 +128,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
     // Targets that need one credential share one plugin run (or one cache read).
     cache: new RunCredentials(store),
     now: () => ports.now(),
+    federation: openFederation(ports),
   }
   const execInput: ExecInput = {
     command: input.command,
@@ -150,19 +152,23 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
     onVerbose: input.verbose ? (message) => notices.note(`cpcred: ${message}`) : undefined,
     timeoutMs: input.timeoutMs,
   }
-  // One target named by itself: the command owns the terminal and its exit code is ours.
-  if (profiles.length === 1 && notRun.length === 0 && input.alone && !input.fanOutAlways) {
-    return execOne(deps, execInput, profiles[0]!, (target, obtained) =>
-      keepAnswer(draft, JSON.stringify(target), {
-        obtained,
-        snapshot: one?.snapshot,
-        profileMaxAgeMs: input.profileMaxAgeMs,
-        // Warnings are not replayed, so an answer that came with some is not kept.
-        warned: shown.size > 0,
-      }),
-    )
+  try {
+    // One target named by itself: the command owns the terminal and its exit code is ours.
+    if (profiles.length === 1 && notRun.length === 0 && input.alone && !input.fanOutAlways) {
+      return await execOne(deps, execInput, profiles[0]!, (target, obtained) =>
+        keepAnswer(draft, JSON.stringify(target), {
+          obtained,
+          snapshot: one?.snapshot,
+          profileMaxAgeMs: input.profileMaxAgeMs,
+          // Warnings are not replayed, so an answer that came with some is not kept.
+          warned: shown.size > 0,
+        }),
+      )
+    }
+    return await ports.fanOut(deps, execInput, profiles, notRun, order)
+  } finally {
+    await deps.federation?.close()
   }
-  return ports.fanOut(deps, execInput, profiles, notRun, order)
 }
 
 /**

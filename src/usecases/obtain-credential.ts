@@ -1,13 +1,20 @@
 // A credential for a resolved profile: from the cache when a usable one is there for exactly this
 // identity and target, else from the plugin (once, even with many concurrent callers).
-import {cacheKey, cacheKeyInput, lifetimeRule, type LifetimeRule} from '../core/exec-credential/cache.js'
+import {
+  cacheKey,
+  cacheKeyInput,
+  lifetimeRule,
+  type FederatedIdentity,
+  type LifetimeRule,
+} from '../core/exec-credential/cache.js'
 import {CpcredError, ExitCode} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
 import type {ExecConfig} from '../core/access/exec-config.js'
 import {pinnedEnv, type HubPin} from '../core/profiles/hub-pin.js'
 import type {Resolution} from '../core/access/resolve-access.js'
 import type {CachedCredential, CredentialCache, PluginProcessRunner} from './ports.js'
-import {runPlugin, pluginLabel} from './run-plugin.js'
+import {redactCredential, runPlugin, pluginLabel} from './run-plugin.js'
+import {federationNote, type Federation, type FederationNote, type MintedToken} from './federated-token.js'
 
 export type {CachedCredential, CredentialCache} from './ports.js'
 
@@ -43,15 +50,20 @@ export interface ObtainedCredential {
   cachedUntil?: Date
   /** When the plugin returned it (now, for a fresh one). */
   obtainedAt: Date
+  /** The hub ServiceAccount token the plugin was (or would have been) handed; never the token. */
+  federation?: FederationNote
 }
 
 export async function obtainCredential(
-  deps: {runner: PluginProcessRunner; cache?: CredentialCache},
+  deps: {runner: PluginProcessRunner; cache?: CredentialCache; federation?: Federation},
   input: ObtainCredentialInput,
 ): Promise<ObtainedCredential> {
   const {resolution} = input
-  const {exec, key} = pluginRun(resolution, input.hubIdentity, input.hubPin)
-  const run = () =>
+  // A federated provider's credential belongs to the ServiceAccount the hub names now: its token is
+  // minted first, so the cache key carries that identity (two never share an entry).
+  const minted = await mintFor(deps.federation, input)
+  const {exec, key} = pluginRun(resolution, input.hubIdentity, input.hubPin, minted?.identity)
+  const runWith = (extraEnv?: Record<string, string>) =>
     runPlugin(deps.runner, {
       exec,
       cluster: resolution.cluster,
@@ -60,8 +72,15 @@ export async function obtainCredential(
       profile: resolution.profile,
       stdinIsTTY: input.stdinIsTTY,
       timeoutMs: input.timeoutMs,
-      onStderr: input.onPluginStderr,
+      // What it says on stderr about the hub's token is cut out, as its own credential is.
+      onStderr:
+        minted && input.onPluginStderr
+          ? (text) => input.onPluginStderr!(redactCredential(text, {token: minted.token}))
+          : input.onPluginStderr,
+      extraEnv,
     })
+  const run = minted ? () => deps.federation!.withTokenFile(minted, runWith) : () => runWith()
+  const federation = minted && federationNote(minted)
   const {cacheOnly} = input
   const fetch = cacheOnly
     ? () =>
@@ -72,14 +91,39 @@ export async function obtainCredential(
           }),
         )
     : run
-  if (!deps.cache) return {credential: await fetch(), fromCache: false, cacheKey: key, obtainedAt: new Date()}
+  if (!deps.cache) {
+    return {credential: await fetch(), fromCache: false, cacheKey: key, obtainedAt: new Date(), federation}
+  }
   const {credential, fromCache, cachedUntil, obtainedAt} = await deps.cache.obtain(
     key,
     fetch,
     input.ttlSeconds,
     input.lifetimeRule,
   )
-  return {credential, fromCache, cacheKey: key, cachedUntil, obtainedAt: obtainedAt ?? new Date()}
+  return {credential, fromCache, cacheKey: key, cachedUntil, obtainedAt: obtainedAt ?? new Date(), federation}
+}
+
+/** The token of a provider's serviceAccountToken block, when it has one. */
+async function mintFor(
+  federation: Federation | undefined,
+  input: ObtainCredentialInput,
+): Promise<MintedToken | undefined> {
+  const {provider, profile} = input.resolution
+  const block = provider.serviceAccountToken
+  if (block === undefined) return undefined
+  if (input.cacheOnly) {
+    throw new CpcredError(
+      `${input.cacheOnly}, and provider "${provider.name}" needs a token of a hub ServiceAccount for ${profile}`,
+      {
+        exitCode: ExitCode.Unreachable,
+        hint: 'the hub mints the token its plugin exchanges: bring the hub back',
+      },
+    )
+  }
+  if (federation === undefined) {
+    throw new CpcredError(`provider "${provider.name}": serviceAccountToken is not available in this command`)
+  }
+  return federation.mint(provider.name, block)
 }
 
 /**
@@ -90,17 +134,19 @@ export function pluginRun(
   resolution: Resolution,
   hubIdentity: string,
   hubPin: HubPin,
+  serviceAccount?: FederatedIdentity,
 ): {exec: ExecConfig; key: string} {
   const exec = {...resolution.execConfig, env: pinnedEnv(resolution, hubPin)}
-  const key = cacheKey(
-    cacheKeyInput(
+  const key = cacheKey({
+    ...cacheKeyInput(
       hubIdentity,
       resolution.provider.name,
       exec,
       resolution.cluster,
       resolution.execClusterConfig,
     ),
-  )
+    serviceAccount,
+  })
   return {exec, key}
 }
 

@@ -17,7 +17,8 @@ import {
   tokenRequestSpec,
   type TokenRequestOptions,
 } from '../core/exec-credential/token-request.js'
-import type {HubOpener} from './ports.js'
+import type {Credential} from '../core/exec-credential/protocol.js'
+import type {HubOpener, HubPort, TokenRequestSpec} from './ports.js'
 import type {PluginAnswer} from './read-secret-token.js'
 
 export interface RequestTokenInput {
@@ -45,24 +46,23 @@ export async function requestToken(
     planTokenRequest(options, info)
     throw error
   }
-  let answer, plan, account
+  let credential, plan, account
   try {
     plan = planTokenRequest(options, info, hub.config.inCluster?.serviceAccount)
     const namespace = plan.namespace ?? hub.config.namespace
     account = `${namespace}/${plan.serviceAccount}`
-    answer = await hub.requestToken(namespace, plan.serviceAccount, tokenRequestSpec(plan), {
-      forbiddenHint: tokenForbiddenHint(namespace, plan.serviceAccount),
-      unreachableHint: PLUGIN_HUB_UNREACHABLE_HINT,
-    })
+    credential = await requestServiceAccountToken(
+      hub,
+      namespace,
+      plan.serviceAccount,
+      tokenRequestSpec(plan),
+      {
+        unreachableHint: PLUGIN_HUB_UNREACHABLE_HINT,
+      },
+    )
   } finally {
     await hub.close()
   }
-  if (answer === undefined) {
-    throw new CpcredError(`no ServiceAccount ${account} on ${hub.describe()}`, {
-      hint: MISSING_SERVICE_ACCOUNT_HINT,
-    })
-  }
-  const credential = credentialFromTokenRequest(answer, account)
   return {
     credential,
     apiVersion: info?.apiVersion ?? EXEC_API_V1,
@@ -71,6 +71,31 @@ export async function requestToken(
         `${quoted(plan.audience)} (from ${ORIGIN_TEXT[plan.audienceOrigin]}), expires ${credential.expirationTimestamp}`
       : undefined,
   }
+}
+
+/**
+ * The one TokenRequest call: a token of ServiceAccount namespace/name with the hub's expiry, a 403
+ * explained with the RBAC it needs (exit 4), a missing ServiceAccount named. Used by this plugin and
+ * by providers with a serviceAccountToken block (federated-token.ts).
+ */
+export async function requestServiceAccountToken(
+  hub: Pick<HubPort, 'requestToken' | 'describe'>,
+  namespace: string,
+  serviceAccount: string,
+  spec: TokenRequestSpec,
+  hints: {unreachableHint?: string} = {},
+): Promise<Credential> {
+  const account = `${namespace}/${serviceAccount}`
+  const answer = await hub.requestToken(namespace, serviceAccount, spec, {
+    forbiddenHint: tokenForbiddenHint(namespace, serviceAccount),
+    ...hints,
+  })
+  if (answer === undefined) {
+    throw new CpcredError(`no ServiceAccount ${account} on ${hub.describe()}`, {
+      hint: MISSING_SERVICE_ACCOUNT_HINT,
+    })
+  }
+  return credentialFromTokenRequest(answer, account)
 }
 
 /** The plan's usage errors, except a missing ServiceAccount, which a pod's own may fill. */

@@ -30,6 +30,8 @@ export interface RunPluginInput {
   timeoutMs?: number
   /** Receives what a successful plugin wrote on stderr (it belongs to the user, as in client-go). */
   onStderr?: (text: string) => void
+  /** Set by cpcred over the provider's env (the token file of a serviceAccountToken block). */
+  extraEnv?: Record<string, string>
 }
 
 export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInput): Promise<Credential> {
@@ -37,6 +39,7 @@ export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInp
   const interactive = decideInteractive(exec.interactiveMode, exec.apiVersion, input.stdinIsTTY, label)
   const env: Record<string, string> = {}
   for (const variable of exec.env ?? []) env[variable.name] = variable.value
+  Object.assign(env, input.extraEnv)
   env[EXEC_INFO_ENV] = buildExecInfo(
     exec,
     exec.provideClusterInfo ? input.cluster : undefined,

@@ -2,9 +2,10 @@
 // (SelfSubjectReview), through the credential pipeline: the hub and the providers, the profile
 // (named, or picked on a terminal), its access provider, the credential, then the review.
 import {kubectlTable, type Cells} from '../core/text/format.js'
-import {obtainFor, openPipeline, resolveProfile} from './credential-pipeline.js'
+import {obtainFor, openFederation, openPipeline, resolveProfile} from './credential-pipeline.js'
 import type {
   CredentialCache,
+  FederationPorts,
   Notices,
   PluginProcessRunner,
   ProviderSelection,
@@ -33,6 +34,8 @@ export interface WhoamiPorts {
   cache(): Promise<CredentialCache>
   target: Pick<TargetPort, 'reviewSelf'>
   notices: Notices
+  /** The hub's TokenRequest and private token files, for providers with a serviceAccountToken block. */
+  federation?(): FederationPorts
 }
 
 export async function whoami(ports: WhoamiPorts, input: WhoamiInput): Promise<SelfSubjectReview> {
@@ -43,11 +46,17 @@ export async function whoami(ports: WhoamiPorts, input: WhoamiInput): Promise<Se
   const resolution = resolveProfile(profile, providers)
   for (const warning of resolution.warnings) notices.warn(warning)
   const cache = input.noCache ? undefined : await ports.cache()
-  const {credential} = await obtainFor({plugins: ports.plugins, cache}, hub, resolution, {
-    stdinIsTTY: input.stdinIsTTY,
-    timeoutMs: input.pluginTimeoutMs,
-    onPluginStderr: (text) => notices.pluginStderr(text),
-  })
+  const federation = openFederation(ports)
+  let credential
+  try {
+    ;({credential} = await obtainFor({plugins: ports.plugins, cache, federation}, hub, resolution, {
+      stdinIsTTY: input.stdinIsTTY,
+      timeoutMs: input.pluginTimeoutMs,
+      onPluginStderr: (text) => notices.pluginStderr(text),
+    }))
+  } finally {
+    await federation?.close()
+  }
   await hub.close()
   return ports.target.reviewSelf(resolution, credential)
 }

@@ -23,6 +23,7 @@ export function strictHub(answers: Partial<HubPort>, config: Partial<HubConfig> 
     apiVersion: unexpected('apiVersion'),
     profileApi: unexpected('profileApi'),
     reviewProfileAccess: unexpected('reviewProfileAccess'),
+    reviewTokenAccess: unexpected('reviewTokenAccess'),
     reviewSelf: unexpected('reviewSelf'),
     getSecret: unexpected('getSecret'),
     requestToken: unexpected('requestToken'),

@@ -15,7 +15,13 @@ const guide = readFileSync(
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/providers.md'),
   'utf8',
 )
-const section = guide.slice(guide.indexOf('## Real plugins'), guide.indexOf('## Hub pinning'))
+const FEDERATION = '## Workload-identity federation'
+const section = guide.slice(guide.indexOf('## Real plugins'), guide.indexOf(FEDERATION))
+const federationEntries = [
+  ...guide
+    .slice(guide.indexOf(FEDERATION), guide.indexOf('## Hub pinning'))
+    .matchAll(/```json\n([\s\S]*?)```/g),
+].map((match) => match[1]!)
 const entries = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!)
 /** The profile sides the guide shows, by the provider they offer. */
 const profileSides = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map(
@@ -72,4 +78,39 @@ describe('docs/providers.md: the eks-aws-auth entry and profile resolve as the p
     assert.equal(info.spec.cluster.server, 'https://0123456789ABCDEF.gr7.ap-northeast-1.eks.amazonaws.com')
     assert.deepEqual(info.spec.cluster.config, {region: 'ap-northeast-1', clusterId: 'my-eks-cluster'})
   })
+})
+
+describe('docs/providers.md: the serviceAccountToken entries', () => {
+  const expected: Array<[string, string, string, string]> = [
+    ['eks-web-identity', 'sts.amazonaws.com', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_ROLE_ARN'],
+    ['aks-web-identity', 'api://AzureADTokenExchange', 'AZURE_FEDERATED_TOKEN_FILE', 'AZURE_CLIENT_ID'],
+    [
+      'gke-web-identity',
+      '//iam.googleapis.com/projects/123456789012/locations/global/workloadIdentityPools/fleet/providers/hub',
+      'HUB_TOKEN_FILE',
+      '',
+    ],
+  ]
+  it('gives one for AWS, Azure and GCP', () => {
+    assert.deepEqual(
+      federationEntries.map((entry) => JSON.parse(entry).name),
+      expected.map(([name]) => name),
+    )
+  })
+  for (const [name, audience, fileEnv, variable] of expected) {
+    it(`the "${name}" entry is valid, without warnings, and federates with ${audience}`, () => {
+      const entry = federationEntries.find((text) => JSON.parse(text).name === name)!
+      const file = parseProviderFile(JSON.stringify({providers: [JSON.parse(entry)]}), 'docs/providers.md')
+      assert.deepEqual(file.warnings, [])
+      const block = file.providers[0]!.serviceAccountToken!
+      assert.equal(block.audience, audience)
+      assert.equal(block.fileEnv, fileEnv)
+      assert.deepEqual(block.serviceAccount, {namespace: 'fleet', name: 'deployer'})
+      if (variable) assert.ok(file.providers[0]!.execConfig.env?.some((env) => env.name === variable))
+      // The file's path is the only way the token reaches the plugin.
+      assert.ok(
+        !JSON.stringify(file.providers[0]!.execConfig).includes(fileEnv) || name === 'gke-web-identity',
+      )
+    })
+  }
 })

@@ -82,6 +82,7 @@ function fakeHub(overrides: Partial<HubPort> = {}): HubPort & {calls: string[]} 
     apiVersion: async () => 'v1alpha1',
     profileApi: async () => SERVED,
     reviewProfileAccess: async (verb) => ({verb, allowed: true}),
+    reviewTokenAccess: async () => ({verb: 'create', allowed: true}),
     reviewSelf: async () => ({username: 'alice', groups: ['dev']}),
     getSecret: async () => assert.fail('doctor reads no Secret'),
     requestToken: async () => assert.fail('doctor requests no token'),

@@ -28,6 +28,7 @@ export default class CacheClear extends Command {
       {
         store: await wiring.credentialStore(),
         openHub: () => wiring.sessionHub(hubSelection(flags)),
+        federation: () => wiring.federation(() => wiring.hubConnector.loadConfig(hubSelection(flags))),
         providers: wiring.providers,
         notices: printer,
       },

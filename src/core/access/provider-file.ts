@@ -5,6 +5,11 @@ import {parse as parseShellWords, type ParseEntry} from 'shell-quote'
 import {UsageError} from '../errors.js'
 import {locateJsonSyntaxError} from './json-position.js'
 import {
+  parseServiceAccountTokenBlock,
+  SERVICE_ACCOUNT_TOKEN_FIELD,
+  type ServiceAccountTokenBlock,
+} from './service-account-token.js'
+import {
   EXEC_API_V1,
   EXEC_API_VERSIONS,
   INTERACTIVE_MODES,
@@ -27,6 +32,8 @@ export interface Provider {
   profileSourcedCLIArgsPolicy?: ProfileSourcedCLIArgsPolicy
   /** Absent or `''` means Ignore: a profile cannot add environment unless the consumer opts in. */
   profileSourcedEnvVarsPolicy?: ProfileSourcedEnvVarsPolicy
+  /** cpcred's own: a hub-issued token handed to the plugin in a private file (service-account-token.ts). */
+  serviceAccountToken?: ServiceAccountTokenBlock
 }
 
 export interface ProviderFile {
@@ -40,6 +47,7 @@ const PROVIDER_FIELDS = new Set([
   'execConfig',
   'profileSourcedCLIArgsPolicy',
   'profileSourcedEnvVarsPolicy',
+  SERVICE_ACCOUNT_TOKEN_FIELD,
 ])
 const EXEC_CONFIG_FIELDS = new Set([
   'apiVersion',
@@ -141,6 +149,8 @@ function parseProviderEntry(entry: unknown, at: string, warnings: string[]): Pro
     'profileSourcedEnvVarsPolicy',
   )
   if (envVarsPolicy !== undefined) provider.profileSourcedEnvVarsPolicy = envVarsPolicy
+  const block = parseServiceAccountTokenBlock(entry[SERVICE_ACCOUNT_TOKEN_FIELD], where, warnings)
+  if (block !== undefined) provider.serviceAccountToken = block
   return provider
 }
 

@@ -16,6 +16,7 @@ import {decodeCertificateAuthorityData, type CertificateAuthorityDescription} fr
 import {describeExtensions, type ExtensionDescription} from './extensions.js'
 import {redactProfile, redactProxyPassword} from './redact.js'
 import {arrayOf, isObject, nonEmptyText} from './values.js'
+import {describeFederationBlock, type FederationDescription, type TokenAccess} from './federation.js'
 
 export type {ExtensionDescription} from './extensions.js'
 
@@ -34,6 +35,8 @@ export interface DescribeInput {
   hubPin?: HubPin
   /** The PlacementDecisions (NAMESPACE/NAME) in the profile's namespace that reference it, when any. */
   placedBy?: string[]
+  /** For a chosen provider with a serviceAccountToken block: whose token, and may the caller create it. */
+  tokenAccess?: TokenAccess
 }
 
 export interface OfferedProviderDescription {
@@ -86,6 +89,8 @@ export interface ResolvedDescription {
   interactiveMode: string
   decisions: string[]
   warnings: string[]
+  /** The provider's serviceAccountToken block (workload-identity federation), when it has one. */
+  serviceAccountToken?: FederationDescription
 }
 
 export interface UnresolvedDescription {
@@ -127,7 +132,7 @@ export function describeProfileData(input: DescribeInput): ProfileDescription {
         showEnv,
       }),
     ),
-    resolution: describeResolution(profile, providers, showEnv, input.hubPin),
+    resolution: describeResolution(profile, providers, showEnv, input.hubPin, input.tokenAccess),
   }
 }
 
@@ -136,6 +141,7 @@ function describeResolution(
   providers: Provider[],
   showEnv: boolean,
   hubPin?: HubPin,
+  tokenAccess?: TokenAccess,
 ): ResolvedDescription | UnresolvedDescription {
   let resolution: Resolution
   try {
@@ -171,6 +177,9 @@ function describeResolution(
     interactiveMode: execConfig.interactiveMode ?? '',
     decisions: [...resolution.decisions],
     warnings: [...resolution.warnings],
+    ...(provider.serviceAccountToken
+      ? {serviceAccountToken: describeFederationBlock(provider.serviceAccountToken, tokenAccess)}
+      : {}),
   }
 }
 

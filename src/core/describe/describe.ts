@@ -3,6 +3,7 @@
 // Everything a profile says is data, never a command: the text comes out as cells, which the printer
 // makes printable (a condition message cannot start a fake "Command:" line or send terminal
 // escapes), and the only command shown is the one resolveAccess builds from the provider file.
+import {federationFields} from './federation.js'
 import {quote} from 'shell-quote'
 import {isHttps} from '../access/connection.js'
 import {age, humanDuration, type Cells} from '../text/format.js'
@@ -201,6 +202,9 @@ function writeResolution(out: DescribeWriter, data: ProfileDescription, showEnv:
   out.field(1, 'Exec API Version', resolution.apiVersion)
   out.field(1, 'Provide Cluster Info', String(resolution.provideClusterInfo))
   out.field(1, 'Interactive Mode', resolution.interactiveMode)
+  if (resolution.serviceAccountToken) {
+    for (const [label, value] of federationFields(resolution.serviceAccountToken)) out.field(1, label, value)
+  }
   out.heading(1, 'Decisions')
   for (const decision of resolution.decisions) out.line(2, `- ${decision}`)
 }

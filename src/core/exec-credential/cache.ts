@@ -31,6 +31,21 @@ export interface CacheKeyInput {
   insecureSkipTlsVerify?: boolean
   /** The client.authentication.k8s.io/exec extension value (spec.cluster.config). */
   execConfig?: unknown
+  /**
+   * The hub ServiceAccount whose token the plugin exchanged (a provider's serviceAccountToken block):
+   * who it is (its UID, so a ServiceAccount deleted and made again is another identity) and what the
+   * token was for. Absent for other providers, whose keys stay as they were.
+   */
+  serviceAccount?: FederatedIdentity
+}
+
+export interface FederatedIdentity {
+  namespace: string
+  name: string
+  /** From the minted token's claims; the subject when the token carries no UID. */
+  uid: string
+  audience: string
+  fileEnv: string
 }
 
 /** Builds the key input from what the plugin will actually be run with, so no field is forgotten. */
@@ -83,6 +98,13 @@ export function cacheKey(input: CacheKeyInput): string {
       insecureSkipTlsVerify: input.insecureSkipTlsVerify === true || undefined,
     },
     execConfig: input.execConfig ?? null,
+    serviceAccount: input.serviceAccount && {
+      namespace: input.serviceAccount.namespace,
+      name: input.serviceAccount.name,
+      uid: input.serviceAccount.uid,
+      audience: input.serviceAccount.audience,
+      fileEnv: input.serviceAccount.fileEnv,
+    },
   }
   return createHash('sha256').update(canonicalJson(identity)).digest('hex')
 }

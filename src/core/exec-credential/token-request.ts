@@ -16,11 +16,13 @@ import {
   type HubArgs,
 } from './exec-info.js'
 
-/** The TokenRequest API refuses less than 10 minutes. */
-export const MIN_EXPIRATION_SECONDS = 600
-/** A credential plugin runs again when its token expires; a day is long enough for any session. */
-export const MAX_EXPIRATION_SECONDS = 86_400
-export const DEFAULT_EXPIRATION_SECONDS = 3600
+export {
+  DEFAULT_EXPIRATION_SECONDS,
+  MAX_EXPIRATION_SECONDS,
+  MIN_EXPIRATION_SECONDS,
+  parseExpirationSeconds,
+} from './token-lifetime.js'
+import {DEFAULT_EXPIRATION_SECONDS, parseExpirationSeconds} from './token-lifetime.js'
 
 /** Keys of spec.cluster.config (the cluster's client.authentication.k8s.io/exec extension) it reads. */
 export const CONFIG_KEYS = {
@@ -35,28 +37,6 @@ export interface TokenRequestOptions extends HubArgs {
   audience?: string
   expirationSeconds?: number
   verbose: boolean
-}
-
-/** A lifetime in whole seconds within the bounds; `source` names where it was written, for the message. */
-export function parseExpirationSeconds(value: unknown, source: string): number {
-  const seconds =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && /^\s*\d+\s*$/.test(value)
-        ? Number(value)
-        : NaN
-  if (!Number.isSafeInteger(seconds)) {
-    throw new UsageError(
-      `${source} ${typeof value === 'string' ? quoted(value) : String(value)} is not a whole number of seconds`,
-    )
-  }
-  if (seconds < MIN_EXPIRATION_SECONDS || seconds > MAX_EXPIRATION_SECONDS) {
-    throw new UsageError(
-      `${source} ${seconds} is out of range: use ${MIN_EXPIRATION_SECONDS} to ${MAX_EXPIRATION_SECONDS} ` +
-        `(the TokenRequest API's minimum is 10 minutes; cpcred caps tokens at 24 hours)`,
-    )
-  }
-  return seconds
 }
 
 export type Origin = 'argument' | 'config' | 'server'

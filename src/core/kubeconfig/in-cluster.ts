@@ -82,7 +82,7 @@ const SUBJECT = /^system:serviceaccount:([^:]+):([^:]+)$/
 interface TokenClaims {
   sub?: unknown
   exp?: unknown
-  'kubernetes.io'?: {namespace?: unknown; serviceaccount?: {name?: unknown}}
+  'kubernetes.io'?: {namespace?: unknown; serviceaccount?: {name?: unknown; uid?: unknown}}
 }
 
 /** The token's claims, not verified (the hub does that); undefined when it is not a JWT. */
@@ -110,6 +110,16 @@ export function serviceAccountOfToken(token: string): PodServiceAccount | undefi
   }
   const match = typeof claims?.sub === 'string' ? SUBJECT.exec(claims.sub) : null
   return match ? {namespace: match[1]!, name: match[2]!} : undefined
+}
+
+/**
+ * The UID of the ServiceAccount a projected token was minted for (`kubernetes.io.serviceaccount.uid`),
+ * not verified (the hub that answered the TokenRequest vouches for it); undefined when it has none.
+ * An identity for cache keys, never shown.
+ */
+export function serviceAccountUidOfToken(token: string): string | undefined {
+  const uid = claimsOf(token)?.['kubernetes.io']?.serviceaccount?.uid
+  return typeof uid === 'string' && uid !== '' ? uid : undefined
 }
 
 /** When the token expires (ms since the epoch); undefined when it says nothing (legacy tokens). */

@@ -214,7 +214,7 @@ export interface ChildRunner {
 
 export interface TempKubeconfigs {
   /** Writes the content to a new private file (0600 in a 0700 directory); returns its path. */
-  create(content: string, kind?: 'kubeconfig' | 'credential'): Promise<string>
+  create(content: string, kind?: 'kubeconfig' | 'credential' | 'token'): Promise<string>
   /** Replaces a file create made with new content, atomically (a reader sees the old or the new). */
   replace(file: string, content: string): Promise<void>
   /** Removes the file. */

@@ -16,7 +16,7 @@ import type {PodServiceAccount} from '../../core/kubeconfig/in-cluster.js'
 import type {MergedKubeconfig} from '../../core/kubeconfig/merge.js'
 import type {ClusterProfile, ProfileCluster, ProfileVersion} from '../../core/profiles/cluster-profile.js'
 import type {HubPin} from '../../core/profiles/hub-pin.js'
-import type {SelfSubjectReview} from './credentials.js'
+import type {SelfSubjectReview, TempKubeconfigs} from './credentials.js'
 
 /** How the hub is chosen, as kubectl chooses a cluster (--kubeconfig, KUBECONFIG, --context, -n). */
 export interface HubSelection {
@@ -182,6 +182,8 @@ export interface HubPort extends ProfileRepository {
   profileApi(): Promise<ProfileApiDiscovery>
   /** A SelfSubjectAccessReview of one verb on clusterprofiles. */
   reviewProfileAccess(verb: string, namespace: string | undefined): Promise<AccessAnswer>
+  /** A SelfSubjectAccessReview of "create serviceaccounts/token" for one ServiceAccount. */
+  reviewTokenAccess(namespace: string, serviceAccount: string): Promise<AccessAnswer>
   /** Who the hub says the user is (SelfSubjectReview; a 404 where it is not served). */
   reviewSelf(): Promise<UserInfo>
   /** undefined when there is no such Secret. */
@@ -299,11 +301,21 @@ export type FleetWatchSource = ProfileWatchSource &
 
 /** What describe shows besides the profile: its namespace's clusterset, and the hub it came from. */
 export type ProfileDescriber = ProfileFinder &
-  Pick<HubPort, 'clustersetOf' | 'pin' | 'listPlacementDecisions'>
+  Pick<HubPort, 'clustersetOf' | 'pin' | 'listPlacementDecisions'> &
+  Partial<Pick<HubPort, 'reviewTokenAccess' | 'config'>>
 
 /** A person at a terminal who can choose one profile of a list. */
 export interface Chooser {
   /** A person can be asked (Printer.interactive: stdin and the controlling terminal are terminals). */
   interactive: boolean
   pickOne(profiles: ClusterProfile[]): Promise<ClusterProfile>
+}
+
+/** The hub as a provider's serviceAccountToken block needs it: TokenRequest, and the pod it may run in. */
+export type FederationHub = Pick<HubPort, 'requestToken' | 'describe' | 'close' | 'config'>
+
+/** What federating a plugin takes: the hub, opened on first use, and private token files. */
+export interface FederationPorts {
+  openHub(): Promise<FederationHub>
+  files: Pick<TempKubeconfigs, 'create' | 'remove' | 'sweepStale' | 'dispose'>
 }
