@@ -336,8 +336,9 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     const ran: string[] = []
     for (const [index, run] of pods.entries()) {
       assert.equal(run.code, 0, `pod ${index}: ${run.stderr}`)
-      const results = JSON.parse(run.stdout) as {profile: string; outcome: string}[]
-      assert.ok(results.length > 0, `pod ${index} had no share of the fleet`)
+      // The namespace's name is random, so a pod may draw no share of 7 profiles (about one run in
+      // six): it succeeds with nothing to do. What matters is that the shares add up to the fleet.
+      const results = JSON.parse(run.stdout || '[]') as {profile: string; outcome: string}[]
       for (const result of results) {
         assert.equal(result.outcome, 'passed', `${result.profile} in pod ${index}`)
         ran.push(result.profile)
