@@ -1,0 +1,37 @@
+// exec's temporary files: one private directory per run, gone at the end whether its files were
+// removed one by one (the usual end of a target) or are still there (an interrupted run).
+import assert from 'node:assert/strict'
+import {existsSync} from 'node:fs'
+import {mkdtemp, readdir, rm, stat} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {describe, it} from 'node:test'
+import {tempKubeconfigs} from '../../src/adapters/temp-kubeconfigs.js'
+
+describe('tempKubeconfigs', () => {
+  it('keeps 0600 files in a 0700 directory of the run, and removes the directory at the end, empty or not', async () => {
+    const runtime = await mkdtemp(path.join(os.tmpdir(), 'cpcred-runtime-'))
+    try {
+      for (const leaveOne of [false, true]) {
+        const temp = tempKubeconfigs({XDG_RUNTIME_DIR: runtime})
+        const kubeconfig = await temp.create('apiVersion: v1\n')
+        const credential = await temp.create('{}', 'credential')
+        const dir = path.dirname(kubeconfig)
+        assert.equal((await stat(dir)).mode & 0o777, 0o700)
+        assert.equal((await stat(kubeconfig)).mode & 0o777, 0o600)
+        await temp.remove(kubeconfig)
+        await temp.remove(kubeconfig)
+        if (!leaveOne) await temp.remove(credential)
+        assert.deepEqual(await readdir(dir), leaveOne ? [path.basename(credential)] : [])
+        await temp.dispose()
+        assert.equal(
+          existsSync(dir),
+          false,
+          leaveOne ? 'a file left behind goes with it' : 'the empty directory goes',
+        )
+      }
+    } finally {
+      await rm(runtime, {recursive: true, force: true})
+    }
+  })
+})
