@@ -59,6 +59,8 @@ export function chooseProvider(
   profile: ClusterProfile,
   providers: Provider[],
 ): {provider: Provider; offered: OfferedProvider} | undefined {
+  // Without a provider file nothing can be chosen, and the profile's entries need not be judged.
+  if (providers.length === 0) return undefined
   const offered = new Map(offeredProviders(profile).map((entry) => [entry.name, entry]))
   for (const provider of providers) {
     const entry = offered.get(provider.name)

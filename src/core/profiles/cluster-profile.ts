@@ -135,16 +135,27 @@ export function offeredProviders(profile: ClusterProfile): readonly OfferedProvi
 const OFFERED = new WeakMap<ClusterProfile, readonly OfferedProvider[]>()
 
 function checkOffered(profile: ClusterProfile): OfferedProvider[] {
+  const {access, deprecated} = offeredEntries(profile)
+  return [
+    ...access.map((provider) => checked(provider, 'accessProviders')),
+    ...deprecated.map((provider) => checked(provider, 'credentialProviders')),
+  ]
+}
+
+/** The names offeredProviders gives, in its order, without judging the entries (a table's column). */
+export function offeredProviderNames(profile: ClusterProfile): string[] {
+  const {access, deprecated} = offeredEntries(profile)
+  return [...access, ...deprecated].map((provider) => provider.name)
+}
+
+function offeredEntries(profile: ClusterProfile): {access: AccessProvider[]; deprecated: AccessProvider[]} {
   const access = namedEntries(profile.status?.accessProviders)
   const names = new Set(access.map((provider) => provider.name))
   const legacy = profile.apiVersion === undefined || profile.apiVersion === `${GROUP}/v1alpha1`
   const deprecated = (legacy ? namedEntries(profile.status?.credentialProviders) : []).filter(
     (provider) => !names.has(provider.name),
   )
-  return [
-    ...access.map((provider) => checked(provider, 'accessProviders')),
-    ...deprecated.map((provider) => checked(provider, 'credentialProviders')),
-  ]
+  return {access, deprecated}
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   GROUP,
   findCondition,
   memberIdOf,
-  offeredProviders,
+  offeredProviderNames,
   type ClusterProfile,
 } from './cluster-profile.js'
 import {age, kubectlTable, type Cells} from '../text/format.js'
@@ -37,9 +37,8 @@ export function healthOf(profile: ClusterProfile): string {
 
 /** Provider names in offer order; the one the provider file would use is marked with `*`. */
 export function providersCell(profile: ClusterProfile, chosen: string | undefined): string {
-  const names = offeredProviders(profile).map((provider) =>
-    provider.name === chosen ? `${provider.name}*` : provider.name,
-  )
+  // Names only: an entry is judged (its server URL parsed) when a provider is chosen, not to be listed.
+  const names = offeredProviderNames(profile).map((name) => (name === chosen ? `${name}*` : name))
   return names.length ? names.join(',') : '<none>'
 }
 
