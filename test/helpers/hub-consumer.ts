@@ -15,7 +15,7 @@ export async function hubConsumer(
   name: string,
   rules: Rule[],
   contextNamespace: string,
-  probe: {verb: string; group?: string; resource: string; subresource?: string; name: string},
+  probe: AccessProbe,
 ): Promise<{kubeconfig: string; token: string}> {
   const {env} = await testEnv()
   await createServiceAccount(hub, namespace, name)
@@ -33,6 +33,29 @@ export async function hubConsumer(
     subjects: [{kind: 'ServiceAccount', name, namespace}],
     roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name},
   })
+  await waitForAccess(hub, namespace, name, probe)
+  const token = await serviceAccountToken(hub, namespace, name)
+  const dir = await tempDir('cpcred-consumer-')
+  const kubeconfig = await tokenKubeconfig(
+    dir,
+    'hub',
+    env.hub.server,
+    env.hub.caData,
+    token,
+    contextNamespace,
+  )
+  return {kubeconfig, token}
+}
+
+export type AccessProbe = {verb: string; group?: string; resource: string; subresource?: string; name: string}
+
+/** Waits until RBAC lets ServiceAccount namespace/name do `probe` (bindings take a moment to apply). */
+export async function waitForAccess(
+  hub: Connection,
+  namespace: string,
+  name: string,
+  probe: AccessProbe,
+): Promise<void> {
   await waitFor(`RBAC for ${namespace}/${name}`, 30_000, async () => {
     const review = await kubeCall<{status: {allowed?: boolean}}>(
       hub,
@@ -50,15 +73,4 @@ export async function hubConsumer(
     )
     return review.status.allowed ? true : undefined
   })
-  const token = await serviceAccountToken(hub, namespace, name)
-  const dir = await tempDir('cpcred-consumer-')
-  const kubeconfig = await tokenKubeconfig(
-    dir,
-    'hub',
-    env.hub.server,
-    env.hub.caData,
-    token,
-    contextNamespace,
-  )
-  return {kubeconfig, token}
 }

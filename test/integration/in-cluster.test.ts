@@ -23,7 +23,7 @@ import {
   testEnv,
   writeProviderFile,
 } from '../helpers/env.js'
-import {kubeCall, waitFor} from '../testenv/http.js'
+import {waitForAccess} from '../helpers/hub-consumer.js'
 import {makePod, POD_SCRIPT, podsUnavailable, SERVICE_ACCOUNT_DIR, type Pod} from '../helpers/pods.js'
 
 const EXEC_EXTENSION = 'client.authentication.k8s.io/exec'
@@ -73,28 +73,11 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     })) {
       await applyObject(hub, object)
     }
-    await waitFor('the pod ServiceAccount RBAC', 30_000, async () => {
-      const review = await kubeCall<{status: {allowed?: boolean}}>(
-        hub,
-        'POST',
-        '/apis/authorization.k8s.io/v1/subjectaccessreviews',
-        {
-          apiVersion: 'authorization.k8s.io/v1',
-          kind: 'SubjectAccessReview',
-          spec: {
-            user: `system:serviceaccount:${namespace}:${POD_SA}`,
-            groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
-            resourceAttributes: {
-              namespace,
-              verb: 'create',
-              resource: 'serviceaccounts',
-              subresource: 'token',
-              name: POD_SA,
-            },
-          },
-        },
-      )
-      return review.status.allowed ? true : undefined
+    await waitForAccess(hub, namespace, POD_SA, {
+      verb: 'create',
+      resource: 'serviceaccounts',
+      subresource: 'token',
+      name: POD_SA,
     })
     // The profile names no ServiceAccount: in a pod, token-request asks for the pod's own.
     await applyProfile(hub, spokeProfile(env.spoke, namespace, 'spoke'))
