@@ -10,6 +10,11 @@ export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccoun
 
 // A tmpfs over /var/run/secrets (or over /var/run where the host has no /var/run/secrets to mount
 // on), then the pod's files bound where the kubelet would project them.
+/** The words that run `command` as a process of the pod whose files are in `dir` (for runProgram, spawn). */
+export function inPod(dir: string, command: string[]): [string, string[]] {
+  return ['unshare', ['--mount', 'sh', '-c', POD_SCRIPT, 'pod', dir, ...command]]
+}
+
 export const POD_SCRIPT = `set -e
 if [ -d /var/run/secrets ]; then mount -t tmpfs tmpfs /var/run/secrets; else mount -t tmpfs tmpfs /var/run; fi
 mkdir -p ${SERVICE_ACCOUNT_DIR}
@@ -21,7 +26,7 @@ exec "$@"`
 export async function podsUnavailable(): Promise<string | undefined> {
   if (process.platform !== 'linux') return 'mount namespaces are Linux only'
   const dir = await tempDir('cpcred-pod-probe-')
-  const probe = await runProgram('unshare', ['--mount', 'sh', '-c', POD_SCRIPT, 'pod', dir, 'true'])
+  const probe = await runProgram(...inPod(dir, ['true']))
   return probe.code === 0
     ? undefined
     : `unshare --mount with a tmpfs is not allowed here (needs root or CAP_SYS_ADMIN): ${probe.stderr.trim()}`
@@ -61,12 +66,6 @@ export async function makePod(namespace: string, serviceAccount: string): Promis
     env: podEnv,
     rotate,
     run: (args, env = {}) =>
-      runProgram(
-        'unshare',
-        ['--mount', 'sh', '-c', POD_SCRIPT, 'pod', dir, process.execPath, cpcredBin, ...args],
-        {
-          env: {...podEnv, ...env},
-        },
-      ),
+      runProgram(...inPod(dir, [process.execPath, cpcredBin, ...args]), {env: {...podEnv, ...env}}),
   }
 }

@@ -24,7 +24,7 @@ import {
   writeProviderFile,
 } from '../helpers/env.js'
 import {waitForAccess} from '../helpers/hub-consumer.js'
-import {makePod, POD_SCRIPT, podsUnavailable, SERVICE_ACCOUNT_DIR, type Pod} from '../helpers/pods.js'
+import {inPod, makePod, podsUnavailable, SERVICE_ACCOUNT_DIR, type Pod} from '../helpers/pods.js'
 
 const EXEC_EXTENSION = 'client.authentication.k8s.io/exec'
 const JWT = /eyJ[A-Za-z0-9_-]{10,}/
@@ -152,20 +152,7 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     assert.equal(usernameOf(again.stdout), username)
     // The plugin alone, as kubectl runs it from a kubeconfig written in the pod (hub pinned "in-cluster").
     const plugin = await runProgram(
-      'unshare',
-      [
-        '--mount',
-        'sh',
-        '-c',
-        POD_SCRIPT,
-        'pod',
-        pod.dir,
-        process.execPath,
-        cpcredBin,
-        'plugin',
-        'token-request',
-        '-v',
-      ],
+      ...inPod(pod.dir, [process.execPath, cpcredBin, 'plugin', 'token-request', '-v']),
       {
         env: {
           ...pod.env,
@@ -196,21 +183,7 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
       `mkdir -p "$HOME/.kube" && "$0" "$1" kubeconfig ${namespace}/spoke --provider-file "$2" --mode plugin > "$HOME/.kube/config" && ` +
       'kubectl auth whoami -o json'
     const result = await runProgram(
-      'unshare',
-      [
-        '--mount',
-        'sh',
-        '-c',
-        POD_SCRIPT,
-        'pod',
-        pod.dir,
-        'sh',
-        '-c',
-        script,
-        process.execPath,
-        cpcredBin,
-        providerFile,
-      ],
+      ...inPod(pod.dir, ['sh', '-c', script, process.execPath, cpcredBin, providerFile]),
       // A home of its own: with ~/.kube/config holding the target, cpcred itself no longer falls back.
       {env: {...pod.env, HOME: await tempDir('cpcred-pod-home-')}},
     )
@@ -224,18 +197,11 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     const {hub} = await testEnv()
     await createServiceAccount(hub, namespace, 'rotated')
     const child = spawn(
-      'unshare',
-      [
-        '--mount',
-        'sh',
-        '-c',
-        POD_SCRIPT,
-        'pod',
-        pod.dir,
+      ...inPod(pod.dir, [
         process.execPath,
         path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
         path.join(repoRoot, 'test', 'helpers', 'in-cluster-whoami.ts'),
-      ],
+      ]),
       {env: pod.env, stdio: ['pipe', 'pipe', 'inherit']},
     )
     const lines = createInterface({input: child.stdout!})[Symbol.asyncIterator]()
@@ -332,11 +298,7 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
 
   it('without the service variables it is not a pod: no kubeconfig is a usage error', async () => {
     const {KUBERNETES_SERVICE_HOST: _host, ...notPod} = pod.env
-    const result = await runProgram(
-      'unshare',
-      ['--mount', 'sh', '-c', POD_SCRIPT, 'pod', pod.dir, process.execPath, cpcredBin, 'list'],
-      {env: notPod},
-    )
+    const result = await runProgram(...inPod(pod.dir, [process.execPath, cpcredBin, 'list']), {env: notPod})
     assert.equal(result.code, 2, result.stderr)
     assert.match(result.stderr, /no kubeconfig found for the hub .* and not in a pod/)
   })
