@@ -4,7 +4,6 @@
 // planted link, a file someone made readable or swapped in) and is ignored, never trusted; the next
 // write replaces it (writeFileAtomic's private mode renames over the path, never through a link).
 import {closeSync, constants, fstatSync, openSync, readFileSync, type Stats} from 'node:fs'
-import {open} from 'node:fs/promises'
 
 /** Whether an fstat of an opened file shows a private file of this user. */
 export function isPrivateFile(info: Pick<Stats, 'isFile' | 'uid' | 'mode'>): boolean {
@@ -24,28 +23,13 @@ export async function readPrivateFile(
   file: string,
   onIgnored?: (reason: string) => void,
 ): Promise<string | undefined> {
-  let handle
-  try {
-    handle = await open(file, PRIVATE_READ_FLAGS)
-  } catch (error) {
-    const ignored = ignoredOpen(error)
-    if (ignored === false) throw error
-    if (ignored) onIgnored?.(ignored)
-    return undefined
-  }
-  try {
-    const info = await handle.stat()
-    if (!isPrivateFile(info)) {
-      onIgnored?.(whyNotPrivate(info))
-      return undefined
-    }
-    return await handle.readFile('utf8')
-  } finally {
-    await handle.close()
-  }
+  // Read synchronously: these files are a few kilobytes on a local disk, and a trip through
+  // libuv's thread pool for each of the four calls costs more than the calls (a fan-out reads one
+  // per target).
+  return readPrivateFileSync(file, onIgnored)
 }
 
-/** readPrivateFile, synchronously (the answer fast path); the same rule, the same errors. */
+/** readPrivateFile for callers that cannot wait (the answer fast path). */
 export function readPrivateFileSync(file: string, onIgnored?: (reason: string) => void): string | undefined {
   let fd: number
   try {

@@ -5,8 +5,8 @@
 // only the private directory rather than a shared temp dir of thousands of entries. One directory
 // per run rather than per target: a fan-out over a thousand targets saved a mkdtemp and a recursive
 // removal per target (about 0.4 ms of its 4 ms each).
-import {existsSync} from 'node:fs'
-import {mkdtemp, readdir, rename, rm, rmdir, stat, unlink, writeFile} from 'node:fs/promises'
+import {existsSync, unlinkSync, writeFileSync} from 'node:fs'
+import {mkdtemp, readdir, rename, rm, rmdir, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type {TempKubeconfigs} from '../usecases/ports.js'
@@ -36,7 +36,9 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
       const file = path.join(await dir(), `${kind}-${++created}`)
       // Nobody else can enter the fresh 0700 directory, and the file dies with the command, so an
       // exclusive 0600 create is enough: no temp-and-rename, no fsync on the way to every command.
-      await writeFile(file, content, {mode: 0o600, flag: 'wx'})
+      // Synchronously: a few kilobytes, where the thread pool's round trips would cost more than
+      // the writing (a fan-out writes one per target).
+      writeFileSync(file, content, {mode: 0o600, flag: 'wx'})
       return file
     },
     async replace(file, content) {
@@ -49,9 +51,11 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
     },
     async remove(file) {
       // unlink, not rm: rm stats first and walks as if for a directory.
-      await unlink(file).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error
-      })
+      try {
+        unlinkSync(file)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      }
     },
     pathFor: async (name) => path.join(await dir(), name),
     async dispose() {
