@@ -1,9 +1,9 @@
 // The command `cpcred exec` runs for the user: with the terminal for one target, or with its
 // output prefixed line by line for many. Signals sent to cpcred reach the command.
-import type {Readable, Writable} from 'node:stream'
-import type {ChildRequest, ChildResult, ChildRunner, OnLine, RunningChild} from '../usecases/ports.js'
-import {LineSplitter} from '../core/text/line-splitter.js'
+import type {ChildRequest, ChildResult, ChildRunner, RunningChild} from '../usecases/ports.js'
+import type {LaunchExit} from './launcher-protocol.js'
 import {exitStatus, startProcess} from './process-group.js'
+import {launcher} from './target-launcher.js'
 
 export type {
   ChildRequest,
@@ -25,67 +25,43 @@ const SHELL_WORDS: Record<string, string> = {
 }
 
 /** The shell's status and words for a command that could not be started. */
-export function startFailure(error: NodeJS.ErrnoException): {exitCode: number; reason: string} {
+export function startFailure(error: {code?: string; message: string}): {exitCode: number; reason: string} {
   if (error.code === 'ENOENT') return {exitCode: 127, reason: 'command not found'}
   return {exitCode: 126, reason: (error.code && SHELL_WORDS[error.code]) ?? error.code ?? error.message}
 }
 
 // node:child_process rather than execa here: execa takes about 80 ms to load, paid on every
 // `cpcred exec` right before the user's command starts, and this needs none of its features.
+// A fan-out's commands are started by the launcher (target-launcher.ts), the same way.
 export const nodeChildRunner: ChildRunner = {
-  inherited: (request, options) => start(request, 'inherit', options?.ownGroup ?? false),
+  inherited: (request, options) => inheritedChild(request, options?.ownGroup ?? false),
   prefixed(request, onLine, stdin) {
-    const output = onLine ? 'pipe' : 'ignore'
-    const running = start(request, [stdin?.stdio ?? 'ignore', output, output], true, onLine)
-    stdin?.started(running.stdin)
-    return running
+    const target = launcher.launch(request, onLine, stdin)
+    return {result: target.ended.then(childResult), kill: target.signal, stop: target.stop}
   },
+  close: () => launcher.close(),
 }
 
-// Copied once: a fan-out over a thousand targets would otherwise copy the environment a thousand times.
-let baseEnv: NodeJS.ProcessEnv | undefined
-
-function start(
-  request: ChildRequest,
-  stdio: 'inherit' | ['ignore' | 'pipe' | number, 'pipe' | 'ignore', 'pipe' | 'ignore'],
-  ownGroup: boolean,
-  onLine?: OnLine,
-): RunningChild & {stdin: Writable | null} {
-  baseEnv ??= {...process.env}
+function inheritedChild(request: ChildRequest, ownGroup: boolean): RunningChild {
   const group = startProcess(request.command, request.args, {
-    env: {...baseEnv, ...request.env},
-    stdio,
+    env: {...process.env, ...request.env},
+    stdio: 'inherit',
     ownGroup,
   })
-  const lines: Promise<void>[] = []
-  if (onLine) {
-    for (const name of ['stdout', 'stderr'] as const) {
-      const stream = group.child[name]
-      if (stream) lines.push(eachLine(stream, (line) => onLine(name, line)))
-    }
+  return {
+    result: group.ended.then(childResult),
+    kill: (signal) => group.signal(signal),
+    stop: () => group.stop(),
   }
-  const result = group.ended.then(async (exit): Promise<ChildResult> => {
-    await Promise.all(lines)
-    const failed = exit.spawnError && startFailure(exit.spawnError)
-    return {
-      exitCode: failed ? failed.exitCode : exitStatus(exit),
-      signal: exit.signal ?? undefined,
-      notFound: exit.spawnError?.code === 'ENOENT',
-      ...(failed ? {startError: failed.reason} : {}),
-    }
-  })
-  return {result, kill: (signal) => group.signal(signal), stop: () => group.stop(), stdin: group.child.stdin}
 }
 
-function eachLine(stream: Readable, onLine: (line: string) => void): Promise<void> {
-  return new Promise((resolve) => {
-    const splitter = new LineSplitter(onLine)
-    stream.setEncoding('utf8')
-    stream.on('data', (chunk: string) => splitter.push(chunk))
-    // A stream given up on (held open by something the command left behind) ends without 'end'.
-    stream.once('close', () => {
-      splitter.end()
-      resolve()
-    })
-  })
+/** How a command ended, as a shell would tell it. */
+function childResult(exit: LaunchExit): ChildResult {
+  const failed = exit.spawnError && startFailure(exit.spawnError)
+  return {
+    exitCode: failed ? failed.exitCode : exitStatus(exit),
+    signal: exit.signal ?? undefined,
+    notFound: exit.spawnError?.code === 'ENOENT',
+    ...(failed ? {startError: failed.reason} : {}),
+  }
 }

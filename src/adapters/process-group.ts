@@ -125,7 +125,7 @@ function neverStarted(spawnError: NodeJS.ErrnoException): GroupProcess {
 }
 
 /** The exit code, or 128+n for death by signal n, as a shell reports it. */
-export function exitStatus(exit: GroupExit): number {
+export function exitStatus(exit: Pick<GroupExit, 'code' | 'signal'>): number {
   return exit.signal ? signalExitCode(exit.signal) : (exit.code ?? 1)
 }
 

@@ -3,7 +3,7 @@
 // target gets a copy of all of it from the first byte. Nothing waits for the input to end before a
 // target starts: a target whose command never reads stdin finishes as it would without cpcred, and a
 // stdin that is never closed (a CI runner's open pipe) holds nobody but the commands that read it.
-import {constants, openSync, closeSync} from 'node:fs'
+import {constants} from 'node:fs'
 import {open, type FileHandle} from 'node:fs/promises'
 import type {Readable, Writable} from 'node:stream'
 import {CpcredError, UsageError} from '../core/errors.js'
@@ -12,13 +12,13 @@ import {CpcredError, UsageError} from '../core/errors.js'
 export const STDIN_SPOOL_LIMIT = 256 * 1024 * 1024
 const CHUNK = 64 * 1024
 
-/** What one target's command gets as stdin: a descriptor of the whole input, or a pipe cpcred feeds. */
-export type StdinForTarget = number | 'pipe'
+/** What one target's command gets as stdin: the spool holding the whole input, or a pipe cpcred feeds. */
+export type StdinForTarget = {file: string} | 'pipe'
 
 export interface StdinCopies {
   /** The stdin for a target about to start. */
   forTarget(): StdinForTarget
-  /** The target has started (`stdin` is its pipe, or null): feed it, or let go of the descriptor. */
+  /** The target has started (`stdin` is its pipe, or null): feed it. */
   started(given: StdinForTarget, stdin: Writable | null | undefined): void
   /**
    * Settles when the targets cannot all get the whole input (more than the limit: a UsageError; the
@@ -129,8 +129,13 @@ export async function spoolStdin(
           position += bytesRead
           if (!stdin.write(buffer.subarray(0, bytesRead)) && !gone) {
             await new Promise<void>((resolve) => {
-              stdin.once('drain', resolve)
-              wake.push(resolve)
+              // Whichever comes first; the other must not pile up a listener per chunk.
+              const resume = () => {
+                stdin.off('drain', resume)
+                resolve()
+              }
+              stdin.once('drain', resume)
+              wake.push(resume)
             })
           }
         } else if (ended) {
@@ -150,12 +155,11 @@ export async function spoolStdin(
   return {
     forTarget() {
       // Everything has arrived: the command reads the file itself, at its own pace.
-      if (ended && !failed) return openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW)
+      if (ended && !failed) return {file}
       return 'pipe'
     },
     started(given, stdin) {
-      if (typeof given === 'number') closeSync(given)
-      else if (stdin) void feed(stdin)
+      if (given === 'pipe' && stdin) void feed(stdin)
     },
     failure,
     async close() {

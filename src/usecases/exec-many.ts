@@ -158,7 +158,7 @@ export async function execMany(
   } finally {
     options.stop?.removeEventListener('abort', onStop)
     await sweeping
-    await deps.temp.dispose()
+    await Promise.all([deps.temp.dispose(), deps.children.close()])
   }
   return {
     results,

@@ -10,6 +10,7 @@ import {before, describe, it} from 'node:test'
 import {kubeCall} from '../testenv/http.js'
 import {applyProfile, cpcredBin, isolatedEnv, tempDir, testEnv, uniqueName} from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {waitForPids, waitGone} from '../helpers/processes.js'
 
 const TARGETS = 10
 
@@ -245,6 +246,24 @@ describe('exec with stdin on many targets', () => {
         assert.deepEqual(await spoolFiles(), [], 'the next run swept it')
       }
     }
+  })
+
+  it('stops the targets still running when cpcred is killed with SIGKILL, and leaves its launcher out of their environment', async () => {
+    // The targets are started by cpcred's launcher, a process of its own: nothing of it shows.
+    const plain = await exec(['--stdin=none'], ['sh', '-c', 'env | grep -c "^NODE_CHANNEL" || true']).done
+    assert.equal(plain.code, 0, plain.stderr)
+    const counts = byTarget(plain.stdout)
+    assert.equal(counts.size, TARGETS)
+    assert.deepEqual([...new Set([...counts.values()].flat())], ['0'])
+
+    // A target in a group of its own never gets the terminal's ^C, and would outlive a cpcred killed
+    // with SIGKILL: the launcher sees cpcred go and stops them.
+    const pidFile = path.join(dir, `${uniqueName('pids')}`)
+    const running = exec([], ['sh', '-c', `echo $$ >> ${pidFile}; cat; sleep 30`], {slow: ['held', 'never']})
+    const pids = await waitForPids(pidFile, TARGETS, 20_000)
+    process.kill(await cpcredPid(running.pid), 'SIGKILL')
+    await running.done
+    assert.ok(await waitGone(pids, 10_000), `targets ${pids.join(' ')} outlived cpcred`)
   })
 
   it('refuses more than 256 MiB of stdin with a usage error, before any target sees an end of input', async () => {

@@ -76,6 +76,7 @@ const UNGUARDED_URLS: Record<string, {count: number; why: string}> = {
   'core/doctor/server-tls.ts': {count: 1, why: "a resolution's server, checked where the profile entered"},
   'cli/complete.ts': {count: 1, why: "cpcred's own manifest, relative to its module"},
   'cli/main.ts': {count: 1, why: "cpcred's own package root, relative to its module"},
+  'adapters/target-launcher.ts': {count: 1, why: "cpcred's own launcher bundle, relative to its module"},
 }
 
 function sourceFiles(dir = SRC): string[] {

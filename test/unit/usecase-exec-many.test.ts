@@ -74,6 +74,7 @@ function heldChildren() {
         },
       }
     },
+    close: async () => undefined,
   }
   const finish = (name: string, exitCode = 0) => waiting.get(name)?.({exitCode, notFound: false})
   return {runner, finish, killed, stopped, started}
@@ -169,6 +170,7 @@ describe('execMany', () => {
     assert.equal(d.child.started[0]!.mode, 'prefixed')
     assert.equal(d.files.files.size, 0)
     assert.equal(d.files.disposed(), 1)
+    assert.equal(d.child.closed(), 1, 'what started the commands is let go once, after the last')
     assert.equal(plugin.runs.length, 3, 'three servers: three credentials')
   })
 

@@ -208,6 +208,7 @@ export function sessionHub(profiles: ClusterProfile[]) {
 export function children(exit: (request: ChildRequest) => Partial<ChildResult> = () => ({})) {
   const started: Array<{request: ChildRequest; mode: 'inherited' | 'prefixed'; ownGroup?: boolean}> = []
   const killed: NodeJS.Signals[] = []
+  let closed = 0
   const run = (request: ChildRequest): RunningChild => ({
     result: Promise.resolve({exitCode: 0, notFound: false, ...exit(request)}),
     kill: (signal) => killed.push(signal),
@@ -222,8 +223,11 @@ export function children(exit: (request: ChildRequest) => Partial<ChildResult> =
       started.push({request, mode: 'prefixed'})
       return run(request)
     },
+    async close() {
+      closed++
+    },
   }
-  return {runner, started, killed}
+  return {runner, started, killed, closed: () => closed}
 }
 
 export function temp() {

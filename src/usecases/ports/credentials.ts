@@ -190,10 +190,10 @@ export interface RunningChild {
 
 export type OnLine = (stream: 'stdout' | 'stderr', line: string) => void
 
-/** A fan-out target's stdin: a descriptor to hand over, or a pipe that is fed once the child runs. */
+/** A fan-out target's stdin: a file to read from its start, or a pipe that is fed once the child runs. */
 export interface ChildStdin {
-  stdio: number | 'pipe'
-  /** The child has been started; `stdin` is its pipe (null when it was given a descriptor). */
+  stdio: {file: string} | 'pipe'
+  /** The child has been started; `stdin` is its pipe (null when it was given the file). */
   started(stdin: Writable | null): void
 }
 
@@ -210,6 +210,8 @@ export interface ChildRunner {
    * so stopping it stops what it started too.
    */
   prefixed(request: ChildRequest, onLine?: OnLine, stdin?: ChildStdin): RunningChild
+  /** After the last `prefixed` command has ended: whatever started them is gone when this settles. */
+  close(): Promise<void>
 }
 
 export interface TempKubeconfigs {

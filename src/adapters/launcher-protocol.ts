@@ -1,0 +1,40 @@
+// What cpcred and its launcher (launcher-process.ts) say to each other over the IPC channel. The
+// launcher is a small Node process that starts a fan-out's commands: fork() copies the page tables
+// of the process that calls it, and a process holding a thousand profiles pays for that on every
+// target (see docs/performance.md, fanout-1000).
+
+/** A target's stdin: /dev/null, a copy of a file (the whole spooled input), or a pipe cpcred feeds. */
+export type LaunchStdin = 'ignore' | 'pipe' | {file: string}
+
+export type ToLauncher =
+  | {
+      kind: 'start'
+      id: number
+      command: string
+      args: string[]
+      /** Added to the launcher's environment, which is cpcred's. */
+      env: Record<string, string>
+      stdin: LaunchStdin
+      /** Send stdout and stderr line by line; without it both go to /dev/null. */
+      lines: boolean
+    }
+  | {kind: 'signal'; id: number; signal: NodeJS.Signals}
+  | {kind: 'stop'; id: number}
+  | {kind: 'stdin'; id: number; chunk: Uint8Array}
+  | {kind: 'stdin-end'; id: number}
+  | {kind: 'stdin-destroy'; id: number}
+
+export type FromLauncher =
+  | {kind: 'lines'; id: number; stream: 'stdout' | 'stderr'; lines: string[]}
+  /** A stdin chunk is written (or could not be: the command closed its stdin). */
+  | {kind: 'stdin-written'; id: number}
+  /** The command's stdin is gone (it exited or closed it): stop feeding it. */
+  | {kind: 'stdin-closed'; id: number}
+  | {kind: 'ended'; id: number; exit: LaunchExit}
+
+export interface LaunchExit {
+  code: number | null
+  signal: NodeJS.Signals | null
+  /** errno code and message when the command could not be started. */
+  spawnError?: {code?: string; message: string}
+}

@@ -1,0 +1,169 @@
+// cpcred's side of the launcher (launcher-process.ts): the fan-out's commands are started by a small
+// Node process of cpcred's, started once per run, rather than by cpcred itself. Starting a command
+// forks the process that asks; from cpcred, which holds the whole fleet in memory, that fork cost
+// more than everything else a target needs (docs/performance.md, fanout-1000).
+import {fork, type ChildProcess} from 'node:child_process'
+import {Writable} from 'node:stream'
+import {fileURLToPath} from 'node:url'
+import type {ChildRequest, ChildStdin, OnLine} from '../usecases/ports.js'
+import type {FromLauncher, LaunchExit, ToLauncher} from './launcher-protocol.js'
+
+export interface LaunchedTarget {
+  /** The command has ended and all of its output has been handed to `onLine`. */
+  ended: Promise<LaunchExit>
+  signal(signal: NodeJS.Signals): void
+  /** SIGTERM to its group, SIGKILL after the grace. */
+  stop(): void
+}
+
+interface Target {
+  onLine?: OnLine
+  stdin?: StdinProxy
+  finish(exit: LaunchExit): void
+}
+
+// Both builds keep it at dist/fast/launcher-process.cjs: the bundles are in dist/fast, the
+// compiled modules one level below dist as well.
+const LAUNCHER = fileURLToPath(new URL('../fast/launcher-process.cjs', import.meta.url))
+
+class Launcher {
+  private child: ChildProcess | undefined
+  private readonly targets = new Map<number, Target>()
+  private nextId = 0
+
+  launch(request: ChildRequest, onLine: OnLine | undefined, stdin: ChildStdin | undefined): LaunchedTarget {
+    const id = this.nextId++
+    let finish: (exit: LaunchExit) => void = () => undefined
+    const ended = new Promise<LaunchExit>((resolve) => (finish = resolve))
+    const pipe = stdin?.stdio === 'pipe' ? new StdinProxy((message) => this.send(message), id) : undefined
+    this.targets.set(id, {onLine, stdin: pipe, finish})
+    this.send({
+      kind: 'start',
+      id,
+      command: request.command,
+      args: request.args,
+      env: request.env,
+      stdin: stdin ? stdin.stdio : 'ignore',
+      lines: onLine !== undefined,
+    })
+    this.holdOpen(true)
+    stdin?.started(pipe ?? null)
+    let settled = false
+    void ended.then(() => (settled = true))
+    return {
+      ended,
+      signal: (signal) => {
+        if (!settled) this.send({kind: 'signal', id, signal})
+      },
+      stop: () => {
+        if (!settled) this.send({kind: 'stop', id})
+      },
+    }
+  }
+
+  /** Lets the launcher go, and waits for it to exit: it does once nothing it started runs. */
+  async close(): Promise<void> {
+    const child = this.child
+    if (!child || child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    // Held while it is waited for: an unreferenced child lets cpcred end before the wait does.
+    child.ref()
+    if (child.connected) child.disconnect()
+    await exited
+  }
+
+  /** Only a start starts the launcher: the rest concerns commands it is (or was) running. */
+  private send(message: ToLauncher): void {
+    const child = message.kind === 'start' ? this.start() : this.child
+    if (child?.connected) child.send(message)
+  }
+
+  private start(): ChildProcess {
+    if (this.child) return this.child
+    const child = fork(LAUNCHER, [], {
+      execArgv: [],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    })
+    child.on('message', (message: FromLauncher) => this.receive(message))
+    // It ends only with cpcred; if it dies first, what it was running is reported as not started.
+    child.on('exit', (code, signal) => {
+      this.child = undefined
+      const spawnError = {message: `cpcred's launcher exited (${signal ?? `status ${code}`})`}
+      for (const id of [...this.targets.keys()]) this.end(id, {code: null, signal: null, spawnError})
+    })
+    this.child = child
+    return child
+  }
+
+  private receive(message: FromLauncher): void {
+    const target = this.targets.get(message.id)
+    if (!target) return
+    switch (message.kind) {
+      case 'lines':
+        for (const line of message.lines) target.onLine?.(message.stream, line)
+        return
+      case 'stdin-written':
+        return target.stdin?.written()
+      case 'stdin-closed':
+        return void target.stdin?.destroy()
+      case 'ended':
+        return this.end(message.id, message.exit)
+    }
+  }
+
+  private end(id: number, exit: LaunchExit): void {
+    const target = this.targets.get(id)
+    if (!target) return
+    this.targets.delete(id)
+    target.stdin?.destroy()
+    if (this.targets.size === 0) this.holdOpen(false)
+    target.finish(exit)
+  }
+
+  /** The launcher keeps cpcred running only while it runs something for it. */
+  private holdOpen(hold: boolean): void {
+    const child = this.child
+    if (!child) return
+    if (hold) {
+      child.ref()
+      child.channel?.ref()
+    } else {
+      child.unref()
+      child.channel?.unref()
+    }
+  }
+}
+
+/** The command's stdin, in cpcred: what is written goes to the launcher, one chunk at a time. */
+class StdinProxy extends Writable {
+  private readonly callbacks: Array<(error?: Error | null) => void> = []
+
+  constructor(
+    private readonly sendToLauncher: (message: ToLauncher) => void,
+    private readonly id: number,
+  ) {
+    super()
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.callbacks.push(callback)
+    this.sendToLauncher({kind: 'stdin', id: this.id, chunk})
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.sendToLauncher({kind: 'stdin-end', id: this.id})
+    callback()
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.sendToLauncher({kind: 'stdin-destroy', id: this.id})
+    callback(error)
+  }
+
+  written(): void {
+    this.callbacks.shift()?.()
+  }
+}
+
+export const launcher = new Launcher()
