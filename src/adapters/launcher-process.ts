@@ -18,8 +18,9 @@ interface Running {
 }
 
 const running = new Map<number, Running>()
+// cpcred may be gone between the check and the write (EPIPE): with a callback that is no error.
 const send = (message: FromLauncher) => {
-  if (process.connected) process.send?.(message)
+  if (process.connected) process.send?.(message, undefined, undefined, () => undefined)
 }
 
 onSignals(FORWARDED_SIGNALS, () => undefined)

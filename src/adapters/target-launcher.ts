@@ -75,7 +75,8 @@ class Launcher {
   /** Only a start starts the launcher: the rest concerns commands it is (or was) running. */
   private send(message: ToLauncher): void {
     const child = message.kind === 'start' ? this.start() : this.child
-    if (child?.connected) child.send(message)
+    // A failed send means the launcher is going: its 'exit' reports what it was running.
+    if (child?.connected) child.send(message, undefined, undefined, () => undefined)
   }
 
   private start(): ChildProcess {
@@ -87,13 +88,20 @@ class Launcher {
     })
     child.on('message', (message: FromLauncher) => this.receive(message))
     // It ends only with cpcred; if it dies first, what it was running is reported as not started.
-    child.on('exit', (code, signal) => {
-      this.child = undefined
-      const spawnError = {message: `cpcred's launcher exited (${signal ?? `status ${code}`})`}
-      for (const id of [...this.targets.keys()]) this.end(id, {code: null, signal: null, spawnError})
+    child.on('exit', (code, signal) => this.lost(child, `exited (${signal ?? `status ${code}`})`))
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      // Without a pid it never started, and no 'exit' follows; later errors are failed sends to a
+      // launcher that is exiting, which 'exit' reports.
+      if (child.pid === undefined) this.lost(child, `could not be started (${error.code ?? error.message})`)
     })
     this.child = child
     return child
+  }
+
+  private lost(child: ChildProcess, why: string): void {
+    if (this.child === child) this.child = undefined
+    const spawnError = {message: `cpcred's launcher ${why}`}
+    for (const id of [...this.targets.keys()]) this.end(id, {code: null, signal: null, spawnError})
   }
 
   private receive(message: FromLauncher): void {
