@@ -56,8 +56,13 @@ function start(request: Extract<ToLauncher, {kind: 'start'}>): void {
   try {
     stdinFile = openStdin(request.stdin)
   } catch (error) {
-    const {code, message} = error as NodeJS.ErrnoException
-    send({kind: 'ended', id, exit: {code: null, signal: null, spawnError: {code, message}}})
+    // Not the command's fault: without a code, startFailure does not take it for a missing program.
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    send({
+      kind: 'ended',
+      id,
+      exit: {code: null, signal: null, spawnError: {message: `its copy of stdin: ${why}`}},
+    })
     return
   }
   const output = request.lines ? 'pipe' : 'ignore'

@@ -3,8 +3,10 @@
 // of the process that calls it, and a process holding a thousand profiles pays for that on every
 // target (see docs/performance.md, fanout-1000).
 
-/** A target's stdin: /dev/null, a copy of a file (the whole spooled input), or a pipe cpcred feeds. */
-export type LaunchStdin = 'ignore' | 'pipe' | {file: string}
+import type {TargetStdin} from '../usecases/ports.js'
+
+/** A target's stdin: /dev/null, or the spooled input (its file, or a pipe cpcred feeds). */
+export type LaunchStdin = 'ignore' | TargetStdin
 
 export type ToLauncher =
   | {

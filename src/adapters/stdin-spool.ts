@@ -7,19 +7,17 @@ import {constants} from 'node:fs'
 import {open, type FileHandle} from 'node:fs/promises'
 import type {Readable, Writable} from 'node:stream'
 import {CpcredError, UsageError} from '../core/errors.js'
+import type {TargetStdin} from '../usecases/ports.js'
 
 /** More than this is refused: the spool lives in the user's runtime directory, often a tmpfs. */
 export const STDIN_SPOOL_LIMIT = 256 * 1024 * 1024
 const CHUNK = 64 * 1024
 
-/** What one target's command gets as stdin: the spool holding the whole input, or a pipe cpcred feeds. */
-export type StdinForTarget = {file: string} | 'pipe'
-
 export interface StdinCopies {
   /** The stdin for a target about to start. */
-  forTarget(): StdinForTarget
+  forTarget(): TargetStdin
   /** The target has started (`stdin` is its pipe, or null): feed it. */
-  started(given: StdinForTarget, stdin: Writable | null | undefined): void
+  started(given: TargetStdin, stdin: Writable | null | undefined): void
   /**
    * Settles when the targets cannot all get the whole input (more than the limit: a UsageError; the
    * spool cannot be written); never otherwise. The run must stop its targets then.

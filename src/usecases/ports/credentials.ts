@@ -191,8 +191,10 @@ export interface RunningChild {
 export type OnLine = (stream: 'stdout' | 'stderr', line: string) => void
 
 /** A fan-out target's stdin: a file to read from its start, or a pipe that is fed once the child runs. */
+export type TargetStdin = {file: string} | 'pipe'
+
 export interface ChildStdin {
-  stdio: {file: string} | 'pipe'
+  stdio: TargetStdin
   /** The child has been started; `stdin` is its pipe (null when it was given the file). */
   started(stdin: Writable | null): void
 }
