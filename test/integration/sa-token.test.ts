@@ -35,6 +35,20 @@ const FILE_ENV = 'AWS_WEB_IDENTITY_TOKEN_FILE'
 const usernameOf = (result: RunResult) =>
   (JSON.parse(result.stdout) as {status: {userInfo: {username: string}}}).status.userInfo.username
 const tokenOf = (result: RunResult) => (JSON.parse(result.stdout) as {status: {token: string}}).status.token
+/** `cpcred exec NS/spoke -- kubectl auth whoami -o json`: who the spoke says the federated caller is. */
+const kubectlWhoami = (namespace: string, providers: string) => [
+  'exec',
+  `${namespace}/spoke`,
+  '--provider-file',
+  providers,
+  '-v',
+  '--',
+  'kubectl',
+  'auth',
+  'whoami',
+  '-o',
+  'json',
+]
 
 describe('a provider with a serviceAccountToken block (workload-identity federation)', () => {
   let namespace: string
@@ -117,22 +131,7 @@ describe('a provider with a serviceAccountToken block (workload-identity federat
     const providers = await writeProviderFile(await tempDir(), [
       federated('fed', `${namespace}/alpha`, `system:serviceaccount:${namespace}:alpha`),
     ])
-    const whoami = await cpcred(
-      [
-        'exec',
-        `${namespace}/spoke`,
-        '--provider-file',
-        providers,
-        '-v',
-        '--',
-        'kubectl',
-        'auth',
-        'whoami',
-        '-o',
-        'json',
-      ],
-      me,
-    )
+    const whoami = await cpcred(kubectlWhoami(namespace, providers), me)
     assert.equal(whoami.code, 0, whoami.stderr)
     assert.equal(usernameOf(whoami), `hub:system:serviceaccount:${namespace}:alpha`)
     // --verbose says which ServiceAccount and audience, and until when, never the token.
@@ -369,19 +368,7 @@ describe("serviceAccountToken in a pod: the pod's own ServiceAccount by default"
     })
     const pod = await makePod(namespace, podAccount)
     const runtime = await tempDir('cpcred-sa-pod-run-')
-    const args = [
-      'exec',
-      `${namespace}/spoke`,
-      '--provider-file',
-      providers,
-      '-v',
-      '--',
-      'kubectl',
-      'auth',
-      'whoami',
-      '-o',
-      'json',
-    ]
+    const args = kubectlWhoami(namespace, providers)
     // RBAC may take a moment to see the binding the example made.
     let result: RunResult | undefined
     for (let tries = 0; tries < 30; tries++) {
