@@ -58,8 +58,11 @@ export async function writeCacheEntry<T>(
   value: T,
 ): Promise<boolean> {
   try {
-    const {ensurePrivateDir, writeFileAtomic} = await import('./files.js')
-    await ensurePrivateDir(dir)
+    const [{ensurePrivateDir}, {writeFileAtomic}] = await Promise.all([
+      import('./directories.js'),
+      import('./files.js'),
+    ])
+    ensurePrivateDir(dir)
     await writeFileAtomic(cacheEntryFile(dir, name), JSON.stringify({version: kind.version, value}), {
       mode: 'private',
     })

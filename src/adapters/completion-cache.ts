@@ -4,7 +4,8 @@ import {createHash} from 'node:crypto'
 import {open, rm, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {CacheStore, isRecord} from './cache-store.js'
-import {ensurePrivateDir, errorCode} from './files.js'
+import {ensurePrivateDir} from './directories.js'
+import {errorCode} from './files.js'
 import type {CompletionList, CompletionLists} from '../usecases/ports.js'
 
 // 2: kept by the cache store, as {version, value}.
@@ -77,7 +78,7 @@ export class CompletionCache implements CompletionLists {
   async claimRefresh(hubIdentity: string): Promise<boolean> {
     const marker = this.marker(hubIdentity)
     try {
-      await ensurePrivateDir(this.dir)
+      ensurePrivateDir(this.dir)
       await (await open(marker, 'wx', 0o600)).close()
       return true
     } catch (error) {

@@ -20,7 +20,8 @@ import {CpcredError} from '../core/errors.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
 import type {CredentialStore as CredentialStorePort} from '../usecases/ports.js'
 import {answersDir} from './credential-answers.js'
-import {ensurePrivateDir, errorCode, writeFileAtomic} from './files.js'
+import {ensurePrivateDir} from './directories.js'
+import {errorCode, writeFileAtomic} from './files.js'
 import {readPrivateFile} from './private-files.js'
 
 /**
@@ -124,7 +125,7 @@ export class CredentialStore implements CredentialStorePort {
 
     let outcome: LockOutcome
     try {
-      await ensurePrivateDir(this.dir)
+      ensurePrivateDir(this.dir)
       outcome = await this.lockOrWait(key, rule)
     } catch (error) {
       this.report(`credential cache not used (${describe(error)}); running the plugin without it`)

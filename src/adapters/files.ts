@@ -2,19 +2,7 @@
 // kubeconfigs, all through one atomic, symlink-following write (DESIGN.md §5). Errors carry paths and
 // system error codes, never file content.
 
-import {
-  chmod,
-  lstat,
-  mkdir,
-  open,
-  readFile,
-  readlink,
-  rename,
-  rm,
-  stat,
-  writeFile,
-  type FileHandle,
-} from 'node:fs/promises'
+import {lstat, open, readFile, readlink, rename, rm, stat, writeFile, type FileHandle} from 'node:fs/promises'
 import {
   closeSync,
   constants as fsConstants,
@@ -27,37 +15,7 @@ import {
 import path from 'node:path'
 import {CpcredError} from '../core/errors.js'
 
-export const PRIVATE_DIR_MODE = 0o700
 export const PRIVATE_FILE_MODE = 0o600
-
-/**
- * Creates `dir` (and missing parents) private to the user, and narrows the leaf to 0700 when it already
- * exists with other modes: a directory someone else can list or enter exposes the names and, with a lax
- * umask in the past, possibly the files in it.
- *
- * A leaf owned by another user is refused, not fixed: whoever owns a directory can rename, replace and
- * plant files in it whatever their modes, so secrets kept there are theirs to read or swap (a planted
- * cache entry would make cpcred act as an identity of their choosing). Fixing it would take a chown, which
- * only root can do, and root silently taking over a user's directory (sudo with the user's HOME) would
- * break that user's own cpcred. The user decides instead.
- */
-export async function ensurePrivateDir(dir: string): Promise<void> {
-  await makeMissingDirectories(dir, PRIVATE_DIR_MODE)
-  const info = await stat(dir)
-  if (!info.isDirectory()) {
-    throw new CpcredError(`${dir} exists but is not a directory`, {
-      hint: 'Move the file away, or choose another location for cpcred files.',
-    })
-  }
-  const uid = process.getuid?.()
-  if (uid !== undefined && info.uid !== uid) {
-    throw new CpcredError(
-      `${dir} belongs to another user (uid ${info.uid}), so cpcred will not keep private files in it`,
-      {hint: 'Remove the directory, or choose a location of your own (for the cache: XDG_CACHE_HOME).'},
-    )
-  }
-  if ((info.mode & 0o777) !== PRIVATE_DIR_MODE) await chmod(dir, PRIVATE_DIR_MODE)
-}
 
 export interface WriteOptions {
   /**
@@ -79,7 +37,7 @@ export interface WriteOptions {
  * can have it open), is flushed, given the target's mode and owner, and renamed over it. A read-only
  * target (no owner write bit) or one that would change owner is refused. On any failure the temp
  * file is removed and the target is left byte for byte as it was. The directory must exist (see
- * ensurePrivateDir).
+ * ensurePrivateDir in directories.ts).
  */
 export async function writeFileAtomic(
   file: string,
@@ -214,26 +172,6 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /**
- * Creates `dir` and whatever parents are missing, 0700 (what goes in may be a cluster's output). An
- * existing directory is left as it is: it is the user's (a CI artifact directory), not cpcred's.
- */
-export async function makeDirectory(dir: string): Promise<void> {
-  try {
-    await makeMissingDirectories(dir, PRIVATE_DIR_MODE)
-  } catch (error) {
-    if (errorCode(error) !== 'ENOTDIR') {
-      throw new CpcredError(`cannot create the directory ${dir} (${errorCode(error) ?? String(error)})`, {
-        hint: 'choose a directory you can write to',
-      })
-    }
-  }
-  const info = await stat(dir).catch(() => undefined)
-  if (!info?.isDirectory()) {
-    throw new CpcredError(`${dir} is not a directory`, {hint: 'choose a directory, or remove what is there'})
-  }
-}
-
-/**
  * A target's log for `exec --output-dir`, written as the output comes. Not atomic on purpose: a CI
  * job that is cancelled keeps what its targets printed so far. The file is 0600 (an earlier run's
  * file is truncated and narrowed); a link or anything but a regular file at its path is refused, so
@@ -301,34 +239,4 @@ const LOG_BATCH_CHARS = 16 * 1024
 // every run that reads a file, such as a warm `cpcred exec` (5 ms).
 function randomHex(bytes: number): string {
   return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex')
-}
-
-/**
- * mkdir -p, one directory at a time. Node's recursive mkdir never returns when creating fails with
- * ENOENT under an existing parent (any path under /proc), and a CI job given such a path must fail,
- * not hang. An existing path is left as it is (the callers judge what they find); a file in the
- * way fails with ENOTDIR from mkdir.
- */
-export async function makeMissingDirectories(dir: string, mode: number): Promise<void> {
-  const missing: string[] = []
-  for (let current = path.resolve(dir); ;) {
-    try {
-      await stat(current)
-      break
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error
-      missing.unshift(current)
-      const parent = path.dirname(current)
-      if (parent === current) break
-      current = parent
-    }
-  }
-  for (const directory of missing) {
-    try {
-      await mkdir(directory, {mode})
-    } catch (error) {
-      // Another process made it meanwhile.
-      if (errorCode(error) !== 'EEXIST') throw error
-    }
-  }
 }

@@ -6,7 +6,8 @@ import path from 'node:path'
 import {humanDuration} from '../core/text/format.js'
 import {CpcredError, UsageError} from '../core/errors.js'
 import type {KubeconfigFiles} from '../usecases/ports.js'
-import {followSymlinks, makeMissingDirectories, readIfExists, writeFileAtomic} from './files.js'
+import {makeMissingDirectories} from './directories.js'
+import {followSymlinks, readIfExists, writeFileAtomic} from './files.js'
 
 export const kubeconfigFiles: KubeconfigFiles = {
   async read(file) {
@@ -23,7 +24,7 @@ export const kubeconfigFiles: KubeconfigFiles = {
   async write(file, content) {
     if (await isSpecialFile(file)) return writeFileAtomic(file, content, {mode: 'keep'})
     // A new ~/.kube gets 0700, like kubectl creates it; an existing directory is left as it is.
-    await makeMissingDirectories(path.dirname(await followSymlinks(file)), 0o700)
+    makeMissingDirectories(path.dirname(await followSymlinks(file)), 0o700)
     await writeFileAtomic(file, content, {mode: 'keep'})
   },
   async withLock(file, action) {
@@ -31,7 +32,7 @@ export const kubeconfigFiles: KubeconfigFiles = {
     if (await isSpecialFile(file)) return action()
     // The lock belongs to the real file: two runs that reach it through different links share it.
     const target = await followSymlinks(file)
-    await makeMissingDirectories(path.dirname(target), 0o700)
+    makeMissingDirectories(path.dirname(target), 0o700)
     // The same name as kubectl's lock (client-go creates FILE.lock as a file with O_EXCL), so kubectl
     // and cpcred never write the file at once; cpcred's is a directory (proper-lockfile).
     const lockPath = `${target}.lock`

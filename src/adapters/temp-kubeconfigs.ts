@@ -5,12 +5,25 @@
 // only the private directory rather than a shared temp dir of thousands of entries. One directory
 // per run rather than per target: a fan-out over a thousand targets saved a mkdtemp and a recursive
 // removal per target (about 0.4 ms of its 4 ms each).
-import {existsSync, unlinkSync, writeFileSync} from 'node:fs'
-import {mkdtemp, readdir, rename, rm, rmdir, stat, writeFile} from 'node:fs/promises'
+//
+// Every call is synchronous: each is a small file or an empty directory on a local (often tmpfs)
+// disk, where a round trip through libuv's thread pool costs more than the call. A warm single
+// `cpcred exec` then never starts that pool, nor loads node:fs/promises (about 3 ms of its 10 ms).
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type {TempKubeconfigs} from '../usecases/ports.js'
-import {ensurePrivateDir} from './files.js'
+import {ensurePrivateDir} from './directories.js'
 
 const OWNED = /^exec-(\d+)-[A-Za-z0-9]{6}$/
 
@@ -21,23 +34,23 @@ export function execTempRoot(env: NodeJS.ProcessEnv = process.env): string {
 
 export function tempKubeconfigs(env = process.env): TempKubeconfigs {
   const root = execTempRoot(env)
-  let runDir: Promise<string> | undefined
+  let runDir: string | undefined
   let created = 0
-  const dir = () =>
-    (runDir ??= (async () => {
+  const dir = () => {
+    if (runDir === undefined) {
       // Refuses a root someone else planted: whoever owns it could read or swap what is put in it.
-      await ensurePrivateDir(root)
+      ensurePrivateDir(root)
       // mkdtemp creates the directory with mode 0700.
-      return mkdtemp(path.join(root, `exec-${process.pid}-`))
-    })())
+      runDir = mkdtempSync(path.join(root, `exec-${process.pid}-`))
+    }
+    return runDir
+  }
   return {
     credentialReader: credentialReader(env),
     async create(content, kind = 'kubeconfig') {
-      const file = path.join(await dir(), `${kind}-${++created}`)
+      const file = path.join(dir(), `${kind}-${++created}`)
       // Nobody else can enter the fresh 0700 directory, and the file dies with the command, so an
       // exclusive 0600 create is enough: no temp-and-rename, no fsync on the way to every command.
-      // Synchronously: a few kilobytes, where the thread pool's round trips would cost more than
-      // the writing (a fan-out writes one per target).
       writeFileSync(file, content, {mode: 0o600, flag: 'wx'})
       return file
     },
@@ -45,9 +58,9 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
       // Beside it in the same private directory, then renamed over it: kubectl reading the file
       // meanwhile sees the old credential or the new one, never half of one.
       const next = `${file}.next`
-      await rm(next, {force: true})
-      await writeFile(next, content, {mode: 0o600, flag: 'wx'})
-      await rename(next, file)
+      rmSync(next, {force: true})
+      writeFileSync(next, content, {mode: 0o600, flag: 'wx'})
+      renameSync(next, file)
     },
     async remove(file) {
       // unlink, not rm: rm stats first and walks as if for a directory.
@@ -57,16 +70,20 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
       }
     },
-    pathFor: async (name) => path.join(await dir(), name),
+    pathFor: async (name) => path.join(dir(), name),
     async dispose() {
-      const dir = await runDir?.catch(() => undefined)
+      const dir = runDir
       runDir = undefined
       if (!dir) return
       // Each file went when its target ended, so the directory is empty but after an interruption:
-      // rmdir, and the recursive walk (and its module) only when something is left.
-      await rmdir(dir).catch(() => rm(dir, {recursive: true, force: true}))
+      // rmdir, and the recursive walk only when something is left.
+      try {
+        rmdirSync(dir)
+      } catch {
+        rmSync(dir, {recursive: true, force: true})
+      }
     },
-    sweepStale: () => sweepStale(root),
+    sweepStale: async () => sweepStale(root),
   }
 }
 
@@ -75,11 +92,11 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
  * never one whose process is alive (a reused pid keeps it a while longer, which is the safe side).
  * Failures are ignored: this is housekeeping.
  */
-export async function sweepStale(root: string): Promise<string[]> {
+export function sweepStale(root: string): string[] {
   const removed: string[] = []
   let names: string[]
   try {
-    names = await readdir(root)
+    names = readdirSync(root)
   } catch {
     return removed
   }
@@ -88,8 +105,8 @@ export async function sweepStale(root: string): Promise<string[]> {
     if (!pid || pid === process.pid || isRunning(pid)) continue
     const dir = path.join(root, name)
     try {
-      if (!(await stat(dir)).isDirectory()) continue
-      await rm(dir, {recursive: true, force: true})
+      if (!statSync(dir).isDirectory()) continue
+      rmSync(dir, {recursive: true, force: true})
       removed.push(dir)
     } catch {
       // Gone already.

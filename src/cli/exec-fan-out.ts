@@ -63,13 +63,13 @@ export async function runFanOut(
   const {fanOutView, LogFile, makeDirectory, writeFileAtomic, spoolStdin} = await wiring.fanOutPorts()
   // Directories first: a CI job learns of a wrong path before any target runs.
   if (request.outputDir !== undefined) {
-    await makeDirectory(request.outputDir)
+    makeDirectory(request.outputDir)
     const namespaces = new Set(profiles.map((profile) => profile.metadata.namespace ?? ''))
     for (const namespace of namespaces) {
-      if (isDnsSubdomain(namespace)) await makeDirectory(path.join(request.outputDir, namespace))
+      if (isDnsSubdomain(namespace)) makeDirectory(path.join(request.outputDir, namespace))
     }
   }
-  for (const report of request.reports) await makeDirectory(path.dirname(report.file))
+  for (const report of request.reports) makeDirectory(path.dirname(report.file))
 
   const view = fanOutView({
     profiles: profiles.map(profileKey),

@@ -5,7 +5,8 @@
 // credential` runs on every kubectl call and must not pay for the rest.
 import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
 import type {fanOutView} from '../adapters/fan-out-view.js'
-import type {LogFile, makeDirectory, writeFileAtomic} from '../adapters/files.js'
+import type {makeDirectory} from '../adapters/directories.js'
+import type {LogFile, writeFileAtomic} from '../adapters/files.js'
 import type * as Picker from '../adapters/picker.js'
 import type {spoolStdin} from '../adapters/stdin-spool.js'
 import * as interrupts from '../adapters/interrupts.js'
@@ -312,8 +313,9 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     picker: () => import('../adapters/picker.js'),
     stdinIsTerminal: () => isTerminal(0),
     async fanOutPorts() {
-      const [{fanOutView}, {LogFile, makeDirectory, writeFileAtomic}, {spoolStdin}] = await Promise.all([
+      const [{fanOutView}, {makeDirectory}, {LogFile, writeFileAtomic}, {spoolStdin}] = await Promise.all([
         import('../adapters/fan-out-view.js'),
+        import('../adapters/directories.js'),
         import('../adapters/files.js'),
         import('../adapters/stdin-spool.js'),
       ])

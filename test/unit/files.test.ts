@@ -16,14 +16,8 @@ import {
 import os from 'node:os'
 import path from 'node:path'
 import {after, describe, it} from 'node:test'
-import {
-  ensurePrivateDir,
-  followSymlinks,
-  makeDirectory,
-  makeMissingDirectories,
-  readIfExists,
-  writeFileAtomic,
-} from '../../src/adapters/files.js'
+import {ensurePrivateDir, makeDirectory, makeMissingDirectories} from '../../src/adapters/directories.js'
+import {followSymlinks, readIfExists, writeFileAtomic} from '../../src/adapters/files.js'
 import {isCpcredError} from '../../src/core/errors.js'
 
 const SECRET = 'secret-token-0123456789'
@@ -49,7 +43,7 @@ describe('ensurePrivateDir', () => {
   it('creates missing directories with mode 0700', async () => {
     const root = await tempDir()
     const leaf = path.join(root, 'a', 'b', 'c')
-    await ensurePrivateDir(leaf)
+    ensurePrivateDir(leaf)
     assert.equal(await modeOf(leaf), 0o700)
     assert.equal(await modeOf(path.join(root, 'a')), 0o700)
   })
@@ -58,7 +52,7 @@ describe('ensurePrivateDir', () => {
     const dir = path.join(await tempDir(), 'wide')
     await mkdir(dir)
     await chmod(dir, 0o755)
-    await ensurePrivateDir(dir)
+    ensurePrivateDir(dir)
     assert.equal(await modeOf(dir), 0o700)
   })
 
@@ -66,7 +60,7 @@ describe('ensurePrivateDir', () => {
     const dir = path.join(await tempDir(), 'private')
     await mkdir(dir, {mode: 0o700})
     await writeFile(path.join(dir, 'kept'), 'x')
-    await ensurePrivateDir(dir)
+    ensurePrivateDir(dir)
     assert.equal(await modeOf(dir), 0o700)
     assert.deepEqual(await readdir(dir), ['kept'])
   })
@@ -74,14 +68,14 @@ describe('ensurePrivateDir', () => {
   it('refuses a path that is a file', async () => {
     const file = path.join(await tempDir(), 'file')
     await writeFile(file, 'x')
-    await assert.rejects(ensurePrivateDir(file), /exists but is not a directory/)
+    assert.throws(() => ensurePrivateDir(file), /exists but is not a directory/)
   })
 
   it('refuses a directory owned by another user', {skip: !isRoot && 'needs root to chown'}, async () => {
     const dir = path.join(await tempDir(), 'theirs')
     await mkdir(dir, {mode: 0o755})
     await chown(dir, 65534, 65534)
-    await assert.rejects(ensurePrivateDir(dir), /belongs to another user \(uid 65534\)/)
+    assert.throws(() => ensurePrivateDir(dir), /belongs to another user \(uid 65534\)/)
     // Refused, not changed.
     assert.equal(await modeOf(dir), 0o755)
   })
@@ -92,7 +86,7 @@ describe('makeDirectory and makeMissingDirectories', () => {
     const root = await tempDir()
     await chmod(root, 0o755)
     const leaf = path.join(root, 'reports', 'fleet')
-    await makeDirectory(leaf)
+    makeDirectory(leaf)
     assert.equal(await modeOf(leaf), 0o700)
     assert.equal(await modeOf(path.join(root, 'reports')), 0o700)
     assert.equal(await modeOf(root), 0o755)
@@ -102,9 +96,9 @@ describe('makeDirectory and makeMissingDirectories', () => {
     'fails with a clear error where mkdir -p would never return (under /proc)',
     {timeout: 10_000},
     async () => {
-      await assert.rejects(makeMissingDirectories('/proc/cpcred-nonexistent/x', 0o700), {code: 'ENOENT'})
-      await assert.rejects(
-        makeDirectory('/proc/cpcred-nonexistent'),
+      assert.throws(() => makeMissingDirectories('/proc/cpcred-nonexistent/x', 0o700), {code: 'ENOENT'})
+      assert.throws(
+        () => makeDirectory('/proc/cpcred-nonexistent'),
         (error) =>
           isCpcredError(error) &&
           /cannot create the directory \/proc\/cpcred-nonexistent \(ENOENT\)/.test(error.message),
@@ -116,8 +110,8 @@ describe('makeDirectory and makeMissingDirectories', () => {
     const root = await tempDir()
     const file = path.join(root, 'file')
     await writeFile(file, 'x')
-    await assert.rejects(makeDirectory(file), /is not a directory/)
-    await assert.rejects(makeMissingDirectories(path.join(file, 'below'), 0o700), {code: 'ENOTDIR'})
+    assert.throws(() => makeDirectory(file), /is not a directory/)
+    assert.throws(() => makeMissingDirectories(path.join(file, 'below'), 0o700), {code: 'ENOTDIR'})
   })
 })
 
