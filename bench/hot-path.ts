@@ -23,6 +23,10 @@ import type {BenchContext} from './run.js'
 import {renderTargetKubeconfig, TARGET_EXEC_API} from '../src/core/kubeconfig/target.js'
 
 const RUNS = 11
+// exec-floor sits a few milliseconds above its floor, where this shared machine's noise moves an
+// 11-run median by as much: idle runs of the same build read 0.97 to 1.19. 31 runs hold it to a few
+// hundredths, for about 6 s more.
+const EXEC_FLOOR_RUNS = 31
 const CACHE_VALUE_BUDGET = 0.35
 const EXEC_FLOOR_BUDGET = 1.15
 const PLUGIN_DELAY_S = 0.3
@@ -96,7 +100,7 @@ export function execFloorBench(context: BenchContext): Promise<void> {
         },
         {name: 'node', command: [process.execPath, '-e', '0'], env: targets.env},
       ],
-      RUNS,
+      EXEC_FLOOR_RUNS,
     )
     const ms = (name: string) => median(samples.get(name)!.map((s) => s.wallMs))
     const floor = ms('kubectl') + ms('node')
@@ -105,7 +109,7 @@ export function execFloorBench(context: BenchContext): Promise<void> {
       kubectl_ms: ms('kubectl').toFixed(0),
       node_ms: ms('node').toFixed(0),
       added_ms: (ms('cpcred') - floor).toFixed(0),
-      runs: String(RUNS),
+      runs: String(EXEC_FLOOR_RUNS),
     })
   })
 }

@@ -24,7 +24,7 @@ export function writeStdout(text: string): void {
 }
 
 export interface AnsweredExecPorts {
-  children: ChildRunner
+  children: Pick<ChildRunner, 'inherited'>
   temp: TempKubeconfigs
   forwardingSignals: ForwardingSignals
   renew: RenewCredential
@@ -34,7 +34,7 @@ export interface AnsweredExecPorts {
 }
 
 export async function answeredExecPorts(): Promise<AnsweredExecPorts> {
-  const [{nodeChildRunner}, {tempKubeconfigs}, {renewCredential}, interrupts] = await Promise.all([
+  const [{terminalChildren}, {tempKubeconfigs}, {renewCredential}, interrupts] = await Promise.all([
     import('./child-process.js'),
     import('./temp-kubeconfigs.js'),
     import('./credential-renewal.js'),
@@ -42,7 +42,7 @@ export async function answeredExecPorts(): Promise<AnsweredExecPorts> {
   ])
   const stderr = outputSink(2)
   return {
-    children: nodeChildRunner,
+    children: terminalChildren,
     temp: tempKubeconfigs(),
     forwardingSignals: interrupts.forwardingSignals,
     renew: renewCredential,

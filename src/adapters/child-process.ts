@@ -1,19 +1,9 @@
-// The command `cpcred exec` runs for the user: with the terminal for one target, or with its
-// output prefixed line by line for many. Signals sent to cpcred reach the command.
+// The command `cpcred exec` runs for the user with the terminal (one target), and how any of its
+// commands ended, as a shell tells it. A fan-out's commands start through the launcher
+// (child-runner.ts); this module does not load it, so a warm single `cpcred exec` does not either.
 import type {ChildRequest, ChildResult, ChildRunner, RunningChild} from '../usecases/ports.js'
 import type {LaunchExit} from './launcher-protocol.js'
 import {exitStatus, startProcess} from './process-group.js'
-import {launcher} from './target-launcher.js'
-
-export type {
-  ChildRequest,
-  ChildResult,
-  ChildRunner,
-  ChildStdin,
-  OnLine,
-  RunningChild,
-} from '../usecases/ports.js'
-export {forwardingSignals} from './interrupts.js'
 
 /** What bash says when it cannot run a program, by errno; it exits 126 for all of them. */
 const SHELL_WORDS: Record<string, string> = {
@@ -33,13 +23,8 @@ export function startFailure(error: {code?: string; message: string}): {exitCode
 // node:child_process rather than execa here: execa takes about 80 ms to load, paid on every
 // `cpcred exec` right before the user's command starts, and this needs none of its features.
 // A fan-out's commands are started by the launcher (target-launcher.ts), the same way.
-export const nodeChildRunner: ChildRunner = {
+export const terminalChildren: Pick<ChildRunner, 'inherited'> = {
   inherited: (request, options) => inheritedChild(request, options?.ownGroup ?? false),
-  prefixed(request, onLine, stdin) {
-    const target = launcher.launch(request, onLine, stdin)
-    return {result: target.ended.then(childResult), kill: target.signal, stop: target.stop}
-  },
-  close: () => launcher.close(),
 }
 
 function inheritedChild(request: ChildRequest, ownGroup: boolean): RunningChild {
@@ -56,7 +41,7 @@ function inheritedChild(request: ChildRequest, ownGroup: boolean): RunningChild 
 }
 
 /** How a command ended, as a shell would tell it. */
-function childResult(exit: LaunchExit): ChildResult {
+export function childResult(exit: LaunchExit): ChildResult {
   const failed = exit.spawnError && startFailure(exit.spawnError)
   return {
     exitCode: failed ? failed.exitCode : exitStatus(exit),

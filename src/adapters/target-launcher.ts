@@ -23,8 +23,9 @@ interface Target {
 }
 
 // Both builds keep it at dist/fast/launcher-process.cjs: the bundles are in dist/fast, the
-// compiled modules one level below dist as well.
-const LAUNCHER = fileURLToPath(new URL('../fast/launcher-process.cjs', import.meta.url))
+// compiled modules one level below dist as well. Worked out when a fan-out starts it, not when this
+// module loads: a single `cpcred exec` loads it too (child-process.ts) and never needs it.
+const launcherPath = () => fileURLToPath(new URL('../fast/launcher-process.cjs', import.meta.url))
 
 class Launcher {
   private child: ChildProcess | undefined
@@ -81,7 +82,7 @@ class Launcher {
 
   private start(): ChildProcess {
     if (this.child) return this.child
-    const child = fork(LAUNCHER, [], {
+    const child = fork(launcherPath(), [], {
       execArgv: [],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

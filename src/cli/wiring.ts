@@ -335,7 +335,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
     async execPorts() {
       const [{nodeChildRunner}, {tempKubeconfigs}, {renewCredential}] = await Promise.all([
-        import('../adapters/child-process.js'),
+        import('../adapters/child-runner.js'),
         import('../adapters/temp-kubeconfigs.js'),
         import('../adapters/credential-renewal.js'),
       ])

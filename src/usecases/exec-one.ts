@@ -19,7 +19,7 @@ export type {CredentialRefresh, PreparedTarget} from './exec-target-files.js'
 export type {RenewCredential, TempKubeconfigs} from './ports.js'
 
 export interface TerminalDeps {
-  children: ChildRunner
+  children: Pick<ChildRunner, 'inherited'>
   temp: TempKubeconfigs
   /** Signals for cpcred go to `forward` while `action` runs. */
   forwardingSignals: ForwardingSignals

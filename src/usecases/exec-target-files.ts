@@ -54,8 +54,10 @@ export async function writeTarget(
   const {refresh} = target
   let timer: NodeJS.Timeout | undefined
   let stopped = false
-  // The command has ended: a renewal under way (a slow plugin) is stopped, not waited for.
-  const ended = new AbortController()
+  // The command has ended: a renewal under way (a slow plugin) is stopped, not waited for. Made
+  // with the first renewal: most commands end before one, and an AbortController's first use
+  // costs a warm `cpcred exec` about half a millisecond.
+  let ended: AbortController | undefined
   let renewing: Promise<void> | undefined
   let warned = false
   let failures = 0
@@ -75,7 +77,7 @@ export async function writeTarget(
       const output = await deps.renew(
         [...refresh.command, `--min-credential-lifetime=${refresh.minLifetimeSeconds}s`],
         // The first failure was shown with its reason; retries do not repeat it every minute.
-        {quiet: failures > 0, signal: ended.signal},
+        {quiet: failures > 0, signal: (ended ??= new AbortController()).signal},
       )
       const expiresAt = renewedExpiry(output)
       if (stopped) return
@@ -102,7 +104,7 @@ export async function writeTarget(
     async remove() {
       stopped = true
       clearTimeout(timer)
-      ended.abort()
+      ended?.abort()
       await renewing?.catch(() => undefined)
       await Promise.all([deps.temp.remove(kubeconfig), deps.temp.remove(credentialFile)])
     },
