@@ -94,7 +94,7 @@ export async function spoolStdin(
       .catch((error: Error) =>
         fail(
           new CpcredError(`could not keep stdin for the targets in ${file}: ${error.message}`, {
-            hint: 'free space where XDG_RUNTIME_DIR (or the temp directory) is, or use --stdin=none',
+            hint: 'free space there, point XDG_RUNTIME_DIR at a directory with room for it, or use --stdin=none',
           }),
         ),
       )

@@ -1,6 +1,6 @@
 // Temporary kubeconfigs for `cpcred exec`: one fresh 0700 directory per run, inside a private
-// directory of this user's (cpcred-<uid>, in XDG_RUNTIME_DIR, a per-user tmpfs, when there is one,
-// else the temp dir), holding a 0600 file per target (and a fan-out's stdin spool, stdin-spool.ts). The directory's name carries the pid of the
+// directory of this user's (cpcred-<uid>; where, see execTempRoot), holding a 0600 file per target
+// (and a fan-out's stdin spool, stdin-spool.ts). The directory's name carries the pid of the
 // cpcred that made it, so a later run can remove what a killed one (kill -9) left behind, by listing
 // only the private directory rather than a shared temp dir of thousands of entries. One directory
 // per run rather than per target: a fan-out over a thousand targets saved a mkdtemp and a recursive
@@ -10,6 +10,8 @@
 // disk, where a round trip through libuv's thread pool costs more than the call. A warm single
 // `cpcred exec` then never starts that pool, nor loads node:fs/promises (about 3 ms of its 10 ms).
 import {
+  accessSync,
+  constants,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -27,9 +29,27 @@ import {ensurePrivateDir} from './directories.js'
 
 const OWNED = /^exec-(\d+)-[A-Za-z0-9]{6}$/
 
-/** Where this user's exec directories live. */
+/**
+ * Where this user's exec directories live: in memory when the system offers it, so that a
+ * credential written for a command never reaches a disk, and files that live a few milliseconds
+ * cost no journal writes (a fan-out writes two per target). XDG_RUNTIME_DIR is the user's own tmpfs
+ * where there is a login session; else /dev/shm, as `pass` does for the secrets it edits (a
+ * container has it, without a session); else the temp directory (macOS).
+ */
 export function execTempRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(env.XDG_RUNTIME_DIR || os.tmpdir(), `cpcred-${process.getuid?.() ?? 'user'}`)
+  const base = env.XDG_RUNTIME_DIR || (usable(SHARED_MEMORY) ? SHARED_MEMORY : os.tmpdir())
+  return path.join(base, `cpcred-${process.getuid?.() ?? 'user'}`)
+}
+
+const SHARED_MEMORY = '/dev/shm'
+
+function usable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK)
+    return statSync(dir).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 export function tempKubeconfigs(env = process.env): TempKubeconfigs {

@@ -1,7 +1,7 @@
 // exec's temporary files: one private directory per run, gone at the end whether its files were
 // removed one by one (the usual end of a target) or are still there (an interrupted run).
 import assert from 'node:assert/strict'
-import {existsSync} from 'node:fs'
+import {existsSync, statfsSync} from 'node:fs'
 import {mkdtemp, readdir, rm, stat} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -34,4 +34,22 @@ describe('tempKubeconfigs', () => {
       await rm(runtime, {recursive: true, force: true})
     }
   })
+
+  it(
+    'keeps the files in memory (/dev/shm) without XDG_RUNTIME_DIR, so a credential never reaches a disk',
+    {skip: !existsSync('/dev/shm') && 'no /dev/shm here'},
+    async () => {
+      const temp = tempKubeconfigs({})
+      try {
+        const credential = await temp.create('{}', 'credential')
+        assert.equal(path.dirname(path.dirname(credential)), `/dev/shm/cpcred-${process.getuid!()}`)
+        assert.equal(statfsSync(credential).type, TMPFS_MAGIC)
+      } finally {
+        await temp.dispose()
+      }
+    },
+  )
 })
+
+// statfs(2)'s f_type of a tmpfs.
+const TMPFS_MAGIC = 0x01021994
