@@ -83,7 +83,11 @@ class Launcher {
   private start(): ChildProcess {
     if (this.child) return this.child
     const child = fork(launcherPath(), [], {
-      execArgv: [],
+      // Each start forks the launcher, and the kernel copies its mappings and page tables while
+      // the launcher waits for the exec: the smaller it is, the sooner the next command starts.
+      // Without V8's worker threads (their stacks and heaps), a fan-out of 1,000 `true` took about
+      // 5% less wall time. (--lite-mode did no better, and prints a warning on every start.)
+      execArgv: ['--single-threaded'],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     })
