@@ -1,6 +1,6 @@
 // npm run bench [-- CASE…]: performance budgets as ratios against a baseline measured in the same
 // run on the same machine. Starts its own hub + spoke (or uses CPCRED_TESTENV when set).
-import {mkdtemp} from 'node:fs/promises'
+import {mkdtemp, readFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {adminConnection, down, readEnv, up, type TestEnv} from '../test/testenv/testenv.js'
@@ -59,6 +59,32 @@ async function nodeStartupTax(): Promise<void> {
   for (const name of set) delete process.env[name]
 }
 
+/**
+ * Waits (up to a minute) until the machine is idle: the case before may leave the hub or its
+ * commands busy for a while (5,000 profiles created, a thousand processes reaped), and a case that
+ * starts then measures the previous one's tail, not itself. Both sides of a ratio are hit, but not
+ * alike: on 2 cores the side with more processes loses more.
+ */
+async function settle(name: string): Promise<void> {
+  const idleShare = async () => {
+    const sample = async () =>
+      (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.split(/\s+/).slice(1).map(Number)
+    const before = await sample()
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const delta = (await sample()).map((value, index) => value - before[index]!)
+    const total = delta.reduce((sum, value) => sum + value, 0)
+    // idle and iowait
+    return total === 0 ? 1 : (delta[3]! + delta[4]!) / total
+  }
+  const deadline = Date.now() + 60_000
+  let idle = await idleShare()
+  while (idle < SETTLED_IDLE_SHARE && Date.now() < deadline) idle = await idleShare()
+  if (idle < SETTLED_IDLE_SHARE)
+    console.log(`# ${name}: the machine was still ${Math.round((1 - idle) * 100)}% busy after a minute`)
+}
+
+const SETTLED_IDLE_SHARE = 0.9
+
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2)
   const unknown = wanted.filter((name) => !cases[name])
@@ -79,6 +105,7 @@ async function main(): Promise<void> {
     }
     for (const [name, run] of Object.entries(cases)) {
       if (wanted.length && !wanted.includes(name)) continue
+      await settle(name)
       await run(context)
     }
   } finally {
