@@ -8,7 +8,7 @@
 //
 // Every call is synchronous: each is a small file or an empty directory on a local (often tmpfs)
 // disk, where a round trip through libuv's thread pool costs more than the call. A warm single
-// `cpcred exec` then never starts that pool, nor loads node:fs/promises (about 3 ms of its 10 ms).
+// `cpcred exec` then never starts that pool, nor loads node:fs/promises (2 to 3 ms of its 10 ms).
 import {
   accessSync,
   constants,
@@ -103,7 +103,9 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
         rmSync(dir, {recursive: true, force: true})
       }
     },
-    sweepStale: async () => sweepStale(root),
+    // On the next turn of the event loop: the caller starts it right after starting its command,
+    // and the synchronous walk must not run before the caller has taken over cpcred's signals.
+    sweepStale: () => new Promise((resolve) => setImmediate(() => resolve(sweepStale(root)))),
   }
 }
 
