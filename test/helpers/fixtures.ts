@@ -16,6 +16,9 @@ import {
 
 export const fakePlugin = path.join(repoRoot, 'test', 'plugins', 'fake-plugin.mjs')
 
+/** What the tests run on a target to learn whom it takes them for: kubectl's identity check, as JSON. */
+export const KUBECTL_WHOAMI = ['kubectl', 'auth', 'whoami', '-o', 'json']
+
 export interface SpokeFixture {
   namespace: string
   profile: ClusterProfile

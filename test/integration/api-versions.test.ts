@@ -17,7 +17,7 @@ import {
   testEnv,
   writeProviderFile,
 } from '../helpers/env.js'
-import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {KUBECTL_WHOAMI, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {MEMBER_ID_LABEL} from '../../src/core/profiles/cluster-profile.js'
 
 interface ExecSummary {
@@ -117,18 +117,7 @@ describe('a hub serving v1alpha1 and v1alpha2', () => {
     assert.equal(credential.code, 0, credential.stderr)
     assert.equal(JSON.parse(credential.stdout).kind, 'ExecCredential')
 
-    const exec = await run([
-      'exec',
-      target,
-      '--provider-file',
-      fixture.providerFile,
-      '--',
-      'kubectl',
-      'auth',
-      'whoami',
-      '-o',
-      'json',
-    ])
+    const exec = await run(['exec', target, '--provider-file', fixture.providerFile, '--', ...KUBECTL_WHOAMI])
     assert.equal(exec.code, 0, exec.stderr)
     assert.equal(JSON.parse(exec.stdout).status.userInfo.username, fixture.username)
   })

@@ -40,7 +40,13 @@ import {
   writeProviderFile,
   type RunResult,
 } from '../helpers/env.js'
-import {fakePlugin, pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {
+  fakePlugin,
+  KUBECTL_WHOAMI,
+  pluginRecords,
+  spokeFixture,
+  type SpokeFixture,
+} from '../helpers/fixtures.js'
 import {shellScript, waitForPids, waitGone} from '../helpers/processes.js'
 import {createPki} from '../testenv/pki.js'
 import {INVALID_SELECTORS, VALID_SELECTORS} from '../helpers/selectors.js'
@@ -1487,11 +1493,7 @@ describe('bad input, as it comes in the field', () => {
           file,
           '--no-cache',
           '--',
-          'kubectl',
-          'auth',
-          'whoami',
-          '-o',
-          'json',
+          ...KUBECTL_WHOAMI,
         ])
         assert.equal(result.code, 0, result.stderr)
         assert.match(result.stderr, /got token <redacted>/)

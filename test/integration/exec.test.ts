@@ -6,7 +6,7 @@ import net from 'node:net'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv, uniqueName} from '../helpers/env.js'
-import {pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {KUBECTL_WHOAMI, pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {kubeCall, kubeRequest} from '../testenv/http.js'
 import {bundleProbe} from '../helpers/processes.js'
 
@@ -42,17 +42,7 @@ describe('cpcred exec against the real spoke', () => {
   const target = () => `${fixture.namespace}/target`
 
   it('runs real kubectl against the target as the identity the plugin obtained', async () => {
-    const result = await exec([
-      target(),
-      '--provider-file',
-      fixture.providerFile,
-      '--',
-      'kubectl',
-      'auth',
-      'whoami',
-      '-o',
-      'json',
-    ])
+    const result = await exec([target(), '--provider-file', fixture.providerFile, '--', ...KUBECTL_WHOAMI])
     assert.equal(result.code, 0, result.stderr)
     assert.equal(JSON.parse(result.stdout).status.userInfo.username, fixture.username)
   })
@@ -132,7 +122,7 @@ describe('cpcred exec against the real spoke', () => {
     )
 
     // The answer is the target, not the command: real kubectl reaches the spoke as the plugin's identity.
-    const whoami = await run(['kubectl', 'auth', 'whoami', '-o', 'json'])
+    const whoami = await run(KUBECTL_WHOAMI)
     assert.equal(whoami.how, 'answer')
     assert.equal(whoami.code, 0, whoami.stderr)
     assert.equal(JSON.parse(whoami.stdout).status.userInfo.username, fixture.username)

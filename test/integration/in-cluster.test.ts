@@ -23,6 +23,7 @@ import {
   testEnv,
   writeProviderFile,
 } from '../helpers/env.js'
+import {KUBECTL_WHOAMI} from '../helpers/fixtures.js'
 import {waitForAccess} from '../helpers/hub-consumer.js'
 import {inPod, makePod, podsUnavailable, SERVICE_ACCOUNT_DIR, type Pod} from '../helpers/pods.js'
 
@@ -127,18 +128,7 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
 
   it("exec reaches the spoke with a token of the pod's own ServiceAccount, audience the spoke", async () => {
     const {env} = await testEnv()
-    const execArgs = [
-      'exec',
-      `${namespace}/spoke`,
-      '--provider-file',
-      providerFile,
-      '--',
-      'kubectl',
-      'auth',
-      'whoami',
-      '-o',
-      'json',
-    ]
+    const execArgs = ['exec', `${namespace}/spoke`, '--provider-file', providerFile, '--', ...KUBECTL_WHOAMI]
     const result = await pod.run(execArgs)
     assert.equal(result.code, 0, result.stderr)
     const usernameOf = (stdout: string) =>

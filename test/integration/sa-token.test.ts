@@ -27,6 +27,7 @@ import {hubConsumer} from '../helpers/hub-consumer.js'
 import {makePod, podsUnavailable} from '../helpers/pods.js'
 import {waitForPids} from '../helpers/processes.js'
 import {filesHolding, PLUGIN, reports, type Report} from '../helpers/cloud-cli.js'
+import {KUBECTL_WHOAMI} from '../helpers/fixtures.js'
 
 const V1 = 'client.authentication.k8s.io/v1'
 const JWT = /eyJ[A-Za-z0-9_-]{10,}/
@@ -43,11 +44,7 @@ const kubectlWhoami = (namespace: string, providers: string) => [
   providers,
   '-v',
   '--',
-  'kubectl',
-  'auth',
-  'whoami',
-  '-o',
-  'json',
+  ...KUBECTL_WHOAMI,
 ]
 
 describe('a provider with a serviceAccountToken block (workload-identity federation)', () => {
