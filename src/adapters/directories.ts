@@ -7,7 +7,7 @@ import {chmodSync, mkdirSync, statSync} from 'node:fs'
 import path from 'node:path'
 import {CpcredError} from '../core/errors.js'
 
-export const PRIVATE_DIR_MODE = 0o700
+const PRIVATE_DIR_MODE = 0o700
 
 /**
  * Creates `dir` (and missing parents) private to the user, and narrows the leaf to 0700 when it already

@@ -24,7 +24,8 @@ interface Target {
 
 // Both builds keep it at dist/fast/launcher-process.cjs: the bundles are in dist/fast, the
 // compiled modules one level below dist as well. Worked out when a fan-out starts it, not when this
-// module loads: a single `cpcred exec` loads it too (child-process.ts) and never needs it.
+// module loads: the full path's single `cpcred exec` loads it too (child-runner.ts) and never
+// needs it.
 const launcherPath = () => fileURLToPath(new URL('../fast/launcher-process.cjs', import.meta.url))
 
 class Launcher {
