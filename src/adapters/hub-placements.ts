@@ -3,6 +3,7 @@
 // hub call's.
 import {GROUP} from '../core/profiles/cluster-profile.js'
 import type {PlacementDecision} from '../core/fleet/placement.js'
+import {namespacedPath} from '../core/profiles/names.js'
 import type {PlacementDecisionList, PlacementWatchEvent} from '../usecases/ports.js'
 import type {TranslateOptions} from './kube-errors.js'
 import {KubeApiError} from './kube-client.js'
@@ -19,8 +20,8 @@ const HINTS: TranslateOptions = {
   forbiddenHint: `ask the hub administrator for RBAC access to ${PLACEMENTS}.${GROUP} (get, list), or use another --context`,
 }
 
-function placementsPath(namespace: string): string {
-  return `/apis/${GROUP}/${PLACEMENT_VERSION}/namespaces/${encodeURIComponent(namespace)}/${PLACEMENTS}`
+function placementsPath(namespace: string, name?: string): string {
+  return namespacedPath(`/apis/${GROUP}/${PLACEMENT_VERSION}`, PLACEMENTS, namespace, name)
 }
 
 export async function getPlacementDecision(
@@ -28,11 +29,9 @@ export async function getPlacementDecision(
   namespace: string,
   name: string,
 ): Promise<PlacementDecision | undefined> {
+  const path = placementsPath(namespace, name)
   try {
-    return await hub.client.request<PlacementDecision>(
-      'GET',
-      `${placementsPath(namespace)}/${encodeURIComponent(name)}`,
-    )
+    return await hub.client.request<PlacementDecision>('GET', path)
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
       return undefined
@@ -45,11 +44,12 @@ export async function listPlacementDecisions(
   namespace: string,
   labelSelector?: string,
 ): Promise<PlacementDecisionList> {
+  const path = placementsPath(namespace)
   try {
     const list = await hub.client.request<{
       items?: PlacementDecision[]
       metadata?: {resourceVersion?: string}
-    }>('GET', placementsPath(namespace), {query: {labelSelector}})
+    }>('GET', path, {query: {labelSelector}})
     return {items: list.items ?? [], resourceVersion: list.metadata?.resourceVersion}
   } catch (error) {
     throw hub.translate(error, `list PlacementDecisions in namespace "${namespace}"`, HINTS)

@@ -15,6 +15,7 @@ import {
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import {ContinueExpiredError, CpcredError, ExitCode} from '../core/errors.js'
 import {INSTALL_CRD_HINT, PROFILE_API_NOT_SERVED} from '../core/failures.js'
+import {namespacedPath, namespaceObjectPath} from '../core/profiles/names.js'
 import type {AccessAnswer, UserInfo} from '../core/doctor/hub.js'
 import type {ApiGroupDocument, ApiResourcesDocument} from '../core/doctor/api.js'
 import type {
@@ -164,12 +165,13 @@ export class Hub implements HubPort {
     }
   }
 
-  /** The path of the profiles in a namespace (all namespaces when undefined), in the version read. */
-  private async profilesPath(namespace?: string): Promise<string> {
-    const version = await this.apiVersion()
-    return namespace
-      ? `/apis/${GROUP}/${version}/namespaces/${encodeURIComponent(namespace)}/${PLURAL}`
-      : `/apis/${GROUP}/${version}/${PLURAL}`
+  /**
+   * The path of the profiles in a namespace (all namespaces when undefined), or of one profile, in
+   * the version read; from checked names only.
+   */
+  private async profilesPath(namespace?: string, name?: string): Promise<string> {
+    const base = `/apis/${GROUP}/${await this.apiVersion()}`
+    return namespace ? namespacedPath(base, PLURAL, namespace, name) : `${base}/${PLURAL}`
   }
 
   /** See hubIdentity. */
@@ -250,7 +252,7 @@ export class Hub implements HubPort {
   }
 
   async getProfile(namespace: string, name: string): Promise<ClusterProfile | undefined> {
-    const path = `${await this.profilesPath(namespace)}/${encodeURIComponent(name)}`
+    const path = await this.profilesPath(namespace, name)
     try {
       return withoutManagedFields(await this.client.request<ClusterProfile>('GET', path))
     } catch (error) {
@@ -265,7 +267,7 @@ export class Hub implements HubPort {
     try {
       const ns = await this.client.request<{metadata: {labels?: Record<string, string>}}>(
         'GET',
-        `/api/v1/namespaces/${encodeURIComponent(namespace)}`,
+        namespaceObjectPath(namespace),
       )
       return clustersetOf(ns.metadata.labels)
     } catch {
@@ -352,11 +354,9 @@ export class Hub implements HubPort {
   }
 
   async getSecret(namespace: string, name: string, hints: HubCallHints): Promise<SecretObject | undefined> {
+    const path = namespacedPath('/api/v1', 'secrets', namespace, name)
     try {
-      return await this.client.request<SecretObject>(
-        'GET',
-        `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`,
-      )
+      return await this.client.request<SecretObject>('GET', path)
     } catch (error) {
       if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
         return undefined
@@ -373,12 +373,11 @@ export class Hub implements HubPort {
     spec: TokenRequestSpec,
     hints: HubCallHints,
   ): Promise<TokenRequestAnswer | undefined> {
+    const path = namespacedPath('/api/v1', 'serviceaccounts', namespace, serviceAccount, 'token')
     try {
-      return await this.client.request<TokenRequestAnswer>(
-        'POST',
-        `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(serviceAccount)}/token`,
-        {body: {apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec}},
-      )
+      return await this.client.request<TokenRequestAnswer>('POST', path, {
+        body: {apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec},
+      })
     } catch (error) {
       if (
         error instanceof KubeApiError &&

@@ -57,4 +57,13 @@ describe('one place for each concern', () => {
       'use core/fleet/worker-pool.ts',
     )
   })
+
+  it('only names.ts builds a request path with a namespace or name in it', () => {
+    // Every other path is fixed text; one built by hand could take ".." from the hub unchecked.
+    assert.deepEqual(
+      found(/\/namespaces\/\$\{|encodeURIComponent\((namespace|name)/, ['core/profiles/names.ts']),
+      [],
+      'build it with namespacedPath (core/profiles/names.ts), which checks each segment',
+    )
+  })
 })
