@@ -7,6 +7,7 @@ import {namesInBrief} from '../core/text/format.js'
 import {canonicalJson} from '../core/exec-credential/cache.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import {UsageError} from '../core/errors.js'
+import {NAME_RULES, nameProblem, quotedName} from '../core/profiles/names.js'
 import {
   findNamed,
   kubeconfigPaths,
@@ -117,8 +118,20 @@ export async function loadHubConfig(
     context: contextName,
     server,
     user: context.user ?? '',
-    namespace: selection.namespace || context.namespace || 'default',
+    namespace: checkedHubNamespace(
+      selection.namespace || context.namespace || 'default',
+      selection.namespace ? '-n' : `the namespace of context "${contextName}"`,
+    ),
   }
+}
+
+/**
+ * The namespace every namespaced hub request is made in, refused before any request when it breaks
+ * Kubernetes' rule (clientcmd refuses such a context namespace too): a usage error naming its source.
+ */
+function checkedHubNamespace(namespace: string, source: string): string {
+  if (nameProblem('namespace', namespace) === undefined) return namespace
+  throw new UsageError(`${source} ${quotedName(namespace)} is not a namespace name`, NAME_RULES.namespace)
 }
 
 async function isFile(file: string): Promise<boolean> {
@@ -164,10 +177,10 @@ async function loadInClusterConfig(
   }
   const caFile = inClusterFile(dir, 'ca')
   const ca = await readOptional(caFile)
-  const namespace = inClusterNamespace(
-    selection.namespace,
-    env,
-    await readOptional(inClusterFile(dir, 'namespace')),
+  const namespaceFile = inClusterFile(dir, 'namespace')
+  const namespace = checkedHubNamespace(
+    inClusterNamespace(selection.namespace, env, await readOptional(namespaceFile)),
+    selection.namespace ? '-n' : `the pod's namespace (POD_NAMESPACE or ${namespaceFile})`,
   )
   const server = inClusterServer(env)
   const heldCa = ca?.includes('-----BEGIN CERTIFICATE-----') ? caFile : undefined

@@ -5,11 +5,13 @@ import {CpcredError, ExitCode, isCpcredError, UsageError} from '../core/errors.j
 import {
   decidedProfiles,
   placementKeySelector,
+  referenceProblem,
   siblingSelector,
   type DecidedProfile,
   type PlacementDecision,
 } from '../core/fleet/placement.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {NAME_RULES, nameProblem, quotedName} from '../core/profiles/names.js'
 import type {SelectionSource} from './ports.js'
 
 /** A target that could not be reached before it ran: its NAMESPACE/NAME and why. */
@@ -44,10 +46,11 @@ export async function placementSlices(
   return slices.some((slice) => slice.metadata.name === name) ? slices : [named, ...slices]
 }
 
+/** Not found, as kubectl and `describe NS/nosuch` say it: exit 1, not a usage error. */
 export function decisionNotFound(name: string, namespace: string): CpcredError {
   return new CpcredError(`PlacementDecision "${name}" not found in namespace "${namespace}"`, {
     hint: 'check the name and the namespace (-n); kubectl get placementdecisions.multicluster.x-k8s.io lists them',
-    exitCode: ExitCode.Usage,
+    exitCode: ExitCode.Failure,
   })
 }
 
@@ -78,6 +81,15 @@ export async function readDecided(
   const order = refs.map((ref) => `${ref.namespace}/${ref.name}`)
   for (const ref of refs) {
     const key = `${ref.namespace}/${ref.name}`
+    const invalid = referenceProblem(ref)
+    if (invalid !== undefined) {
+      unresolved.push({
+        profile: key,
+        error: `PlacementDecision ${ref.decision} references ClusterProfile ${invalid}; no request was made for it`,
+        exitCode: ExitCode.Failure,
+      })
+      continue
+    }
     try {
       const profile = await read(ref)
       if (profile) profiles.push(profile)
@@ -108,6 +120,11 @@ export function checkPlacementSelection(
     input.placementKey !== undefined && '--placement-key',
   ].filter(Boolean)
   if (given.length === 0) return
+  if (input.placement !== undefined && nameProblem('object', input.placement) !== undefined)
+    throw new UsageError(
+      `--placement ${quotedName(input.placement)} is not a PlacementDecision name`,
+      NAME_RULES.object,
+    )
   if (given.length > 1)
     throw new UsageError('--placement and --placement-key cannot be used together', 'give one of them')
   if (input.names > 0 || input.selector !== undefined || input.all)

@@ -240,10 +240,15 @@ describe('placements and health gating against the real hub', () => {
     assert.match(cases.find((c) => c.name === 'hidden')!.error!.message, /cannot get clusterprofiles/)
   })
 
-  it('says clearly when the PlacementDecision does not exist, or the selection is mixed', async () => {
-    const missing = await run(['exec', '--placement', 'nope', '--', 'true'])
-    assert.equal(missing.code, 2)
-    assert.match(missing.stderr, /PlacementDecision "nope" not found in namespace/)
+  it('says clearly when the PlacementDecision does not exist (exit 1, as kubectl), or the selection is mixed', async () => {
+    for (const command of [
+      ['exec', '--placement', 'nope', '--', 'true'],
+      ['list', '--placement', 'nope'],
+    ]) {
+      const missing = await run(command)
+      assert.equal(missing.code, 1, `${command[0]}: not found is exit 1, not a usage error`)
+      assert.match(missing.stderr, /PlacementDecision "nope" not found in namespace/)
+    }
     const mixed = await run(['exec', '--placement', 'pair', '--all', '--', 'true'])
     assert.equal(mixed.code, 2)
     assert.match(mixed.stderr, /--placement cannot be combined/)

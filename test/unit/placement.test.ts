@@ -8,6 +8,7 @@ import {
   gateHealthy,
   PLACEMENT_KEY_LABEL,
   placementKeySelector,
+  referenceProblem,
   siblingSelector,
   slicesOf,
   unhealthyBecause,
@@ -15,6 +16,9 @@ import {
   type PlacementQuery,
 } from '../../src/core/fleet/placement.js'
 import type {ClusterProfile, Condition} from '../../src/core/profiles/cluster-profile.js'
+import {ExitCode} from '../../src/core/errors.js'
+import {readDecided} from '../../src/usecases/select-placement.js'
+import {RAW_CONTROL} from '../helpers/controls.js'
 
 function slice(name: string, index: string | undefined, refs: [string, string?][]): PlacementDecision {
   return {
@@ -171,4 +175,54 @@ describe('slicesOf: a placement among every decision of its namespace', () => {
   for (const {name, query, want} of cases) {
     it(name, () => assert.deepEqual(names(slicesOf(query, all)), want))
   }
+})
+
+describe('references that may not be read (readDecided)', () => {
+  const hostile: [string, string?][] = [
+    ['../x'],
+    ['p2', '../../w3-esc'],
+    ['.'],
+    ['..'],
+    ['a/b'],
+    ['%2F'],
+    ['UPPER'],
+    ['a'.repeat(300)],
+    ['a\u001b[2Jb'],
+    ['ok', 'a.b'],
+  ]
+
+  it('are per-target errors (exit 1) naming the reference and the rule, and are never read', async () => {
+    const read: string[] = []
+    const placed = await readDecided(
+      decidedProfiles([slice('hostile', '0', [...hostile, ['good']])]),
+      (ref) => {
+        read.push(`${ref.namespace}/${ref.name}`)
+        return {metadata: {name: ref.name, namespace: ref.namespace}} as ClusterProfile
+      },
+    )
+    assert.deepEqual(read, ['sched/good'])
+    assert.deepEqual(
+      placed.profiles.map((p) => p.metadata.name),
+      ['good'],
+    )
+    assert.equal(placed.unresolved.length, hostile.length)
+    for (const target of placed.unresolved) {
+      assert.equal(target.exitCode, ExitCode.Failure)
+      assert.match(
+        target.error,
+        /^PlacementDecision sched\/hostile references ClusterProfile ".*": a (name|namespace) must be a DNS-1123/,
+      )
+      assert.match(target.error, /no request was made for it$/)
+      assert.doesNotMatch(target.error, RAW_CONTROL)
+    }
+    assert.match(
+      placed.unresolved[1]!.error,
+      /"\.\.\/\.\.\/w3-esc\/p2": a namespace must be a DNS-1123 label/,
+    )
+    assert.match(placed.unresolved[9]!.error, /"a\.b\/ok": a namespace must be/)
+  })
+
+  it('referenceProblem says nothing of a valid reference', () => {
+    assert.equal(referenceProblem({namespace: 'fleet', name: 'eu.west-1'}), undefined)
+  })
 })

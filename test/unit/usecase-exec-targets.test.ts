@@ -140,12 +140,22 @@ describe('selectExecTargets: placements and health', () => {
     )
   })
 
-  it('says which PlacementDecision does not exist, as a usage error', async () => {
+  it('says which PlacementDecision does not exist, as not found (exit 1, as kubectl)', async () => {
     const w = world(fleet, undefined, slices)
     await assert.rejects(
       selectExecTargets(w.ports, {...none, placement: 'nope'}, [provider()]),
       (error) =>
-        error instanceof CpcredError && error.exitCode === 2 && /"nope" not found/.test(error.message),
+        error instanceof CpcredError && error.exitCode === 1 && /"nope" not found/.test(error.message),
+    )
+  })
+
+  it('refuses a --placement that is not a name, before asking the hub', async () => {
+    const w = world(fleet, undefined, slices)
+    await assert.rejects(
+      selectExecTargets(w.ports, {...none, placement: '../x'}, [provider()]),
+      (error) =>
+        error instanceof UsageError &&
+        /--placement "\.\.\/x" is not a PlacementDecision name/.test(error.message),
     )
   })
 

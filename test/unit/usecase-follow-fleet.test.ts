@@ -158,13 +158,13 @@ describe('followFleet: a placement followed through its decisions and its profil
     await run.running
   })
 
-  it('a named decision that is not there at the start is a usage error, and both watches stop', async () => {
+  it('a named decision that is not there at the start is not found (exit 1), and both watches stop', async () => {
     const hub = new LiveHub()
     hub.profiles = [profile('a')]
     const run = start(hub, {placement: 'nope'})
     await assert.rejects(run.running, (error) => {
       assert.ok(isCpcredError(error))
-      assert.equal(error.exitCode, ExitCode.Usage)
+      assert.equal(error.exitCode, ExitCode.Failure)
       assert.match(error.message, /PlacementDecision "nope" not found in namespace "fleet"/)
       return true
     })

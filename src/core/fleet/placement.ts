@@ -9,6 +9,7 @@ import {
   type ClusterProfile,
   type ObjectMeta,
 } from '../profiles/cluster-profile.js'
+import {nameProblem, quotedName} from '../profiles/names.js'
 
 /** Upstream DecisionKeyLabel: the same value on every slice of one decision. */
 export const DECISION_KEY_LABEL = 'multicluster.x-k8s.io/decision-key'
@@ -100,6 +101,15 @@ export function decidedProfiles(slices: readonly PlacementDecision[]): DecidedPr
     }
   }
   return decided
+}
+
+/**
+ * Why a reference may not be read (its namespace or name breaks Kubernetes' rules, as whoever can
+ * write a PlacementDecision may make it), as `NAMESPACE/NAME: the rule`; undefined when it may.
+ */
+export function referenceProblem(ref: Pick<DecidedProfile, 'namespace' | 'name'>): string | undefined {
+  const problem = nameProblem('namespace', ref.namespace) ?? nameProblem('object', ref.name)
+  return problem === undefined ? undefined : `${quotedName(`${ref.namespace}/${ref.name}`)}: ${problem}`
 }
 
 /** The decisions among `decisions` that reference `profile` (for describe). */
