@@ -26,7 +26,20 @@ export interface ClusterInfo {
   caData: string
   /** The cluster's service-account issuer URL. */
   issuer: string
+  /** The hub's audit log (JSON lines): what each user asked of it, as the server saw the request. */
+  auditLog?: string
 }
+
+/**
+ * What the hub records of every request but its own loopback ones, so that a test can show which
+ * paths cpcred asked for (and that a hostile name made it ask for none).
+ */
+const HUB_AUDIT_POLICY = YAML.stringify({
+  apiVersion: 'audit.k8s.io/v1',
+  kind: 'Policy',
+  omitStages: ['RequestReceived'],
+  rules: [{level: 'None', users: ['system:apiserver']}, {level: 'Metadata'}],
+})
 
 export interface ProcessInfo {
   name: string
@@ -92,11 +105,15 @@ export async function up(dir: string, log: (line: string) => void = () => {}): P
     await writeState(partial)
 
     const hubKey = await createServiceAccountKey(dir, 'hub-sa')
+    const auditPolicy = path.join(dir, 'hub-audit-policy.yaml')
+    await writeFile(auditPolicy, HUB_AUDIT_POLICY)
+    const hubAuditLog = path.join(dir, 'hub-audit.log')
     await startApiserver(dir, processes, binaries, pki, {
       name: 'hub',
       port: hubPort!,
       etcdPort: etcdPorts[0]!,
       serviceAccountKey: hubKey,
+      extraArgs: [`--audit-policy-file=${auditPolicy}`, `--audit-log-path=${hubAuditLog}`],
     })
     await writeState(partial)
     const hubConnection: Connection = {server: hubServer, caPem: pki.caPem, ...adminPem}
@@ -129,6 +146,7 @@ export async function up(dir: string, log: (line: string) => void = () => {}): P
       context: 'hub',
       caData,
       issuer: hubServer,
+      auditLog: hubAuditLog,
     }
     const spoke: ClusterInfo = {
       name: 'spoke',
