@@ -123,6 +123,9 @@ export async function writeKubeconfig(
         await files.write(destination.file, await emitKubeconfig(merged.document))
         const messages = [
           ...(merged.added.length ? [`Added to ${destination.file}: ${namesInBrief(merged.added)}`] : []),
+          ...(merged.updated.length
+            ? [`Updated in ${destination.file}: ${namesInBrief(merged.updated)}`]
+            : []),
           ...(merged.replaced.length
             ? [`Replaced in ${destination.file}: ${namesInBrief(merged.replaced)}`]
             : []),

@@ -167,6 +167,77 @@ describe('writeKubeconfig', () => {
     assert.match(outcome.messages.join('\n'), /Added to \/k\/config: .*context fleet\/a/)
   })
 
+  it('merging again updates the entries it wrote for the same profile and hub, without --overwrite', async () => {
+    const files = fakeFiles({'/k/config': 'apiVersion: v1\nkind: Config\n'})
+    const merge = (profiles: ClusterProfile[], extra: Partial<KubeconfigRequest> = {}) =>
+      writeKubeconfig(files.port, request(profiles, extra), {
+        kind: 'merge',
+        file: '/k/config',
+        overwrite: false,
+        setCurrent: false,
+      })
+    await merge([profile('fleet/a')])
+    // The profile moved to a new server: the second run updates the entries in place.
+    const again = await merge([profile('fleet/a', 'token', 'https://moved.example')])
+    assert.deepEqual(files.writes, ['/k/config', '/k/config'])
+    assert.match(
+      again.messages.join('\n'),
+      /Updated in \/k\/config: cluster fleet\/a, user fleet\/a, context fleet\/a/,
+    )
+    const merged = parse(files.files.get('/k/config') ?? '') as {
+      clusters: {name: string; cluster: {server: string}}[]
+    }
+    assert.deepEqual(
+      merged.clusters.map((cluster) => [cluster.name, cluster.cluster.server]),
+      [['fleet/a', 'https://moved.example']],
+    )
+    assert.deepEqual(contextsOf(files.files.get('/k/config')), ['fleet/a'])
+  })
+
+  it('still refuses entries of the same name that another hub or profile owns, or no one, naming --overwrite', async () => {
+    const unmarked = [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{name: fleet/a, cluster: {server: "https://mine.example"}}]',
+      '',
+    ].join('\n')
+    const cases: Array<[string, Record<string, string>, Partial<KubeconfigRequest>]> = [
+      ['another hub', {}, {hubServer: 'https://other-hub.example:6443'}],
+      // Profile fleet/b under the name template "fleet/a" clashes with fleet/a's entries.
+      ['another profile', {}, {contextNameTemplate: 'fleet/a', profiles: [profile('fleet/b')]}],
+      ['no mark', {'/k/config': unmarked}, {}],
+    ]
+    for (const [what, initial, extra] of cases) {
+      const files = fakeFiles(initial)
+      if (!initial['/k/config']) {
+        await writeKubeconfig(files.port, request([profile('fleet/a')]), {
+          kind: 'merge',
+          file: '/k/config',
+          overwrite: false,
+          setCurrent: false,
+        })
+      }
+      const before = files.files.get('/k/config')
+      const error = await writeKubeconfig(
+        files.port,
+        {...request([profile('fleet/a')]), ...extra},
+        {
+          kind: 'merge',
+          file: '/k/config',
+          overwrite: false,
+          setCurrent: false,
+        },
+      ).then(
+        () => assert.fail(`${what}: the merge should be refused`),
+        (error: unknown) => error,
+      )
+      assert.ok(error instanceof UsageError, `${what}: ${String(error)}`)
+      assert.match(error.message, /already has cluster "fleet\/a".*refusing to replace/, what)
+      assert.match(error.hint ?? '', /--overwrite/, what)
+      assert.equal(files.files.get('/k/config'), before, `${what}: the file is as it was`)
+    }
+  })
+
   it('lets a failed write surface and leaves the file as it was', async () => {
     const files = fakeFiles({'/k/config': 'apiVersion: v1\nkind: Config\n'}, {failWrite: true})
     await assert.rejects(
