@@ -85,6 +85,28 @@ function request(profiles: ClusterProfile[], extra: Partial<KubeconfigRequest> =
   }
 }
 
+/** A provider with a serviceAccountToken block: its plugin needs a hub token only cpcred mints. */
+const FEDERATED = parseProviderFile(
+  JSON.stringify({
+    providers: [
+      {
+        name: 'eks',
+        execConfig: {apiVersion: 'client.authentication.k8s.io/v1', command: 'aws'},
+        serviceAccountToken: {audience: 'sts.amazonaws.com', fileEnv: 'F', serviceAccount: 'fleet/deployer'},
+      },
+    ],
+  }),
+  'providers.json',
+).providers
+
+/** The command each user of a written kubeconfig runs, by name. */
+const commandsOf = (text: string | undefined) =>
+  Object.fromEntries(
+    ((parse(text ?? '') as {users?: {name: string; user: {exec: {command: string}}}[]}).users ?? []).map(
+      (user) => [user.name, user.user.exec.command],
+    ),
+  )
+
 const contextsOf = (text: string | undefined) =>
   ((parse(text ?? '') as {contexts?: {name: string}[]}).contexts ?? []).map((context) => context.name)
 
@@ -238,6 +260,35 @@ describe('writeKubeconfig', () => {
     }
   })
 
+  it('never writes a plugin-mode entry that would run a federated plugin without its token', async () => {
+    const files = fakeFiles()
+    const providers = [...PROVIDERS, ...FEDERATED]
+    for (const destination of [
+      {kind: 'stdout'} as const,
+      {kind: 'file', file: '/k/out', overwrite: false} as const,
+      {kind: 'merge', file: '/k/merged', overwrite: false, setCurrent: false} as const,
+    ]) {
+      const outcome = await writeKubeconfig(
+        files.port,
+        request([profile('fleet/a', 'eks'), profile('fleet/b')], {
+          providers,
+          providerFile: '/home/ada/providers.json',
+        }),
+        destination,
+      )
+      const text = destination.kind === 'stdout' ? outcome.yaml : files.files.get(destination.file)
+      assert.deepEqual(commandsOf(text), {
+        'fleet/a': '/opt/cpcred/bin/run.js',
+        'fleet/b': '/usr/bin/token-plugin',
+      })
+      assert.match(
+        outcome.messages[0] ?? '',
+        /^provider "eks" federates through serviceAccountToken, .* so the entries of fleet\/a run 'cpcred credential'/,
+        destination.kind,
+      )
+    }
+  })
+
   it('lets a failed write surface and leaves the file as it was', async () => {
     const files = fakeFiles({'/k/config': 'apiVersion: v1\nkind: Config\n'}, {failWrite: true})
     await assert.rejects(
@@ -276,6 +327,25 @@ describe('syncKubeconfig', () => {
     const second = await sync(files, [profile('fleet/a'), profile('fleet/b')])
     assert.equal(second.wrote, false)
     assert.deepEqual(files.writes, ['/k/config'])
+  })
+
+  it('writes a federated profile in cpcred mode, with a note saying why', async () => {
+    const files = fakeFiles()
+    const outcome = await syncKubeconfig(files.port, {
+      ...request([profile('fleet/a', 'eks'), profile('fleet/b')], {
+        providers: [...PROVIDERS, ...FEDERATED],
+        providerFile: '/home/ada/providers.json',
+      }),
+      file: '/k/config',
+      dryRun: false,
+      setCurrent: false,
+    })
+    assert.deepEqual(commandsOf(files.files.get('/k/config')), {
+      'fleet/a': '/opt/cpcred/bin/run.js',
+      'fleet/b': '/usr/bin/token-plugin',
+    })
+    assert.equal(outcome.notes.length, 1)
+    assert.match(outcome.notes[0]!, /provider "eks" federates .* fleet\/a run 'cpcred credential'/)
   })
 
   it('prunes what it wrote for a profile that is gone, and never an entry the user wrote', async () => {
