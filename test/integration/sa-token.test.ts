@@ -327,6 +327,29 @@ describe('a provider with a serviceAccountToken block (workload-identity federat
     )
   })
 
+  it('a fileEnv that chooses code or the hub is refused with exit 2 before anything runs', async () => {
+    for (const fileEnv of ['PATH', 'LD_PRELOAD', 'KUBECONFIG']) {
+      const provider = federated('fed', `${namespace}/alpha`, 'nobody', {
+        REPORT: path.join(dir, 'guarded.report'),
+      })
+      const providers = await writeProviderFile(await tempDir(), [
+        {...provider, serviceAccountToken: {...provider.serviceAccountToken, fileEnv}},
+      ])
+      const result = await cpcred(
+        ['credential', `${namespace}/spoke`, '--provider-file', providers],
+        await user(),
+      )
+      assert.equal(result.code, 2, result.stderr)
+      assert.match(
+        result.stderr,
+        new RegExp(
+          `^error: ${providers.replace(/[.]/g, '\\.')}: providers\\[0\\] \\("fed"\\): serviceAccountToken\\.fileEnv cannot be ${fileEnv}`,
+        ),
+      )
+    }
+    assert.deepEqual(await reports(path.join(dir, 'guarded.report')), [], 'the plugin never ran')
+  })
+
   it('a token file left by a run killed with SIGKILL is removed at the next start', async () => {
     const me = await user()
     const hang = federated('hang', `${namespace}/alpha`, `system:serviceaccount:${namespace}:alpha`, {
