@@ -34,11 +34,13 @@ export const KUBECONFIG_FLAGS = {
   },
   merge: {
     kind: 'boolean',
-    summary: 'Merge into --output-file, else the first KUBECONFIG file, else ~/.kube/config.',
+    summary:
+      'Merge into --output-file, else the first KUBECONFIG file, else ~/.kube/config; entries cpcred wrote for the same profile and hub are updated.',
   },
   overwrite: {
     kind: 'boolean',
-    summary: 'Replace an existing file, or entries of the same names when merging.',
+    summary:
+      'Replace an existing file, or, when merging, entries of the same names that cpcred did not write for the same profile and hub.',
   },
   'set-current': {kind: 'boolean', summary: 'Make the first profile the current context.'},
   ...KUBECONFIG_ENTRY_FLAGS,

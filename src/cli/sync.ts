@@ -141,6 +141,7 @@ export function renderSyncOutcome(
   output: Output,
 ): void {
   for (const warning of outcome.warnings) printer.warn(warning)
+  for (const note of outcome.notes) printer.note(note)
   if (output === 'text') for (const fold of outcome.folds) printer.note(describeFold(fold))
   if (output === 'json') {
     printer.data(exportJson(outcomeData(outcome, request)))

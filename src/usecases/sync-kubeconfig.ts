@@ -4,7 +4,7 @@
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {profileKey} from '../core/profiles/cluster-profile.js'
 import {isCpcredError} from '../core/errors.js'
-import {hubPinWarnings, renderKubeconfig} from '../core/kubeconfig/render.js'
+import {federatedEntryNotes, hubPinWarnings, renderKubeconfig} from '../core/kubeconfig/render.js'
 import {planSync, type SyncPlan} from '../core/kubeconfig/sync.js'
 import {foldSelection, type MemberFold} from '../core/fleet/member-fold.js'
 import type {Provider} from '../core/access/provider-file.js'
@@ -34,6 +34,8 @@ export interface SyncOutcome extends SyncPlan {
   /** The file was written (something changed, and it is not a dry run). */
   wrote: boolean
   warnings: string[]
+  /** For stderr: entries that run `cpcred credential` although plugin mode was asked for, and why. */
+  notes: string[]
   /** Profiles that stand for one member cluster, folded into one entry. */
   folds: MemberFold[]
 }
@@ -47,6 +49,7 @@ export async function syncKubeconfig(files: KubeconfigFiles, request: SyncReques
   const entries = resolutions.map((resolution) => ({resolution}))
   const desired = renderKubeconfig(entries, options)
   warnings.push(...hubPinWarnings(entries, options))
+  const notes = federatedEntryNotes(entries, options)
 
   const plan = async (): Promise<SyncOutcome> => {
     const text = await files.read(request.file)
@@ -64,7 +67,7 @@ export async function syncKubeconfig(files: KubeconfigFiles, request: SyncReques
     })
     const write = result.changed && !request.dryRun
     if (write) await files.write(request.file, await emitKubeconfig(result.document))
-    return {...result, wrote: write, warnings: [...new Set(warnings)], folds}
+    return {...result, wrote: write, warnings: [...new Set(warnings)], notes, folds}
   }
   return request.dryRun ? plan() : files.withLock(request.file, plan)
 }

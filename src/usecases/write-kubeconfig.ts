@@ -8,6 +8,7 @@ import {namesInBrief} from '../core/text/format.js'
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import {
+  federatedEntryNotes,
   hubPinWarnings,
   renderKubeconfig,
   type KubeconfigMode,
@@ -47,7 +48,7 @@ export type Destination =
 export interface KubeconfigOutcome {
   /** The YAML, when it goes to stdout. */
   yaml?: string
-  /** What happened, for stderr. */
+  /** What happened, for stderr (and which entries run cpcred although plugin mode was asked for). */
   messages: string[]
   warnings: string[]
   /** Profiles left out (skipUnusable), each with why. */
@@ -91,12 +92,13 @@ export async function writeKubeconfig(
       ...hubPinWarnings(entries, options),
     ]),
   ]
+  const notes = federatedEntryNotes(entries, options)
   const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig/text.js')
   const contexts = document.contexts.map((context) => context.name)
 
   switch (destination.kind) {
     case 'stdout':
-      return {yaml: await emitKubeconfig(document), messages: [], warnings, skipped}
+      return {yaml: await emitKubeconfig(document), messages: notes, warnings, skipped}
     case 'file': {
       if (!destination.overwrite && (await files.read(destination.file)) !== undefined) {
         throw new UsageError(
@@ -106,7 +108,10 @@ export async function writeKubeconfig(
       }
       await files.write(destination.file, await emitKubeconfig(document))
       return {
-        messages: [`Wrote ${contexts.length} context(s) to ${destination.file}: ${namesInBrief(contexts)}`],
+        messages: [
+          ...notes,
+          `Wrote ${contexts.length} context(s) to ${destination.file}: ${namesInBrief(contexts)}`,
+        ],
         warnings,
         skipped,
       }
@@ -122,7 +127,11 @@ export async function writeKubeconfig(
         })
         await files.write(destination.file, await emitKubeconfig(merged.document))
         const messages = [
+          ...notes,
           ...(merged.added.length ? [`Added to ${destination.file}: ${namesInBrief(merged.added)}`] : []),
+          ...(merged.updated.length
+            ? [`Updated in ${destination.file}: ${namesInBrief(merged.updated)}`]
+            : []),
           ...(merged.replaced.length
             ? [`Replaced in ${destination.file}: ${namesInBrief(merged.replaced)}`]
             : []),

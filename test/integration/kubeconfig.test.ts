@@ -134,7 +134,7 @@ describe('cpcred kubeconfig consumed by the real kubectl', () => {
     )
   })
 
-  it('--merge keeps every other context and user unchanged, and refuses clashes without --overwrite', async () => {
+  it('--merge keeps every other context and user unchanged, updates its own entries, and refuses others without --overwrite', async () => {
     const target = path.join(dir, 'merged.yaml')
     const existing = {
       apiVersion: 'v1',
@@ -182,12 +182,25 @@ describe('cpcred kubeconfig consumed by the real kubectl', () => {
       ['prod', `${fixture.namespace}/target`],
     )
 
-    const clash = await merge()
+    // Run again, it updates the entries it wrote for this profile and hub, as aws eks update-kubeconfig does.
+    const again = await merge()
+    assert.equal(again.code, 0, again.stderr)
+    assert.match(
+      again.stderr,
+      new RegExp(
+        `Updated in ${target}: cluster ${fixture.namespace}/target, user ${fixture.namespace}/target, context ${fixture.namespace}/target`,
+      ),
+    )
+    assert.deepEqual(YAML.parse(await readFile(target, 'utf8')), merged)
+
+    // Entries cpcred did not write (the user's "prod") are refused, naming the flag that replaces them.
+    const clash = await merge('--context-name', 'prod')
     assert.equal(clash.code, 2)
     assert.match(
       clash.stderr,
-      /already has cluster ".*", user ".*", context ".*"; refusing to replace them\nPass --overwrite/,
+      /already has cluster "prod", context "prod", which cpcred did not write for the same profile and hub; refusing to replace them\nPass --overwrite/,
     )
+    assert.deepEqual(YAML.parse(await readFile(target, 'utf8')), merged)
 
     const replaced = await merge('--overwrite', '--set-current')
     assert.equal(replaced.code, 0, replaced.stderr)

@@ -7,9 +7,10 @@
 import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {readdir, stat, writeFile} from 'node:fs/promises'
+import {readFile, readdir, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
+import YAML from 'yaml'
 import {applyObject, loadExample} from '../../scripts/manifests.js'
 import {
   applyProfile,
@@ -18,6 +19,7 @@ import {
   createNamespace,
   createServiceAccount,
   isolatedEnv,
+  runProgram,
   tempDir,
   testEnv,
   writeProviderFile,
@@ -202,6 +204,53 @@ describe('a provider with a serviceAccountToken block (workload-identity federat
     assert.equal((await readdir(cacheDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name)).length, 1)
   })
 
+  it('kubeconfig and sync in plugin mode write its entry in cpcred mode, with a note; kubectl reaches the spoke as the ServiceAccount', async () => {
+    const me = await user()
+    const providers = await writeProviderFile(await tempDir(), [
+      federated('fed', `${namespace}/alpha`, `system:serviceaccount:${namespace}:alpha`, {
+        REPORT: path.join(dir, 'kubeconfig.report'),
+      }),
+    ])
+    const out = await tempDir('cpcred-sa-kubeconfig-')
+    const note =
+      /provider "fed" federates through serviceAccountToken, .* run 'cpcred credential' \(as with --mode cpcred\)/
+    const written = path.join(out, 'written.yaml')
+    const synced = path.join(out, 'synced.yaml')
+    for (const [file, args] of [
+      [written, ['kubeconfig', `${namespace}/spoke`, '--output-file', written]],
+      [synced, ['sync', '-n', namespace, '--all', '--set-current', '--output-file', synced]],
+    ] as const) {
+      const result = await cpcred([...args, '--provider-file', providers], me)
+      assert.equal(result.code, 0, result.stderr)
+      assert.match(result.stderr, note, args[0])
+      const exec = YAML.parse(await readFile(file, 'utf8')).users[0].user.exec
+      assert.equal(exec.command, cpcredBin, args[0])
+      assert.deepEqual(exec.args, [
+        'credential',
+        `${namespace}/spoke`,
+        `--kubeconfig=${me.KUBECONFIG}`,
+        `--context=${YAML.parse(await readFile(me.KUBECONFIG!, 'utf8'))['current-context']}`,
+        `--provider-file=${providers}`,
+      ])
+
+      // kubectl runs cpcred credential, which mints the token and hands it to the plugin in a file.
+      const runs = (await reports(path.join(dir, 'kubeconfig.report'))).length
+      const whoami = await runProgram('kubectl', ['--kubeconfig', file, ...KUBECTL_WHOAMI.slice(1)], {
+        env: {...isolatedEnv, ...me, KUBECONFIG: '', XDG_CACHE_HOME: path.join(out, `${args[0]}-cache`)},
+      })
+      assert.equal(whoami.code, 0, whoami.stderr)
+      assert.equal(usernameOf(whoami), `hub:system:serviceaccount:${namespace}:alpha`)
+      assert.doesNotMatch(whoami.stderr, JWT)
+      const seen = (await reports(path.join(dir, 'kubeconfig.report'))).slice(runs)
+      assert.equal(seen.length, 1, 'the plugin ran once, with the token file')
+      assert.equal(seen[0]!.sub, `system:serviceaccount:${namespace}:alpha`)
+      assert.equal(existsSync(seen[0]!.file), false, 'the token file is removed after the run')
+    }
+    for (const holder of await filesHolding(out, 'eyJ')) {
+      assert.equal(holder.mode & 0o077, 0, `${holder.file} (mode ${holder.mode.toString(8)}) holds a token`)
+    }
+  })
+
   it('a caller that may not create serviceaccounts/token gets exit 4 naming the ServiceAccount', async () => {
     const consumer = await hubConsumer(
       (await testEnv()).hub,
@@ -276,6 +325,29 @@ describe('a provider with a serviceAccountToken block (workload-identity federat
       result.stderr,
       /provider "fed": serviceAccountToken names no serviceAccount, and cpcred is not in a pod/,
     )
+  })
+
+  it('a fileEnv that chooses code or the hub is refused with exit 2 before anything runs', async () => {
+    for (const fileEnv of ['PATH', 'LD_PRELOAD', 'KUBECONFIG']) {
+      const provider = federated('fed', `${namespace}/alpha`, 'nobody', {
+        REPORT: path.join(dir, 'guarded.report'),
+      })
+      const providers = await writeProviderFile(await tempDir(), [
+        {...provider, serviceAccountToken: {...provider.serviceAccountToken, fileEnv}},
+      ])
+      const result = await cpcred(
+        ['credential', `${namespace}/spoke`, '--provider-file', providers],
+        await user(),
+      )
+      assert.equal(result.code, 2, result.stderr)
+      assert.match(
+        result.stderr,
+        new RegExp(
+          `^error: ${providers.replace(/[.]/g, '\\.')}: providers\\[0\\] \\("fed"\\): serviceAccountToken\\.fileEnv cannot be ${fileEnv}`,
+        ),
+      )
+    }
+    assert.deepEqual(await reports(path.join(dir, 'guarded.report')), [], 'the plugin never ran')
   })
 
   it('a token file left by a run killed with SIGKILL is removed at the next start', async () => {

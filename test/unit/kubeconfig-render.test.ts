@@ -16,6 +16,7 @@ import {
 import {ExitCode, UsageError} from '../../src/core/errors.js'
 import {emitKubeconfig} from '../../src/core/kubeconfig/text.js'
 import {
+  federatedEntryNotes,
   hubPinWarnings,
   renderKubeconfig,
   type KubeconfigEntryInput,
@@ -544,6 +545,72 @@ describe('renderKubeconfig --mode cpcred', () => {
     assert.throws(
       () => renderKubeconfig(entries([simpleProfile('fleet/a')]), options({cpcredCommand: []})),
       /needs cpcredCommand/,
+    )
+  })
+})
+
+describe('renderKubeconfig: a federated provider (serviceAccountToken) in plugin mode', () => {
+  // Its plugin needs a hub token in a file that only cpcred mints: run directly by kubectl it would
+  // get none, so its entry runs cpcred credential; the other entries keep running their plugins.
+  const FEDERATED = providers([
+    ...TOKEN_PROVIDERS.map(({name, execConfig}) => ({name, execConfig})),
+    {
+      name: 'eks',
+      execConfig: {apiVersion: 'client.authentication.k8s.io/v1', command: 'aws', args: ['eks', 'get-token']},
+      serviceAccountToken: {
+        audience: 'sts.amazonaws.com',
+        fileEnv: 'AWS_WEB_IDENTITY_TOKEN_FILE',
+        serviceAccount: 'fleet/deployer',
+      },
+    },
+  ])
+  const PROVIDER_FILE = '/home/ada/.config/cpcred/providers.json'
+  const options = (extra: Partial<RenderKubeconfigOptions> = {}): RenderKubeconfigOptions => ({
+    mode: 'plugin',
+    hub: HUB,
+    cpcredCommand: CPCRED,
+    providerFile: PROVIDER_FILE,
+    ...extra,
+  })
+  const fleet = () => entries([simpleProfile('fleet/a', 'eks'), simpleProfile('fleet/b')], FEDERATED)
+
+  it("writes the federated profile's entry in cpcred mode and says why; the others run their plugin", () => {
+    const document = renderKubeconfig(fleet(), options())
+    const exec = (name: string) => document.users.find((user) => user.name === name)?.user.exec
+    assert.equal(exec('fleet/a')?.command, CPCRED[0])
+    assert.deepEqual(exec('fleet/a')?.args, [
+      ...CPCRED.slice(1),
+      'credential',
+      'fleet/a',
+      '--kubeconfig=/home/ada/.kube/hub.yaml',
+      '--context=hub-admin',
+      `--provider-file=${PROVIDER_FILE}`,
+    ])
+    assert.equal(exec('fleet/b')?.command, '/usr/bin/token-plugin')
+    assert.deepEqual(federatedEntryNotes(fleet(), options()), [
+      'provider "eks" federates through serviceAccountToken, a hub token only cpcred can hand its plugin, ' +
+        "so the entries of fleet/a run 'cpcred credential' (as with --mode cpcred)",
+    ])
+    // Nothing to say in cpcred mode, or without a federated provider.
+    assert.deepEqual(federatedEntryNotes(fleet(), options({mode: 'cpcred'})), [])
+    assert.deepEqual(federatedEntryNotes(entries([simpleProfile('fleet/b')], FEDERATED), options()), [])
+  })
+
+  it('does not warn about the hub pin for an entry that is not pinned', () => {
+    const spread = options({hub: {...HUB, kubeconfigPaths: ['/a/hub.yaml', '/b/hub.yaml']}})
+    assert.deepEqual(hubPinWarnings(entries([simpleProfile('fleet/a', 'eks')], FEDERATED), spread), [])
+    assert.equal(hubPinWarnings(fleet(), spread).length, 1)
+  })
+
+  it('refuses it with the in-cluster hub, which a cpcred credential entry cannot name, saying what works', () => {
+    expectUsageError(
+      () =>
+        renderKubeconfig(
+          fleet(),
+          options({hub: {kubeconfigPaths: [], context: 'in-cluster', inCluster: true}}),
+        ),
+      /cannot write an entry for fleet\/a: provider "eks" federates through serviceAccountToken/,
+      /cpcred exec fleet\/a -- kubectl/,
     )
   })
 })

@@ -13,6 +13,7 @@ import {CpcredError, ExitCode} from '../../src/core/errors.js'
 import type {ExecConfig} from '../../src/core/access/exec-config.js'
 import type {Provider} from '../../src/core/access/provider-file.js'
 import {chooseProvider, resolveAccess} from '../../src/core/access/resolve-access.js'
+import {HUB_CONTEXT_ENV, HUB_KUBECONFIG_ENV} from '../../src/core/profiles/hub-pin.js'
 
 const CA_DATA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString(
   'base64',
@@ -519,6 +520,10 @@ describe('resolveAccess: profile-sourced env', () => {
       LD_PRELOAD: '/tmp/evil.so',
       DYLD_INSERT_LIBRARIES: 'x',
       NODE_OPTIONS: '-r x',
+      // Where the plugin finds its stored credentials, and which hub it reads (the hub pin).
+      HOME: '/tmp/evil-home',
+      [HUB_KUBECONFIG_ENV]: '/tmp/other-hub',
+      [HUB_CONTEXT_ENV]: 'other',
       OK: 'y',
     }
     const resolution = resolveAccess(withExtensions('a', {name: ADDITIONAL_ENVS_EXTENSION, extension}), [
@@ -531,7 +536,7 @@ describe('resolveAccess: profile-sourced env', () => {
     assert.equal(resolution.warnings.length, 1)
     assert.match(
       resolution.warnings[0] as string,
-      /ns\/p tries to set DYLD_INSERT_LIBRARIES, LD_PRELOAD, NODE_OPTIONS, PATH for the plugin/,
+      /ns\/p tries to set CPCRED_HUB_CONTEXT, DYLD_INSERT_LIBRARIES, HOME, KUBECONFIG, LD_PRELOAD, NODE_OPTIONS, PATH for the plugin/,
     )
   })
 })

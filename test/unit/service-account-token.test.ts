@@ -14,6 +14,7 @@ import {
 } from '../../src/core/describe/federation.js'
 import {cacheKey, type CacheKeyInput} from '../../src/core/exec-credential/cache.js'
 import {serviceAccountUidOfToken} from '../../src/core/kubeconfig/in-cluster.js'
+import {HUB_CONTEXT_ENV, HUB_KUBECONFIG_ENV} from '../../src/core/profiles/hub-pin.js'
 
 const V1 = 'client.authentication.k8s.io/v1'
 const exec = {apiVersion: V1, command: 'aws', args: ['eks', 'get-token']}
@@ -106,6 +107,25 @@ describe('serviceAccountToken in the provider file', () => {
       /not a whole number of seconds/,
     ],
   ]
+  // Names that choose which code runs or which hub and identity: the token file's path would replace them.
+  for (const name of [
+    'PATH',
+    'LD_PRELOAD',
+    'LD_LIBRARY_PATH',
+    'DYLD_INSERT_LIBRARIES',
+    'NODE_OPTIONS',
+    'BASH_ENV',
+    'ENV',
+    'HOME',
+    HUB_KUBECONFIG_ENV,
+    HUB_CONTEXT_ENV,
+  ]) {
+    mistakes.push([
+      `fileEnv ${name}`,
+      {audience: 'a', fileEnv: name, serviceAccount: 'ci/deployer'},
+      new RegExp(`serviceAccountToken\\.fileEnv cannot be ${name}: it decides which code the plugin runs`),
+    ])
+  }
   for (const [what, block, message] of mistakes) {
     it(`refuses ${what} with exit 2, naming the file, the provider and the field`, () => {
       const error = usageError(() => parseProviderFile(fileWith(block), 'providers.json'))
@@ -113,6 +133,24 @@ describe('serviceAccountToken in the provider file', () => {
       assert.match(error.message, message)
     })
   }
+
+  it("refuses a fileEnv that the provider's own env sets, naming both fields", () => {
+    const file = JSON.stringify({
+      providers: [
+        {
+          name: 'eks',
+          execConfig: {...exec, env: [{name: 'AWS_WEB_IDENTITY_TOKEN_FILE', value: '/var/run/token'}]},
+          serviceAccountToken: {audience: 'a', fileEnv: 'AWS_WEB_IDENTITY_TOKEN_FILE'},
+        },
+      ],
+    })
+    const error = usageError(() => parseProviderFile(file, 'providers.json'))
+    assert.match(
+      error.message,
+      /^providers\.json: providers\[0\] \("eks"\): serviceAccountToken\.fileEnv AWS_WEB_IDENTITY_TOKEN_FILE is also set by execConfig\.env/,
+    )
+    assert.match(error.hint ?? '', /remove AWS_WEB_IDENTITY_TOKEN_FILE from execConfig\.env/)
+  })
 
   it("names the ServiceAccount: the block's, else the pod's own, else a usage error naming the provider", () => {
     const block = {audience: 'a', fileEnv: 'F', expirationSeconds: 3600}

@@ -85,6 +85,28 @@ function request(profiles: ClusterProfile[], extra: Partial<KubeconfigRequest> =
   }
 }
 
+/** A provider with a serviceAccountToken block: its plugin needs a hub token only cpcred mints. */
+const FEDERATED = parseProviderFile(
+  JSON.stringify({
+    providers: [
+      {
+        name: 'eks',
+        execConfig: {apiVersion: 'client.authentication.k8s.io/v1', command: 'aws'},
+        serviceAccountToken: {audience: 'sts.amazonaws.com', fileEnv: 'F', serviceAccount: 'fleet/deployer'},
+      },
+    ],
+  }),
+  'providers.json',
+).providers
+
+/** The command each user of a written kubeconfig runs, by name. */
+const commandsOf = (text: string | undefined) =>
+  Object.fromEntries(
+    ((parse(text ?? '') as {users?: {name: string; user: {exec: {command: string}}}[]}).users ?? []).map(
+      (user) => [user.name, user.user.exec.command],
+    ),
+  )
+
 const contextsOf = (text: string | undefined) =>
   ((parse(text ?? '') as {contexts?: {name: string}[]}).contexts ?? []).map((context) => context.name)
 
@@ -167,6 +189,106 @@ describe('writeKubeconfig', () => {
     assert.match(outcome.messages.join('\n'), /Added to \/k\/config: .*context fleet\/a/)
   })
 
+  it('merging again updates the entries it wrote for the same profile and hub, without --overwrite', async () => {
+    const files = fakeFiles({'/k/config': 'apiVersion: v1\nkind: Config\n'})
+    const merge = (profiles: ClusterProfile[], extra: Partial<KubeconfigRequest> = {}) =>
+      writeKubeconfig(files.port, request(profiles, extra), {
+        kind: 'merge',
+        file: '/k/config',
+        overwrite: false,
+        setCurrent: false,
+      })
+    await merge([profile('fleet/a')])
+    // The profile moved to a new server: the second run updates the entries in place.
+    const again = await merge([profile('fleet/a', 'token', 'https://moved.example')])
+    assert.deepEqual(files.writes, ['/k/config', '/k/config'])
+    assert.match(
+      again.messages.join('\n'),
+      /Updated in \/k\/config: cluster fleet\/a, user fleet\/a, context fleet\/a/,
+    )
+    const merged = parse(files.files.get('/k/config') ?? '') as {
+      clusters: {name: string; cluster: {server: string}}[]
+    }
+    assert.deepEqual(
+      merged.clusters.map((cluster) => [cluster.name, cluster.cluster.server]),
+      [['fleet/a', 'https://moved.example']],
+    )
+    assert.deepEqual(contextsOf(files.files.get('/k/config')), ['fleet/a'])
+  })
+
+  it('still refuses entries of the same name that another hub or profile owns, or no one, naming --overwrite', async () => {
+    const unmarked = [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{name: fleet/a, cluster: {server: "https://mine.example"}}]',
+      '',
+    ].join('\n')
+    const cases: Array<[string, Record<string, string>, Partial<KubeconfigRequest>]> = [
+      ['another hub', {}, {hubServer: 'https://other-hub.example:6443'}],
+      // Profile fleet/b under the name template "fleet/a" clashes with fleet/a's entries.
+      ['another profile', {}, {contextNameTemplate: 'fleet/a', profiles: [profile('fleet/b')]}],
+      ['no mark', {'/k/config': unmarked}, {}],
+    ]
+    for (const [what, initial, extra] of cases) {
+      const files = fakeFiles(initial)
+      if (!initial['/k/config']) {
+        await writeKubeconfig(files.port, request([profile('fleet/a')]), {
+          kind: 'merge',
+          file: '/k/config',
+          overwrite: false,
+          setCurrent: false,
+        })
+      }
+      const before = files.files.get('/k/config')
+      const error = await writeKubeconfig(
+        files.port,
+        {...request([profile('fleet/a')]), ...extra},
+        {
+          kind: 'merge',
+          file: '/k/config',
+          overwrite: false,
+          setCurrent: false,
+        },
+      ).then(
+        () => assert.fail(`${what}: the merge should be refused`),
+        (error: unknown) => error,
+      )
+      assert.ok(error instanceof UsageError, `${what}: ${String(error)}`)
+      assert.match(error.message, /already has cluster "fleet\/a".*refusing to replace/, what)
+      assert.match(error.hint ?? '', /--overwrite/, what)
+      assert.equal(files.files.get('/k/config'), before, `${what}: the file is as it was`)
+    }
+  })
+
+  it('never writes a plugin-mode entry that would run a federated plugin without its token', async () => {
+    const files = fakeFiles()
+    const providers = [...PROVIDERS, ...FEDERATED]
+    for (const destination of [
+      {kind: 'stdout'} as const,
+      {kind: 'file', file: '/k/out', overwrite: false} as const,
+      {kind: 'merge', file: '/k/merged', overwrite: false, setCurrent: false} as const,
+    ]) {
+      const outcome = await writeKubeconfig(
+        files.port,
+        request([profile('fleet/a', 'eks'), profile('fleet/b')], {
+          providers,
+          providerFile: '/home/ada/providers.json',
+        }),
+        destination,
+      )
+      const text = destination.kind === 'stdout' ? outcome.yaml : files.files.get(destination.file)
+      assert.deepEqual(commandsOf(text), {
+        'fleet/a': '/opt/cpcred/bin/run.js',
+        'fleet/b': '/usr/bin/token-plugin',
+      })
+      assert.match(
+        outcome.messages[0] ?? '',
+        /^provider "eks" federates through serviceAccountToken, .* so the entries of fleet\/a run 'cpcred credential'/,
+        destination.kind,
+      )
+    }
+  })
+
   it('lets a failed write surface and leaves the file as it was', async () => {
     const files = fakeFiles({'/k/config': 'apiVersion: v1\nkind: Config\n'}, {failWrite: true})
     await assert.rejects(
@@ -205,6 +327,25 @@ describe('syncKubeconfig', () => {
     const second = await sync(files, [profile('fleet/a'), profile('fleet/b')])
     assert.equal(second.wrote, false)
     assert.deepEqual(files.writes, ['/k/config'])
+  })
+
+  it('writes a federated profile in cpcred mode, with a note saying why', async () => {
+    const files = fakeFiles()
+    const outcome = await syncKubeconfig(files.port, {
+      ...request([profile('fleet/a', 'eks'), profile('fleet/b')], {
+        providers: [...PROVIDERS, ...FEDERATED],
+        providerFile: '/home/ada/providers.json',
+      }),
+      file: '/k/config',
+      dryRun: false,
+      setCurrent: false,
+    })
+    assert.deepEqual(commandsOf(files.files.get('/k/config')), {
+      'fleet/a': '/opt/cpcred/bin/run.js',
+      'fleet/b': '/usr/bin/token-plugin',
+    })
+    assert.equal(outcome.notes.length, 1)
+    assert.match(outcome.notes[0]!, /provider "eks" federates .* fleet\/a run 'cpcred credential'/)
   })
 
   it('prunes what it wrote for a profile that is gone, and never an entry the user wrote', async () => {

@@ -20,32 +20,6 @@ export function isReservedExtension(name: unknown): boolean {
   return (RESERVED_EXTENSIONS as readonly unknown[]).includes(name)
 }
 
-/**
- * Environment variables a profile may never set, whatever the policy: they choose which code runs
- * (PATH picks the executable for a bare command name; the others load libraries or scripts into the
- * plugin), and DESIGN.md §5 keeps that choice with the consumer. The upstream library has no such
- * list; a hub that can write profiles must not get code execution on every consumer's machine.
- */
-const ENV_NAMES_A_PROFILE_MAY_NOT_SET = [
-  /^PATH$/,
-  /^LD_/,
-  /^DYLD_/,
-  /^NODE_OPTIONS$/,
-  /^BASH_ENV$/,
-  /^ENV$/,
-  /^PYTHON(PATH|HOME|STARTUP)$/,
-  /^PERL5(LIB|OPT)$/,
-  /^RUBY(LIB|OPT)$/,
-  /^GCONV_PATH$/,
-  // Which hub (and hub credentials) a plugin reads is the consumer's choice too.
-  /^KUBECONFIG$/,
-  /^CPCRED_HUB_/,
-]
-
-export function profileMayNotSet(name: string): boolean {
-  return ENV_NAMES_A_PROFILE_MAY_NOT_SET.some((pattern) => pattern.test(name))
-}
-
 export interface ReservedExtensions {
   exec?: {value: unknown}
   args?: {value: unknown}

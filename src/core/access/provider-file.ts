@@ -149,7 +149,12 @@ function parseProviderEntry(entry: unknown, at: string, warnings: string[]): Pro
     'profileSourcedEnvVarsPolicy',
   )
   if (envVarsPolicy !== undefined) provider.profileSourcedEnvVarsPolicy = envVarsPolicy
-  const block = parseServiceAccountTokenBlock(entry[SERVICE_ACCOUNT_TOKEN_FIELD], where, warnings)
+  const block = parseServiceAccountTokenBlock(
+    entry[SERVICE_ACCOUNT_TOKEN_FIELD],
+    where,
+    warnings,
+    (provider.execConfig.env ?? []).map((variable) => variable.name),
+  )
   if (block !== undefined) provider.serviceAccountToken = block
   return provider
 }

@@ -19,12 +19,8 @@ import {
   type ClusterConnection,
 } from './connection.js'
 import type {ExecConfig, ExecEnvVar, InteractiveMode} from './exec-config.js'
-import {
-  decodeAdditionalArgs,
-  decodeAdditionalEnvs,
-  profileMayNotSet,
-  reservedExtensions,
-} from './profile-sourced.js'
+import {isGuardedEnvName} from './guarded-env.js'
+import {decodeAdditionalArgs, decodeAdditionalEnvs, reservedExtensions} from './profile-sourced.js'
 import {CLI_ARGS_POLICIES, ENV_VARS_POLICIES, type Provider} from './provider-file.js'
 
 /** The upstream library runs every plugin with Never; see parseProviderFile for why cpcred follows. */
@@ -247,7 +243,8 @@ function applyAdditionalEnvs(
   }
 
   const fromProfile = decodeAdditionalEnvs(key, extension.value)
-  const refused = [...fromProfile.keys()].filter(profileMayNotSet)
+  // Whatever the policy (guarded-env.ts): DESIGN.md §5 keeps code, hub and identity the consumer's.
+  const refused = [...fromProfile.keys()].filter(isGuardedEnvName)
   for (const name of refused) fromProfile.delete(name)
   if (refused.length > 0) {
     const names = refused.sort().join(', ')

@@ -6,6 +6,7 @@
 import {UsageError} from '../errors.js'
 import {isDnsLabel as isNamespaceName, isDnsSubdomain as isObjectName} from '../profiles/names.js'
 import {EXEC_INFO_ENV} from '../exec-credential/protocol.js'
+import {isGuardedEnvName} from './guarded-env.js'
 import {DEFAULT_EXPIRATION_SECONDS, parseExpirationSeconds} from '../exec-credential/token-lifetime.js'
 
 /** A ServiceAccount on the hub (the shape of core/kubeconfig/in-cluster.ts's PodServiceAccount). */
@@ -35,11 +36,15 @@ export const SERVICE_ACCOUNT_TOKEN_HINT =
   `"${SERVICE_ACCOUNT_TOKEN_FIELD}": {"audience": "sts.amazonaws.com", "fileEnv": "AWS_WEB_IDENTITY_TOKEN_FILE", ` +
   `"serviceAccount": "namespace/name", "expirationSeconds": 3600} (docs/providers.md)`
 
-/** The block as the provider file has it; `at` says where (`file: providers[0] ("aws")`). */
+/**
+ * The block as the provider file has it; `at` says where (`file: providers[0] ("aws")`), and
+ * `providerEnv` names the variables the provider's execConfig.env sets.
+ */
 export function parseServiceAccountTokenBlock(
   value: unknown,
   at: string,
   warnings: string[],
+  providerEnv: readonly string[],
 ): ServiceAccountTokenBlock | undefined {
   if (value === undefined || value === null) return undefined
   const where = `${at}: ${SERVICE_ACCOUNT_TOKEN_FIELD}`
@@ -66,6 +71,19 @@ export function parseServiceAccountTokenBlock(
   }
   if (fileEnv === EXEC_INFO_ENV) {
     throw new UsageError(`${where}.fileEnv cannot be ${EXEC_INFO_ENV}: the exec protocol sets it`)
+  }
+  // The token file's path would replace what the variable means to every process the plugin starts.
+  if (isGuardedEnvName(fileEnv)) {
+    throw new UsageError(
+      `${where}.fileEnv cannot be ${fileEnv}: it decides which code the plugin runs, or which hub and identity it uses`,
+      'name a variable of its own for the token file, like AWS_WEB_IDENTITY_TOKEN_FILE (docs/providers.md lists the refused names)',
+    )
+  }
+  if (providerEnv.includes(fileEnv)) {
+    throw new UsageError(
+      `${where}.fileEnv ${fileEnv} is also set by execConfig.env, whose value the token file's path would silently replace`,
+      `remove ${fileEnv} from execConfig.env, or name another variable in fileEnv`,
+    )
   }
   const parsed: ServiceAccountTokenBlock = {
     audience,

@@ -5,6 +5,7 @@
 import path from 'node:path'
 import {UsageError} from '../errors.js'
 import {emptyKubeconfig, KUBECONFIG_LISTS, type KubeconfigDocument} from './document.js'
+import {keepingSyncMark, sameOwner} from './owner.js'
 
 export interface KubeconfigFile {
   /** Absolute path of the file. */
@@ -135,7 +136,7 @@ export function kubeconfigPaths(
 }
 
 export interface MergeIntoKubeconfigOptions {
-  /** Replace entries whose names the generated kubeconfig also uses (`--overwrite`). */
+  /** Replace entries of the same names that cpcred did not write for the same profile and hub (`--overwrite`). */
   overwrite: boolean
   /** Make the generated kubeconfig's current context the current one (`--set-current`). */
   setCurrent: boolean
@@ -147,14 +148,17 @@ export interface MergeIntoKubeconfigResult {
   document: Record<string, unknown>
   /** `cluster <name>`, `user <name>`, `context <name>` for each entry appended. */
   added: string[]
-  /** The same for each existing entry replaced in place. */
+  /** The same for each entry cpcred wrote for the same profile and hub, updated in place. */
+  updated: string[]
+  /** The same for each other existing entry replaced in place (`overwrite`). */
   replaced: string[]
 }
 
 /**
  * `--merge`: the existing kubeconfig with the generated entries added. Everything else, its other
- * entries, their order and its other top-level fields, stays as it was; a name that already exists
- * is refused unless `overwrite`, and then replaced where it stands.
+ * entries, their order and its other top-level fields, stays as it was. An entry of the same name
+ * that cpcred wrote for the same profile of the same hub (its owner mark says so) is updated where it
+ * stands, as `aws eks update-kubeconfig` does; any other is refused unless `overwrite`.
  */
 export function mergeIntoKubeconfig(
   existing: unknown,
@@ -165,6 +169,7 @@ export function mergeIntoKubeconfig(
   const base = existingKubeconfig(existing, source)
   const document: Record<string, unknown> = {...base}
   const added: string[] = []
+  const updated: string[] = []
   const replaced: string[] = []
   const clashes: string[] = []
 
@@ -175,6 +180,9 @@ export function mergeIntoKubeconfig(
       if (index === -1) {
         list.push(entry)
         added.push(`${kind} ${entry.name}`)
+      } else if (sameOwner(key, list[index]!, entry)) {
+        list[index] = keepingSyncMark(key, list[index]!, entry)
+        updated.push(`${kind} ${entry.name}`)
       } else if (options.overwrite) {
         list[index] = entry
         replaced.push(`${kind} ${entry.name}`)
@@ -185,15 +193,17 @@ export function mergeIntoKubeconfig(
     document[key] = list
   }
   if (clashes.length > 0) {
+    const them = clashes.length === 1 ? 'it' : 'them'
     throw new UsageError(
-      `${source} already has ${clashes.join(', ')}; refusing to replace ${clashes.length === 1 ? 'it' : 'them'}`,
-      'Pass --overwrite to replace them, or choose other names with --context-name.',
+      `${source} already has ${clashes.join(', ')}, which cpcred did not write for the same profile and hub; ` +
+        `refusing to replace ${them}`,
+      `Pass --overwrite to replace ${them}, or choose other names with --context-name.`,
     )
   }
   if (options.setCurrent && generated['current-context'] !== '') {
     document['current-context'] = generated['current-context']
   }
-  return {document, added, replaced}
+  return {document, added, updated, replaced}
 }
 
 /** An empty file starts from kubectl's skeleton; anything else must look like a kubeconfig. */

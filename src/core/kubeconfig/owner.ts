@@ -1,5 +1,6 @@
 // Which kubeconfig entries are cpcred's: a mark in each entry's extensions, never a name pattern.
 import type {NamedExtension} from '../profiles/cluster-profile.js'
+import type {KubeconfigListKey} from './document.js'
 
 /**
  * The kubeconfig extension that marks an entry (cluster, user and context alike) as written by cpcred
@@ -42,4 +43,42 @@ export function ownerOf(body: unknown): OwnerMark | undefined {
   return typeof mark?.hub === 'string' && typeof mark.profile === 'string'
     ? {hub: mark.hub, profile: mark.profile, ...(mark.sync === true ? {sync: true as const} : {})}
     : undefined
+}
+
+/** What an entry of a kubeconfig list holds: a cluster's `cluster`, a user's `user`, a context's `context`. */
+export function entryBody(key: KubeconfigListKey, entry: Record<string, unknown>): unknown {
+  return entry[bodyField(key)]
+}
+
+function bodyField(key: KubeconfigListKey): 'cluster' | 'user' | 'context' {
+  return key === 'clusters' ? 'cluster' : key === 'users' ? 'user' : 'context'
+}
+
+/** Both entries carry a mark, for the same profile of the same hub. */
+export function sameOwner(
+  key: KubeconfigListKey,
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+): boolean {
+  const [first, second] = [ownerOf(entryBody(key, a)), ownerOf(entryBody(key, b))]
+  return first !== undefined && first.hub === second?.hub && first.profile === second.profile
+}
+
+/**
+ * `generated` as it replaces `existing` of the same owner: an entry `cpcred sync` wrote stays sync's,
+ * so a later sync still prunes it when its profile goes.
+ */
+export function keepingSyncMark<Entry extends Record<string, unknown>>(
+  key: KubeconfigListKey,
+  existing: Record<string, unknown>,
+  generated: Entry,
+): Entry {
+  const [was, mark] = [ownerOf(entryBody(key, existing)), ownerOf(entryBody(key, generated))]
+  if (!was?.sync || mark === undefined || mark.sync) return generated
+  const field = bodyField(key)
+  const body = generated[field] as {extensions: NamedExtension[]}
+  const extensions = body.extensions.map((extension) =>
+    extension.name === OWNER_EXTENSION ? {...extension, extension: {...mark, sync: true}} : extension,
+  )
+  return {...generated, [field]: {...body, extensions}}
 }

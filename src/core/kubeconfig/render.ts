@@ -23,6 +23,7 @@ import {
   type KubeconfigUser,
 } from './document.js'
 import {byName, entryNames} from './names.js'
+import {namesInBrief} from '../text/format.js'
 import {ownerExtensions} from './owner.js'
 
 /** `cpcred credential`'s flag for a KEP-5339 provider (see parseAccessProviderFlag). */
@@ -62,8 +63,8 @@ export function renderKubeconfig(
   entries: KubeconfigEntryInput[],
   options: RenderKubeconfigOptions,
 ): KubeconfigDocument {
-  checkOptions(options)
   const unique = uniqueByProfile(entries)
+  checkOptions(options, unique)
   const names = entryNames(
     unique.map(({resolution}) => ({profile: resolution.profile, provider: resolution.provider.name})),
     options.contextNameTemplate,
@@ -103,8 +104,10 @@ export function renderKubeconfig(
  * reaches them wrongly or not at all. Empty when no exec entry gets pinned.
  */
 export function hubPinWarnings(entries: KubeconfigEntryInput[], options: RenderKubeconfigOptions): string[] {
-  if (options.mode !== 'plugin' || options.pinHub === false) return []
-  if (!entries.some(({resolution}) => pinsHub(resolution))) return []
+  if (options.pinHub === false) return []
+  const pinned = ({resolution}: KubeconfigEntryInput) =>
+    entryMode(resolution, options) === 'plugin' && pinsHub(resolution)
+  if (!entries.some(pinned)) return []
   const {kubeconfigPaths, context, currentContext} = options.hub
   const warnings: string[] = []
   if (kubeconfigPaths.length > 1) {
@@ -124,17 +127,63 @@ export function hubPinWarnings(entries: KubeconfigEntryInput[], options: RenderK
   return warnings
 }
 
-function checkOptions(options: RenderKubeconfigOptions): void {
+/**
+ * What an entry's user runs. A provider with a serviceAccountToken block needs a hub-issued token in
+ * a file that only cpcred mints (usecases/federated-token.ts): kubectl running its plugin directly
+ * would run it without one (or let a cloud CLI fall back to whatever credentials the machine has),
+ * so its entry runs `cpcred credential` even in plugin mode.
+ */
+export function entryMode(
+  resolution: Resolution,
+  options: Pick<RenderKubeconfigOptions, 'mode'>,
+): KubeconfigMode {
+  return resolution.provider.serviceAccountToken ? 'cpcred' : options.mode
+}
+
+/**
+ * For stderr: the entries written in cpcred mode although plugin mode was asked for, and why.
+ * Empty in cpcred mode or without federated providers.
+ */
+export function federatedEntryNotes(
+  entries: KubeconfigEntryInput[],
+  options: RenderKubeconfigOptions,
+): string[] {
+  if (options.mode !== 'plugin') return []
+  const byProvider = new Map<string, string[]>()
+  for (const {resolution} of uniqueByProfile(entries)) {
+    if (entryMode(resolution, options) !== 'cpcred') continue
+    const profiles = byProvider.get(resolution.provider.name) ?? []
+    byProvider.set(resolution.provider.name, [...profiles, resolution.profile])
+  }
+  return [...byProvider].map(
+    ([provider, profiles]) =>
+      `provider "${provider}" federates through serviceAccountToken, a hub token only cpcred can hand its plugin, ` +
+      `so the entries of ${namesInBrief(profiles)} run 'cpcred credential' (as with --mode cpcred)`,
+  )
+}
+
+function checkOptions(options: RenderKubeconfigOptions, entries: KubeconfigEntryInput[]): void {
   if (options.asGroups && options.asGroups.length > 0 && !options.as) {
     // client-go impersonates only when `as` is set and silently drops lone groups; kubectl refuses them.
     throw new UsageError('--as-group needs --as: impersonating groups requires a user name to impersonate')
   }
   if (options.as === '') throw new UsageError('--as needs a user name')
-  const needsHub = options.mode === 'cpcred' || options.pinHub !== false
+  const federated = entries.find(({resolution}) => entryMode(resolution, options) !== options.mode)
+  const cpcredMode = options.mode === 'cpcred' || federated !== undefined
+  const needsHub = cpcredMode || options.pinHub !== false
   if (options.mode === 'cpcred' && options.hub.inCluster) {
     throw new UsageError(
       '--mode cpcred names the hub kubeconfig in the kubeconfig it writes, and this hub is the in-cluster config',
       'use --mode plugin in a pod: its plugins are pinned to the in-cluster config',
+    )
+  }
+  if (federated && options.hub.inCluster) {
+    const {profile, provider} = federated.resolution
+    throw new UsageError(
+      `cannot write an entry for ${profile}: provider "${provider.name}" federates through serviceAccountToken, ` +
+        "whose token only cpcred can hand its plugin, and an entry running 'cpcred credential' cannot name " +
+        'the in-cluster hub',
+      `in a pod, run commands through cpcred, which mints the token: cpcred exec ${profile} -- kubectl …`,
     )
   }
   if (needsHub && !options.hub.inCluster) {
@@ -143,7 +192,7 @@ function checkOptions(options: RenderKubeconfigOptions): void {
     for (const file of options.hub.kubeconfigPaths) requireAbsolute('hub kubeconfig', file)
     if (options.hub.context === '') throw new Error('renderKubeconfig: hub.context is empty')
   }
-  if (options.mode === 'cpcred') {
+  if (cpcredMode) {
     const [command] = options.cpcredCommand ?? []
     if (command === undefined) throw new Error('renderKubeconfig: cpcred mode needs cpcredCommand')
     requireAbsolute('cpcred command', command)
@@ -184,7 +233,10 @@ function userEntry(resolution: Resolution, options: RenderKubeconfigOptions): Ku
   const user: Partial<KubeconfigUser> = {}
   if (options.as) user.as = options.as
   if (options.as && options.asGroups && options.asGroups.length > 0) user['as-groups'] = [...options.asGroups]
-  user.exec = options.mode === 'cpcred' ? cpcredExec(resolution, options) : pluginExec(resolution, options)
+  user.exec =
+    entryMode(resolution, options) === 'cpcred'
+      ? cpcredExec(resolution, options)
+      : pluginExec(resolution, options)
   return user as KubeconfigUser
 }
 

@@ -11,7 +11,7 @@ import {EXEC_EXTENSION} from '../profiles/cluster-profile.js'
 import {CONNECTION_FIELDS} from '../access/connection.js'
 import {KUBECONFIG_LISTS, type KubeconfigDocument, type KubeconfigListKey} from './document.js'
 import {existingKubeconfig, type NamedEntry} from './merge.js'
-import {ownerOf} from './owner.js'
+import {entryBody, ownerOf} from './owner.js'
 
 export type SyncAction = 'add' | 'update' | 'prune' | 'skip'
 
@@ -63,7 +63,7 @@ export function planSync(input: SyncPlanInput): SyncPlan {
   const desiredNames = new Set(input.desired.contexts.map((context) => context.name))
   /** An entry sync may replace with the profile's: its own, or cpcred's for that very profile. */
   const replaceable = (key: KubeconfigListKey, entry: NamedEntry, profile: string) => {
-    const mark = ownerOf(body(key, entry))
+    const mark = ownerOf(entryBody(key, entry))
     return mark?.hub === input.hub && (mark.sync === true || mark.profile === profile)
   }
 
@@ -105,7 +105,7 @@ export function planSync(input: SyncPlanInput): SyncPlan {
   const pruned = new Map<string, string>()
   for (const {key} of KUBECONFIG_LISTS) {
     lists[key] = lists[key].filter((entry) => {
-      const mark = ownerOf(body(key, entry))
+      const mark = ownerOf(entryBody(key, entry))
       const prunable = mark?.hub === input.hub && mark.sync === true
       if (!prunable || desiredNames.has(entry.name) || input.skipped.has(mark.profile)) return true
       pruned.set(entry.name, mark.profile)
@@ -143,10 +143,6 @@ export function planSync(input: SyncPlanInput): SyncPlan {
   return {document, changes: sortChanges(changes), changed, currentContextPruned}
 }
 
-function body(key: KubeconfigListKey, entry: NamedEntry): unknown {
-  return entry[key === 'clusters' ? 'cluster' : key === 'users' ? 'user' : 'context']
-}
-
 function desiredEntries(desired: KubeconfigDocument, name: string): NamedEntry[] {
   return KUBECONFIG_LISTS.map(
     ({key}) => (desired[key] as NamedEntry[]).find((entry) => entry.name === name) as NamedEntry,
@@ -156,10 +152,10 @@ function desiredEntries(desired: KubeconfigDocument, name: string): NamedEntry[]
 /** What an update changes, in the user's terms: server, CA, extensions, provider. */
 function describeDifferences(current: (NamedEntry | undefined)[], wanted: NamedEntry[]): string {
   const [cluster, user] = current.map(
-    (entry, index) => entry && body(KUBECONFIG_LISTS[index]!.key, entry),
+    (entry, index) => entry && entryBody(KUBECONFIG_LISTS[index]!.key, entry),
   ) as [Record<string, unknown> | undefined, Record<string, unknown> | undefined]
   const [wantedCluster, wantedUser] = wanted.map((entry, index) =>
-    body(KUBECONFIG_LISTS[index]!.key, entry),
+    entryBody(KUBECONFIG_LISTS[index]!.key, entry),
   ) as [Record<string, unknown>, Record<string, unknown>]
   const differences: string[] = []
   const differs = (field: string) => !isDeepStrictEqual(cluster?.[field], wantedCluster[field])
