@@ -4,7 +4,7 @@
 import type {ChalkInstance} from 'chalk'
 import {formatDuration} from '../core/duration.js'
 import {exportJson} from '../core/text/export.js'
-import {outcomeOf, type TargetResult} from '../core/fleet/fan-out-report.js'
+import {causeLine, outcomeOf, type TargetResult} from '../core/fleet/fan-out-report.js'
 import {kubectlTable} from '../core/text/format.js'
 import type {Printer} from './printer.js'
 
@@ -54,7 +54,8 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
     started: () => progress?.started(),
     done(result) {
       if (result.error && !result.cancelled && !options.quiet) {
-        printer.prefixed('stderr', prefix(result.profile), `error: ${result.error}`, {
+        const said = result.hint ? `error: ${result.error}\n${result.hint}` : `error: ${result.error}`
+        printer.prefixed('stderr', prefix(result.profile), said, {
           printable: true,
           paintPrefix: paintPrefix(result.profile),
           paintLine: (line) => chalk.red(line),
@@ -74,8 +75,9 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         result.profile,
         String(result.exitCode),
         `${(result.durationMs / 1000).toFixed(1)}s`,
-        // The first line; the whole message was shown when the target ended.
-        result.error?.split('\n')[0] ?? '',
+        // The cause in one line (the whole message was shown when the target ended, but not
+        // with --quiet, where this row is all there is of it).
+        causeLine(result),
       ])
       if (!options.quiet) printer.note('')
       printer.cells(kubectlTable(['PROFILE', 'EXIT', 'DURATION', 'NOTE'], rows), {
@@ -108,6 +110,7 @@ function summaryOf(result: TargetResult) {
     ...(result.signal ? {signal: result.signal} : {}),
     ...(result.timedOut ? {timedOut: true} : {}),
     ...(result.error ? {error: result.error} : {}),
+    ...(result.hint ? {hint: result.hint} : {}),
   }
 }
 

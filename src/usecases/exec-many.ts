@@ -93,6 +93,7 @@ export async function execMany(
           durationMs: deps.now() - started,
           started: false,
           error: error.message,
+          ...(error.hint ? {hint: error.hint} : {}),
         }
       }
       output?.close(result)

@@ -103,6 +103,18 @@ describe('execMany: failures first', () => {
     assert.equal(d.files.disposed(), 1)
   })
 
+  it("keeps the hint of a failure: a plugin not found names the provider's installHint", async () => {
+    const missing = plugins({notFound: true, exitCode: 127})
+    const withHint = {
+      ...input,
+      providers: [{...provider(), execConfig: {...provider().execConfig, installHint: 'brew install idp'}}],
+    }
+    const d = deps({plugins: missing.runner, cache: undefined})
+    const outcome = await execMany(d.deps, withHint, [profile('a')], options().options)
+    assert.match(outcome.results[0]!.error!, /command not found: \/bin\/idp/)
+    assert.equal(outcome.results[0]!.hint, 'brew install idp')
+  })
+
   it('with --fail-fast stops the running targets and starts no more after the first failure', async () => {
     const held = heldChildren()
     const d = deps({children: held.runner})

@@ -16,8 +16,10 @@ export interface TargetResult {
   durationMs: number
   /** False when the command never started: credential/resolution failure, or --fail-fast skipped it. */
   started: boolean
-  /** Why the command did not run, or how it ended (printable one-line-ish message). */
+  /** Why the command did not run, or how it ended (may run over several lines: a plugin's stderr). */
   error?: string
+  /** What to do about `error` (a provider's installHint, say), when the failure said. */
+  hint?: string
   /** Not started because an earlier target failed under --fail-fast. */
   cancelled?: boolean
   /** e.g. 'SIGTERM' when the command died of a signal. */
@@ -67,6 +69,21 @@ export function notRunResults(
       error: `skipped: ${reason}`,
     })),
   ]
+}
+
+/**
+ * The cause in one line, for a summary row: the message's first line and, when that line only
+ * introduces what follows (`…; its stderr:`), the first non-empty line after it; then the hint.
+ */
+export function causeLine(result: Pick<TargetResult, 'error' | 'hint'>): string {
+  const lines = (result.error ?? '').split('\n')
+  let cause = lines[0]!.trim()
+  if (cause.endsWith(':')) {
+    const next = lines.slice(1).find((line) => line.trim() !== '')
+    if (next !== undefined) cause = `${cause} ${next.trim()}`
+  }
+  const hint = result.hint?.trim()
+  return hint ? (cause ? `${cause}; ${hint}` : hint) : cause
 }
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped'
@@ -198,7 +215,7 @@ export const REPORT_LAST_LINES = DEFAULT_LAST_LINES
 /**
  * Pretty JSON (as -o json: 4 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
  * targets:[{profile, namespace, name, outcome, exitCode, durationMs (rounded), signal?, timedOut?,
- * error?, lastLines}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
+ * error?, hint?, lastLines}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
  */
 export function renderJsonReport(report: FanOutReport): string {
   const json = {
@@ -215,6 +232,7 @@ export function renderJsonReport(report: FanOutReport): string {
       ...(result.signal === undefined ? {} : {signal: result.signal}),
       ...(result.timedOut ? {timedOut: true} : {}),
       ...(result.error === undefined ? {} : {error: result.error}),
+      ...(result.hint === undefined ? {} : {hint: result.hint}),
       lastLines: output?.last(REPORT_LAST_LINES) ?? [],
     })),
   }
