@@ -53,7 +53,8 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         },
     started: () => progress?.started(),
     done(result) {
-      if (result.error && !result.cancelled && !options.quiet) {
+      // One cpcred stopped (its reader went away) did not fail: nothing to say about it on its own.
+      if (result.error && !result.cancelled && !result.stopped && !options.quiet) {
         const said = result.hint ? `error: ${result.error}\n${result.hint}` : `error: ${result.error}`
         printer.prefixed('stderr', prefix(result.profile), said, {
           printable: true,

@@ -41,6 +41,11 @@ describe('outcomeOf', () => {
       'skipped',
     ],
     [
+      'a command cpcred stopped because the run ended early (its reader went away) is skipped',
+      {profile: 'a/b', exitCode: 143, durationMs: 1, started: true, signal: 'SIGTERM', stopped: true},
+      'skipped',
+    ],
+    [
       'a command that started keeps its result even when marked cancelled',
       {profile: 'a/b', exitCode: 130, durationMs: 1, started: true, cancelled: true, signal: 'SIGINT'},
       'failed',

@@ -78,4 +78,30 @@ describe('fanOutView: the summary keeps the cause', () => {
       /^fleet\/c02 \| error: provider "sso" \(sso-login\): command not found: sso-login\nfleet\/c02 \| brew install sso-login\n/,
     )
   })
+
+  it('says nothing of a target cpcred stopped because its reader went away', async () => {
+    const stopped: TargetResult = {
+      profile: 'fleet/c04',
+      exitCode: 143,
+      durationMs: 10,
+      started: true,
+      signal: 'SIGTERM',
+      stopped: true,
+      error: 'stopped (the output was closed)',
+    }
+    let stderr = ''
+    const printer = printerFor({
+      stdout: {write: () => true},
+      stderr: {write: (text: string) => (stderr += text)},
+    })
+    const view = fanOutView({
+      profiles: [stopped.profile],
+      printer,
+      chalk: await printer.paint(),
+      json: false,
+      quiet: false,
+    })
+    view.done(stopped, 1, 1)
+    assert.equal(stderr, '')
+  })
 })

@@ -28,6 +28,11 @@ export interface TargetResult {
   timedOut?: boolean
   /** Left out by --healthy (never started, not a failure); `error` says why. */
   skipped?: boolean
+  /**
+   * Stopped by cpcred before it ended, because the run ended early (the reader of the output went
+   * away, stdin failed): not a failure of the target; `error` says why.
+   */
+  stopped?: boolean
 }
 
 /**
@@ -89,11 +94,12 @@ export function causeLine(result: Pick<TargetResult, 'error' | 'hint'>): string 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped'
 
 /**
- * passed: started && exitCode 0; failed: started && exitCode != 0; skipped: cancelled; error: did not
- * start otherwise. A command that started has a real result, so `started` decides before `cancelled`.
+ * passed: started && exitCode 0; failed: started && exitCode != 0, unless cpcred stopped it (skipped);
+ * skipped: cancelled; error: did not start otherwise. A command that started has a real result, so
+ * `started` decides before `cancelled`.
  */
 export function outcomeOf(result: TargetResult): Outcome {
-  if (result.started) return result.exitCode === 0 ? 'passed' : 'failed'
+  if (result.started) return result.exitCode === 0 ? 'passed' : result.stopped ? 'skipped' : 'failed'
   if (result.cancelled || result.skipped) return 'skipped'
   return 'error'
 }
