@@ -4,7 +4,7 @@
 import type {ChalkInstance} from 'chalk'
 import {formatDuration} from '../core/duration.js'
 import {exportJson} from '../core/text/export.js'
-import {outcomeOf, type TargetResult} from '../core/fleet/fan-out-report.js'
+import {causeLine, outcomeOf, type TargetResult} from '../core/fleet/fan-out-report.js'
 import {kubectlTable} from '../core/text/format.js'
 import type {Printer} from './printer.js'
 
@@ -53,8 +53,10 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         },
     started: () => progress?.started(),
     done(result) {
-      if (result.error && !result.cancelled && !options.quiet) {
-        printer.prefixed('stderr', prefix(result.profile), `error: ${result.error}`, {
+      // One cpcred stopped (its reader went away) did not fail: nothing to say about it on its own.
+      if (result.error && !result.cancelled && !result.stopped && !options.quiet) {
+        const said = result.hint ? `error: ${result.error}\n${result.hint}` : `error: ${result.error}`
+        printer.prefixed('stderr', prefix(result.profile), said, {
           printable: true,
           paintPrefix: paintPrefix(result.profile),
           paintLine: (line) => chalk.red(line),
@@ -74,8 +76,9 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         result.profile,
         String(result.exitCode),
         `${(result.durationMs / 1000).toFixed(1)}s`,
-        // The first line; the whole message was shown when the target ended.
-        result.error?.split('\n')[0] ?? '',
+        // The cause in one line (the whole message was shown when the target ended, but not
+        // with --quiet, where this row is all there is of it).
+        causeLine(result),
       ])
       if (!options.quiet) printer.note('')
       printer.cells(kubectlTable(['PROFILE', 'EXIT', 'DURATION', 'NOTE'], rows), {
@@ -108,6 +111,7 @@ function summaryOf(result: TargetResult) {
     ...(result.signal ? {signal: result.signal} : {}),
     ...(result.timedOut ? {timedOut: true} : {}),
     ...(result.error ? {error: result.error} : {}),
+    ...(result.hint ? {hint: result.hint} : {}),
   }
 }
 

@@ -98,7 +98,8 @@ export async function runFanOut(
       line,
       close(result) {
         if (!log) return
-        if (result.error) log.write(`cpcred: error: ${result.error}\n`)
+        if (result.error)
+          log.write(`cpcred: error: ${result.error}\n${result.hint ? `${result.hint}\n` : ''}`)
         else if (result.exitCode !== 0) log.write(`cpcred: exit code ${result.exitCode}\n`)
         log.close()
       },

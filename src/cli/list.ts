@@ -22,6 +22,11 @@ export const LIST_FLAGS = {
   ...SELECTOR_FLAG,
   ...SHARD_FLAG,
   ...PLACEMENT_FLAGS,
+  healthy: {
+    ...PLACEMENT_FLAGS.healthy,
+    summary:
+      'Only profiles whose ControlPlaneHealthy condition is True; the others are named on stderr as skipped, with why (stdout keeps the listing alone, with -o json|yaml too).',
+  },
   'cluster-manager': {
     kind: 'string',
     summary: 'Only profiles managed by this cluster manager (spec.clusterManager.name).',

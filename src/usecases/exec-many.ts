@@ -57,29 +57,34 @@ export async function execMany(
   /** Set once: why targets that have not started yet never will. */
   let stoppedBecause: string | undefined
   let interrupted: NodeJS.Signals | undefined
-  const stopAll = (because: string) => {
+  /** The commands `stop` ended (the reader went away, say): cpcred's doing, not their failure. */
+  const stoppedEarly = new Set<RunningChild>()
+  const stopAll = (because: string, early = false) => {
     if (stoppedBecause !== undefined) return
     stoppedBecause = because
-    for (const child of running) child.stop()
+    for (const child of running) {
+      if (early) stoppedEarly.add(child)
+      child.stop()
+    }
   }
-  const onStop = () => stopAll(String(options.stop?.reason))
+  const onStop = () => stopAll(String(options.stop?.reason), true)
   options.stop?.addEventListener('abort', onStop)
+  const notStarted = (key: string, because: string): TargetResult => ({
+    profile: key,
+    exitCode: ExitCode.Failure,
+    durationMs: 0,
+    started: false,
+    cancelled: true,
+    error: `not started (${because})`,
+  })
 
   const runTarget = async (index: number): Promise<void> => {
     const profile = profiles[index]!
     const key = profileKey(profile)
     const started = deps.now()
     let result: TargetResult
-    if (stoppedBecause !== undefined) {
-      result = {
-        profile: key,
-        exitCode: ExitCode.Failure,
-        durationMs: 0,
-        started: false,
-        cancelled: true,
-        error: `not started (${stoppedBecause})`,
-      }
-    } else {
+    if (stoppedBecause !== undefined) result = notStarted(key, stoppedBecause)
+    else {
       options.onStart?.(key)
       let output: TargetOutput | undefined
       try {
@@ -93,6 +98,7 @@ export async function execMany(
           durationMs: deps.now() - started,
           started: false,
           error: error.message,
+          ...(error.hint ? {hint: error.hint} : {}),
         }
       }
       output?.close(result)
@@ -112,6 +118,8 @@ export async function execMany(
     const written = await writeTarget(deps, target, input.onWarning)
     const kubeconfig = written.kubeconfig
     try {
+      // Stopped while its credential was being obtained: it would start after the stop.
+      if (stoppedBecause !== undefined) return notStarted(key, stoppedBecause)
       const child = deps.children.prefixed(
         {
           command: input.command[0]!,
@@ -133,7 +141,10 @@ export async function execMany(
         started: outcome.startError === undefined,
       }
       if (outcome.signal) result.signal = outcome.signal
-      if (timer.fired) {
+      if (stoppedEarly.has(child) && outcome.exitCode !== 0) {
+        result.stopped = true
+        result.error = `stopped (${stoppedBecause})`
+      } else if (timer.fired) {
         result.timedOut = true
         result.error = `timed out after ${formatDuration(input.timeoutMs!)}`
       } else if (outcome.startError) result.error = `${input.command[0]}: ${outcome.startError}`

@@ -5,7 +5,7 @@ import {ContinueExpiredError, CpcredError} from '../core/errors.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider} from '../core/access/resolve-access.js'
 import {inShard, type Shard} from '../core/fleet/shard.js'
-import {unhealthyBecause} from '../core/fleet/placement.js'
+import {gateHealthy, unhealthyBecause, type SkippedProfile} from '../core/fleet/placement.js'
 import type {ProfilePageSource} from './ports.js'
 
 export const PAGE_SIZE = 500
@@ -41,6 +41,8 @@ export interface ListProfilesResult {
   resourceVersion?: string
   /** The filters the API cannot apply (manager, clusterset, usable, shard), for profiles seen later. */
   matches: (profile: ClusterProfile) => boolean
+  /** What --healthy left out of the listing (it matched every other filter), with why. */
+  skipped?: SkippedProfile[]
 }
 
 /** The filters the API cannot apply, and how a profile's provider is chosen; undefined when nothing can match. */
@@ -81,16 +83,25 @@ async function filtersOf(source: ProfilePageSource, input: ListProfilesInput) {
         [...clustersets].filter(([, set]) => set === input.clusterset).map(([name]) => name),
       )
       if (input.namespace !== undefined && !namespaces.has(input.namespace))
-        return {clustersets, chosen, keep: undefined}
+        return {clustersets, chosen, selected: undefined, keep: undefined}
     }
   }
-  const keep = (profile: ClusterProfile) =>
+  /** Every filter but --healthy, whose leaving out is said with why. */
+  const selected = (profile: ClusterProfile) =>
     (input.clusterManager === undefined || profile.spec?.clusterManager?.name === input.clusterManager) &&
     (namespaces === undefined || namespaces.has(profile.metadata.namespace ?? '')) &&
     (!input.usableOnly || chosen(profile) !== undefined) &&
-    (input.shard === undefined || inShard(profile, input.shard)) &&
-    (!input.healthyOnly || unhealthyBecause(profile) === undefined)
-  return {clustersets, chosen, keep}
+    (input.shard === undefined || inShard(profile, input.shard))
+  const keep = (profile: ClusterProfile) =>
+    selected(profile) && (!input.healthyOnly || unhealthyBecause(profile) === undefined)
+  return {clustersets, chosen, selected, keep}
+}
+
+/** The profiles `selected` kept, and with --healthy those it leaves out, with why. */
+function gated(profiles: ClusterProfile[], input: ListProfilesInput) {
+  if (!input.healthyOnly) return {profiles}
+  const {healthy, skipped} = gateHealthy(profiles)
+  return {profiles: healthy, skipped}
 }
 
 /**
@@ -102,16 +113,16 @@ export async function listingOf(
   profiles: ClusterProfile[],
   input: Omit<ListProfilesInput, 'shard'>,
 ): Promise<ListProfilesResult> {
-  const {clustersets, chosen, keep} = await filtersOf(source, input)
+  const {clustersets, chosen, selected, keep} = await filtersOf(source, input)
   if (!keep) return {profiles: [], clustersets, chosen, matches: () => false}
-  return {profiles: profiles.filter(keep), clustersets, chosen, matches: keep}
+  return {...gated(profiles.filter(selected), input), clustersets, chosen, matches: keep}
 }
 
 export async function listProfiles(
   source: ProfilePageSource,
   input: ListProfilesInput,
 ): Promise<ListProfilesResult> {
-  const {clustersets, chosen, keep} = await filtersOf(source, input)
+  const {clustersets, chosen, selected, keep} = await filtersOf(source, input)
   if (!keep) return {profiles: [], clustersets, chosen, matches: () => false}
 
   const options = {
@@ -133,10 +144,10 @@ export async function listProfiles(
           // Awaited on the next turn; until then a failure must not count as unhandled.
           pending.catch(() => undefined)
         }
-        for (const profile of await page.items) if (keep(profile)) profiles.push(profile)
+        for (const profile of await page.items) if (selected(profile)) profiles.push(profile)
         if (!page.next) break
       }
-      return {profiles, clustersets, chosen, resourceVersion, matches: keep}
+      return {...gated(profiles, input), clustersets, chosen, resourceVersion, matches: keep}
     } catch (error) {
       // A continue token expires when the hub compacts past it (410 Gone); a fresh listing is
       // consistent again. Start over once, then give up with a clear message.

@@ -827,6 +827,44 @@ describe('bad input, as it comes in the field', () => {
       assert.match(result.stderr, /1 of 2 failed|2 of 2 failed/)
     })
 
+    it("keeps a plugin failure's cause and a missing plugin's installHint in the summary, with --quiet too", async () => {
+      const failing = await exec([
+        target(),
+        '--quiet',
+        '--provider-file',
+        await fakeMode('exit1'),
+        '--',
+        'true',
+      ])
+      assert.equal(failing.code, 1, failing.stderr)
+      assert.match(
+        failing.stderr,
+        /\/target +5 +\S+ +provider "fake" \(.*\) exited with code 1; its stderr: fake-plugin: the identity provider said no\n/,
+      )
+
+      const reports = await tempDir('cpcred-bad-input-reports-')
+      const missing = await exec([
+        target(),
+        '--quiet',
+        '--report',
+        `junit=${path.join(reports, 'fleet.xml')}`,
+        '--provider-file',
+        await providerFile({command: '/nonexistent/sso-login', installHint: 'brew install sso-login'}),
+        '--',
+        'true',
+      ])
+      assert.equal(missing.code, 1, missing.stderr)
+      assert.match(
+        missing.stderr,
+        /\/target +5 +\S+ +provider "fake" \(\/nonexistent\/sso-login\): command not found: \/nonexistent\/sso-login; brew install sso-login\n/,
+      )
+      // The hint on a line of its own, as a newline a parser gives back.
+      assert.match(
+        await readFile(path.join(reports, 'fleet.xml'), 'utf8'),
+        /<error message="provider &quot;fake&quot; \(\/nonexistent\/sso-login\): command not found: \/nonexistent\/sso-login&#10;brew install sso-login"/,
+      )
+    })
+
     it('removes the private directory a killed cpcred left behind, and keeps a live one', async () => {
       const runtime = await tempDir('cpcred-runtime-')
       const root = path.join(runtime, `cpcred-${process.getuid!()}`)

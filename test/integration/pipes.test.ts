@@ -191,6 +191,30 @@ describe('output into pipes', () => {
     })
   }
 
+  it('exec --all | head -1 ends quietly every time: 141 and nothing on stderr, 20 runs in a row', async () => {
+    // Targets still running when head goes are stopped by cpcred: that is not theirs to report.
+    const command = [
+      process.execPath,
+      cpcredBin,
+      'exec',
+      ...ns(),
+      '--all',
+      ...providers(),
+      '--',
+      'sh',
+      '-c',
+      'yes | head -100000',
+    ]
+    // The plugin's own words go to stderr on its first run: have the credential before counting.
+    assert.equal((await viaShell(TO_FILE, command, env, dir)).code, 0)
+    for (let run = 1; run <= 20; run++) {
+      const outcome = await viaShell(FIRST_LINE, command, env, dir)
+      assert.equal(outcome.code, 141, `run ${run}: ${outcome.stderr}`)
+      assert.equal(outcome.stderr, '', `run ${run}`)
+      assert.match(outcome.stdout.toString(), /^\S+ +\| y\n$/, `run ${run}`)
+    }
+  })
+
   it('list -w stops with 141 once its reader has gone, at its next row, as kubectl get -w does', async () => {
     const {hub, env: testenv} = await testEnv()
     const namespace = await createNamespace(hub, 'pipes-watch')

@@ -240,6 +240,41 @@ describe('placements and health gating against the real hub', () => {
     assert.match(cases.find((c) => c.name === 'hidden')!.error!.message, /cannot get clusterprofiles/)
   })
 
+  it('list --healthy says what it skipped on stderr, with why, and stdout stays the listing (-o json|yaml too)', async () => {
+    const skippedC = new RegExp(
+      `^skipped ${fixture.namespace}/c: ControlPlaneHealthy is False: APIServerDown: no answer on :6443$`,
+      'm',
+    )
+    const table = await run(['list', '--healthy'])
+    assert.equal(table.code, 0, table.stderr)
+    assert.deepEqual(
+      table.stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((row) => row.split(/\s+/)[0]),
+      ['a', 'b', 'd'],
+    )
+    assert.match(table.stderr, skippedC)
+
+    const json = await run(['list', '--placement', 'pair', '--healthy', '-o', 'json'])
+    assert.equal(json.code, 0, json.stderr)
+    const listed = JSON.parse(json.stdout) as {items: {metadata: {name: string}}[]}
+    assert.deepEqual(
+      listed.items.map((item) => item.metadata.name),
+      ['a'],
+    )
+    assert.match(json.stderr, skippedC)
+
+    const yaml = await run(['list', '--healthy', '-o', 'yaml'])
+    assert.equal(yaml.code, 0, yaml.stderr)
+    assert.deepEqual(
+      (parse(yaml.stdout) as {items: {metadata: {name: string}}[]}).items.map((item) => item.metadata.name),
+      ['a', 'b', 'd'],
+    )
+    assert.match(yaml.stderr, skippedC)
+  })
+
   it('says clearly when the PlacementDecision does not exist (exit 1, as kubectl), or the selection is mixed', async () => {
     for (const command of [
       ['exec', '--placement', 'nope', '--', 'true'],

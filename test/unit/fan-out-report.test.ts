@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {
   OutputTail,
+  causeLine,
   countOutcomes,
   outcomeOf,
   renderJsonReport,
@@ -40,6 +41,11 @@ describe('outcomeOf', () => {
       'skipped',
     ],
     [
+      'a command cpcred stopped because the run ended early (its reader went away) is skipped',
+      {profile: 'a/b', exitCode: 143, durationMs: 1, started: true, signal: 'SIGTERM', stopped: true},
+      'skipped',
+    ],
+    [
       'a command that started keeps its result even when marked cancelled',
       {profile: 'a/b', exitCode: 130, durationMs: 1, started: true, cancelled: true, signal: 'SIGINT'},
       'failed',
@@ -48,6 +54,25 @@ describe('outcomeOf', () => {
   for (const [what, result, outcome] of cases) {
     it(what, () => assert.equal(outcomeOf(result), outcome))
   }
+})
+
+describe('causeLine: the cause of a target in one line, for the summary', () => {
+  const cases: Array<[string, {error?: string; hint?: string}, string]> = [
+    ['a one-line error as it is', {error: 'unreachable'}, 'unreachable'],
+    [
+      'an error that introduces its stderr, with the first line of it that says something',
+      {error: 'provider "p" (cpcred) exited with code 4; its stderr:\n\n  token-request: forbidden\nmore'},
+      'provider "p" (cpcred) exited with code 4; its stderr: token-request: forbidden',
+    ],
+    ['an error of several lines that does not introduce them: its first', {error: 'one\ntwo'}, 'one'],
+    [
+      'the hint after the cause',
+      {error: 'provider "p" (p-login): command not found: p-login', hint: 'brew install p-login'},
+      'provider "p" (p-login): command not found: p-login; brew install p-login',
+    ],
+    ['nothing without an error', {}, ''],
+  ]
+  for (const [what, result, expected] of cases) it(what, () => assert.equal(causeLine(result), expected))
 })
 
 describe('countOutcomes', () => {
@@ -212,6 +237,28 @@ describe('renderJsonReport', () => {
     assert.equal(target.signal, 'SIGTERM')
     assert.equal(target.timedOut, true)
     assert.equal(target.error, 'timed out after 5s')
+  })
+
+  it("carries the failure's hint (a provider's installHint) beside its error", () => {
+    const report: FanOutReport = {
+      program: 'kubectl',
+      startedAt: new Date(0),
+      durationMs: 0,
+      targets: [
+        {
+          result: {
+            profile: 'ns/x',
+            exitCode: 5,
+            durationMs: 0,
+            started: false,
+            error: 'provider "p" (p-login): command not found: p-login',
+            hint: 'brew install p-login',
+          },
+        },
+      ],
+    }
+    const [target] = JSON.parse(renderJsonReport(report)).targets
+    assert.equal(target.hint, 'brew install p-login')
   })
 
   it('keeps untrusted strings exact, as -o json does: JSON escapes what it cannot carry', () => {

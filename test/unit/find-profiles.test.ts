@@ -211,6 +211,30 @@ describe('listProfiles', () => {
     assert.deepEqual(result.chosen(result.profiles[0]!), {provider: 'y', server: 'https://y'})
   })
 
+  it('with --healthy keeps the healthy profiles and says which it skipped, with why', async () => {
+    const condition = (status: string) => ({
+      type: 'ControlPlaneHealthy',
+      status,
+      reason: status === 'True' ? 'Healthy' : 'APIServerDown',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    })
+    const fleet = [
+      {...profile('a', 'up'), status: {conditions: [condition('True')]}},
+      {...profile('a', 'down'), status: {conditions: [condition('False')]}},
+      {...profile('a', 'other-manager', 'ocm'), status: {conditions: [condition('False')]}},
+    ]
+    const result = await listProfiles(fakeHub(fleet), {healthyOnly: true, clusterManager: 'm', pageSize: 1})
+    assert.deepEqual(
+      result.profiles.map((p) => p.metadata.name),
+      ['up'],
+    )
+    // Only what the other filters kept: a profile of another manager is not the listing's to mention.
+    assert.deepEqual(result.skipped, [
+      {profile: 'a/down', reason: 'ControlPlaneHealthy is False: APIServerDown'},
+    ])
+    assert.equal(result.matches(fleet[1]!), false, 'a watch keeps gating changes on health')
+  })
+
   it('selects by names, selector and --all without duplicates', async () => {
     const hub = fakeHub(hubProfiles)
     const selected = await selectProfiles(hub, {

@@ -29,10 +29,14 @@ type TestCase = Record<string, string> & {
 }
 type Outcome = {message?: string; type?: string; '#text'?: string} | string
 
-/** Reads the report back with a real parser: entities decoded, attributes unprefixed, nothing coerced. */
+/**
+ * Reads the report back with a real parser: entities and character references decoded, attributes
+ * unprefixed, nothing coerced.
+ */
 function parse(xml: string): Parsed {
   assert.equal(XMLValidator.validate(xml), true)
   const parser = new XMLParser({
+    htmlEntities: true,
     ignoreAttributes: false,
     attributeNamePrefix: '',
     parseAttributeValue: false,
@@ -293,15 +297,48 @@ describe('renderJUnit', () => {
       assert.match(xml, /<system-out>&lt;&amp;&gt;&quot;&apos; \]\]&gt;<\/system-out>/)
     })
 
-    it('keeps a message on one line: a newline in an attribute would be folded into a space', () => {
+    it('keeps the lines of a message: each newline as &#10;, which a parser gives back as a newline', () => {
+      const xml = renderJUnit(
+        reportOf({
+          result: {
+            profile: 'a/b',
+            exitCode: 5,
+            durationMs: 0,
+            started: false,
+            error: 'provider "p" (cpcred) exited with code 4; its stderr:\nforbidden\tnow',
+          },
+        }),
+      )
+      // A raw newline in an attribute is folded into a space by every conforming parser.
+      assert.match(
+        xml,
+        /message="provider &quot;p&quot; \(cpcred\) exited with code 4; its stderr:&#10;forbidden/,
+      )
+      assert.equal(
+        (onlyCase(xml).error as {message: string}).message,
+        'provider "p" (cpcred) exited with code 4; its stderr:\nforbidden\\tnow',
+      )
+    })
+
+    it('gives the hint of a target that never started on a line of its own after the error', () => {
       const testCase = onlyCase(
         renderJUnit(
           reportOf({
-            result: {profile: 'a/b', exitCode: 5, durationMs: 0, started: false, error: 'one\ntwo\tthree'},
+            result: {
+              profile: 'a/b',
+              exitCode: 5,
+              durationMs: 0,
+              started: false,
+              error: 'provider "p" (p-login): command not found: p-login',
+              hint: 'brew install p-login',
+            },
           }),
         ),
       )
-      assert.equal((testCase.error as {message: string}).message, 'one\\ntwo\\tthree')
+      assert.deepEqual(testCase.error, {
+        message: 'provider "p" (p-login): command not found: p-login\nbrew install p-login',
+        type: 'plugin-failed',
+      })
     })
 
     it('leaves nothing a terminal acts on, even with every hostile sequence at once', () => {

@@ -103,6 +103,18 @@ describe('execMany: failures first', () => {
     assert.equal(d.files.disposed(), 1)
   })
 
+  it("keeps the hint of a failure: a plugin not found names the provider's installHint", async () => {
+    const missing = plugins({notFound: true, exitCode: 127})
+    const withHint = {
+      ...input,
+      providers: [{...provider(), execConfig: {...provider().execConfig, installHint: 'brew install idp'}}],
+    }
+    const d = deps({plugins: missing.runner, cache: undefined})
+    const outcome = await execMany(d.deps, withHint, [profile('a')], options().options)
+    assert.match(outcome.results[0]!.error!, /command not found: \/bin\/idp/)
+    assert.equal(outcome.results[0]!.hint, 'brew install idp')
+  })
+
   it('with --fail-fast stops the running targets and starts no more after the first failure', async () => {
     const held = heldChildren()
     const d = deps({children: held.runner})
@@ -147,6 +159,51 @@ describe('execMany: failures first', () => {
     assert.deepEqual(held.stopped, ['a'])
     assert.equal(outcome.stopped, true)
     assert.equal(outcome.results[1]!.error, 'not started (the output was closed)')
+  })
+
+  it('reports a command it stopped because the reader went away as stopped, not as killed by SIGTERM', async () => {
+    const held = heldChildren()
+    const d = deps({children: held.runner})
+    const stop = new AbortController()
+    const o = options({parallel: 2, stop: stop.signal})
+    const running = execMany(d.deps, input, [profile('a'), profile('b')], o.options)
+    while (held.started.length < 2) await tick()
+    held.finish('a', 0)
+    await tick()
+    stop.abort('the output was closed')
+    const outcome = await running
+    assert.deepEqual(outcome.results[0], {profile: 'fleet/a', exitCode: 0, durationMs: 0, started: true})
+    assert.deepEqual(outcome.results[1], {
+      profile: 'fleet/b',
+      exitCode: 143,
+      durationMs: 0,
+      started: true,
+      signal: 'SIGTERM',
+      stopped: true,
+      error: 'stopped (the output was closed)',
+    })
+  })
+
+  it('starts no command whose credential was still being obtained when told to stop', async () => {
+    const held = heldChildren()
+    let release: () => void = () => undefined
+    const slowPlugin = {
+      run: async (request: Parameters<ReturnType<typeof plugins>['runner']['run']>[0]) => {
+        await new Promise<void>((resolve) => (release = resolve))
+        return plugins().runner.run(request)
+      },
+    }
+    const d = deps({children: held.runner, plugins: slowPlugin, cache: undefined})
+    const stop = new AbortController()
+    const o = options({parallel: 1, stop: stop.signal})
+    const running = execMany(d.deps, input, [profile('a')], o.options)
+    await tick()
+    stop.abort('the output was closed')
+    release()
+    const outcome = await running
+    assert.deepEqual(held.started, [])
+    assert.equal(outcome.results[0]!.error, 'not started (the output was closed)')
+    assert.equal(d.files.disposed(), 1)
   })
 })
 

@@ -16,8 +16,10 @@ export interface TargetResult {
   durationMs: number
   /** False when the command never started: credential/resolution failure, or --fail-fast skipped it. */
   started: boolean
-  /** Why the command did not run, or how it ended (printable one-line-ish message). */
+  /** Why the command did not run, or how it ended (may run over several lines: a plugin's stderr). */
   error?: string
+  /** What to do about `error` (a provider's installHint, say), when the failure said. */
+  hint?: string
   /** Not started because an earlier target failed under --fail-fast. */
   cancelled?: boolean
   /** e.g. 'SIGTERM' when the command died of a signal. */
@@ -26,6 +28,11 @@ export interface TargetResult {
   timedOut?: boolean
   /** Left out by --healthy (never started, not a failure); `error` says why. */
   skipped?: boolean
+  /**
+   * Stopped by cpcred before it ended, because the run ended early (the reader of the output went
+   * away, stdin failed): not a failure of the target; `error` says why.
+   */
+  stopped?: boolean
 }
 
 /**
@@ -69,14 +76,30 @@ export function notRunResults(
   ]
 }
 
+/**
+ * The cause in one line, for a summary row: the message's first line and, when that line only
+ * introduces what follows (`…; its stderr:`), the first non-empty line after it; then the hint.
+ */
+export function causeLine(result: Pick<TargetResult, 'error' | 'hint'>): string {
+  const lines = (result.error ?? '').split('\n')
+  let cause = lines[0]!.trim()
+  if (cause.endsWith(':')) {
+    const next = lines.slice(1).find((line) => line.trim() !== '')
+    if (next !== undefined) cause = `${cause} ${next.trim()}`
+  }
+  const hint = result.hint?.trim()
+  return hint ? (cause ? `${cause}; ${hint}` : hint) : cause
+}
+
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped'
 
 /**
- * passed: started && exitCode 0; failed: started && exitCode != 0; skipped: cancelled; error: did not
- * start otherwise. A command that started has a real result, so `started` decides before `cancelled`.
+ * passed: started && exitCode 0; failed: started && exitCode != 0, unless cpcred stopped it (skipped);
+ * skipped: cancelled; error: did not start otherwise. A command that started has a real result, so
+ * `started` decides before `cancelled`.
  */
 export function outcomeOf(result: TargetResult): Outcome {
-  if (result.started) return result.exitCode === 0 ? 'passed' : 'failed'
+  if (result.started) return result.exitCode === 0 ? 'passed' : result.stopped ? 'skipped' : 'failed'
   if (result.cancelled || result.skipped) return 'skipped'
   return 'error'
 }
@@ -198,7 +221,7 @@ export const REPORT_LAST_LINES = DEFAULT_LAST_LINES
 /**
  * Pretty JSON (as -o json: 4 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
  * targets:[{profile, namespace, name, outcome, exitCode, durationMs (rounded), signal?, timedOut?,
- * error?, lastLines}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
+ * error?, hint?, lastLines}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
  */
 export function renderJsonReport(report: FanOutReport): string {
   const json = {
@@ -215,6 +238,7 @@ export function renderJsonReport(report: FanOutReport): string {
       ...(result.signal === undefined ? {} : {signal: result.signal}),
       ...(result.timedOut ? {timedOut: true} : {}),
       ...(result.error === undefined ? {} : {error: result.error}),
+      ...(result.hint === undefined ? {} : {hint: result.hint}),
       lastLines: output?.last(REPORT_LAST_LINES) ?? [],
     })),
   }

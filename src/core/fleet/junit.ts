@@ -50,7 +50,10 @@ function testCase({result, output}: TargetReport): string[] {
     case 'passed':
       break
     case 'failed': {
-      const failure = attributes({message: result.error ?? failureMessage(result), type: failureType(result)})
+      const failure = attributes(
+        {message: messageOf(result) ?? failureMessage(result), type: failureType(result)},
+        ['message'],
+      )
       const last = output?.last(REPORT_LAST_LINES) ?? []
       children.push(
         last.length === 0
@@ -61,19 +64,30 @@ function testCase({result, output}: TargetReport): string[] {
     }
     case 'error':
       children.push(
-        `      <error${attributes({
-          message: result.error ?? `could not start (exit code ${result.exitCode})`,
-          type: exitCodeClass(result.exitCode),
-        })}/>`,
+        `      <error${attributes(
+          {
+            message: messageOf(result) ?? `could not start (exit code ${result.exitCode})`,
+            type: exitCodeClass(result.exitCode),
+          },
+          ['message'],
+        )}/>`,
       )
       break
     case 'skipped':
-      children.push(`      <skipped${attributes({message: result.error ?? 'not started'})}/>`)
+      children.push(
+        `      <skipped${attributes({message: messageOf(result) ?? 'not started'}, ['message'])}/>`,
+      )
       break
   }
   const tail = output?.text() ?? ''
   if (tail !== '') children.push(`      <system-out>${text(tail)}</system-out>`)
   return children.length === 0 ? [`${open}/>`] : [`${open}>`, ...children, '    </testcase>']
+}
+
+/** The error and what to do about it, the hint on a line of its own. */
+function messageOf(result: TargetResult): string | undefined {
+  if (result.error === undefined) return undefined
+  return result.hint ? `${result.error}\n${result.hint}` : result.error
 }
 
 function failureType(result: TargetResult): string {
@@ -108,15 +122,27 @@ function timestamp(date: Date): string {
   return date.toISOString().slice(0, 19)
 }
 
-function attributes(values: Record<string, string | number>): string {
+/** `multiline`: the attributes whose newlines are kept (messages); the others are one line. */
+function attributes(values: Record<string, string | number>, multiline: readonly string[] = []): string {
   return Object.entries(values)
-    .map(([key, value]) => ` ${key}="${attribute(String(value))}"`)
+    .map(
+      ([key, value]) =>
+        ` ${key}="${multiline.includes(key) ? lines(String(value)) : attribute(String(value))}"`,
+    )
     .join('')
 }
 
 /** One line: newlines and tabs shown as \n and \t too (a parser would fold them into spaces). */
 function attribute(value: string): string {
   return escapeMarkup(xmlChars(printable(value)))
+}
+
+/**
+ * Lines in an attribute, each made printable: a newline as the reference &#10;, which a parser
+ * gives back as a newline (a raw one it would fold into a space).
+ */
+function lines(value: string): string {
+  return text(value).replace(/\n/g, '&#10;')
 }
 
 /** Lines kept, each made printable. */
