@@ -97,6 +97,8 @@ async function main(): Promise<void> {
   const dir = existing ?? (await mkdtemp(path.join(os.tmpdir(), 'cpcred-bench-')))
   const env =
     (existing && (await readEnv(existing))) || (await up(dir, (line) => console.error(`testenv: ${line}`)))
+  // Both sides run the kubectl of the clusters' release, as the tests do.
+  if (env.kubectl) process.env.PATH = `${path.dirname(env.kubectl)}${path.delimiter}${process.env.PATH}`
   try {
     const context = {
       env,

@@ -159,10 +159,12 @@ describe('cpcred doctor against the real hub and spoke', () => {
         PROFILE_IDS.map((id) => [id, 'ok']),
       )
       assert.match(check(json, 'hub-identity').detail, /^you are cpcred-admin \(groups system:masters/)
+      const {kubernetesVersion} = (await testEnv()).env
       assert.match(
         check(json, 'hub-tls').detail,
-        /^verified \(TLSv1\.3\) against the CA in the hub kubeconfig: .*Kubernetes v1\.34\.10$/,
+        /^verified \(TLSv1\.3\) against the CA in the hub kubeconfig: /,
       )
+      assert.ok(check(json, 'hub-tls').detail.endsWith(`; Kubernetes ${kubernetesVersion}`))
       assert.match(
         check(json, 'hub-rbac').detail,
         new RegExp(`may get, list, watch clusterprofiles in namespace "${fixture.namespace}"`),

@@ -1,7 +1,11 @@
-// Builds the upstream kube-apiserver and etcd from the Go module proxy, once per version, into a
-// cache outside the repository. Later runs find the binaries there and start in seconds.
+// Builds the upstream kube-apiserver, etcd and kubectl from the Go module proxy, once per version,
+// into a cache outside the repository. Later runs find the binaries there and start in seconds.
+//
+// The tests run against the Kubernetes users run now (KUBERNETES_VERSION, with its kubectl as the
+// oracle for every kubeconfig cpcred writes); the version-skew run (`npm run test:skew`) starts the
+// oldest kube-apiserver cpcred supports (SKEW_KUBERNETES_VERSION) with the oldest kubectl.
 import {execFile} from 'node:child_process'
-import {existsSync} from 'node:fs'
+import {existsSync, realpathSync} from 'node:fs'
 import {mkdir, rename, rm} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,62 +13,116 @@ import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
 import lockfile from 'proper-lockfile'
 
-export const KUBERNETES_VERSION = 'v1.34.10'
+export const KUBERNETES_VERSION = 'v1.37.2'
+export const SKEW_KUBERNETES_VERSION = 'v1.34.10'
 export const ETCD_VERSION = 'v3.6.14'
+/** The oldest kubectl the skew run uses: the minor the machine's kubectl dispatcher carries. */
+export const SKEW_KUBECTL_MINOR = '1.32'
 
 const goModulesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'go')
 
 export interface Binaries {
   kubeApiserver: string
   etcd: string
+  /** The kubectl the tests put first on PATH. */
+  kubectl: string
+}
+
+/** One binary: the wrapper module that builds it, the package, and its version stamps. */
+interface Recipe {
+  name: 'kube-apiserver' | 'etcd' | 'kubectl'
+  version: string
+  module: string
+  pkg: string
+  stamped: boolean
+}
+
+const KUBE_APISERVER_MODULES: Record<string, string> = {
+  [KUBERNETES_VERSION]: 'kube-apiserver',
+  [SKEW_KUBERNETES_VERSION]: 'kube-apiserver-v1.34',
+}
+
+function recipes(kubernetesVersion: string): Recipe[] {
+  const module = KUBE_APISERVER_MODULES[kubernetesVersion]
+  if (!module) throw new Error(`no kube-apiserver module for ${kubernetesVersion}`)
+  return [
+    {name: 'etcd', version: ETCD_VERSION, module: 'etcd', pkg: '.', stamped: false},
+    {
+      name: 'kube-apiserver',
+      version: kubernetesVersion,
+      module,
+      pkg: 'k8s.io/kubernetes/cmd/kube-apiserver',
+      stamped: true,
+    },
+    {name: 'kubectl', version: KUBERNETES_VERSION, module: 'kubectl', pkg: '.', stamped: true},
+  ]
 }
 
 export function binaryCacheDir(): string {
   const cacheHome = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache')
-  return path.join(cacheHome, 'cpcred', 'testbin', `k8s-${KUBERNETES_VERSION}-etcd-${ETCD_VERSION}`)
+  return path.join(cacheHome, 'cpcred', 'testbin')
 }
 
-function binariesIn(dir: string): Binaries {
-  return {kubeApiserver: path.join(dir, 'kube-apiserver'), etcd: path.join(dir, 'etcd')}
+function binaryPath(recipe: Recipe): string {
+  return path.join(binaryCacheDir(), `${recipe.name}-${recipe.version}`, recipe.name)
 }
 
-/** Returns the cached binaries, building whichever is missing (under a lock, so parallel callers build once). */
-export async function ensureBinaries(log: (line: string) => void = () => {}): Promise<Binaries> {
-  const dir = binaryCacheDir()
-  const binaries = binariesIn(dir)
-  if (existsSync(binaries.kubeApiserver) && existsSync(binaries.etcd)) return binaries
+/**
+ * Returns the cached binaries for `kubernetesVersion`, building whichever is missing (each under a
+ * lock of its own, so parallel callers build it once).
+ */
+export async function ensureBinaries(
+  log: (line: string) => void = () => {},
+  kubernetesVersion = KUBERNETES_VERSION,
+): Promise<Binaries> {
+  const built: Partial<Record<Recipe['name'], string>> = {}
+  for (const recipe of recipes(kubernetesVersion)) built[recipe.name] = await ensureBinary(recipe, log)
+  return {kubeApiserver: built['kube-apiserver']!, etcd: built.etcd!, kubectl: built.kubectl!}
+}
 
+async function ensureBinary(recipe: Recipe, log: (line: string) => void): Promise<string> {
+  const output = binaryPath(recipe)
+  if (existsSync(output)) return output
+  const dir = path.dirname(output)
   await mkdir(dir, {recursive: true})
   const release = await lockfile.lock(dir, {
     lockfilePath: path.join(dir, '.build.lock'),
     stale: 60_000,
     update: 10_000,
-    retries: {retries: 200, minTimeout: 1000, maxTimeout: 5000, factor: 1},
+    retries: {retries: 400, minTimeout: 1000, maxTimeout: 5000, factor: 1},
   })
   try {
-    if (!existsSync(binaries.etcd)) {
-      log(`building etcd ${ETCD_VERSION} from the Go module proxy (first run only)…`)
-      await goBuild(path.join(goModulesDir, 'etcd'), '.', binaries.etcd, '-s -w')
-    }
-    if (!existsSync(binaries.kubeApiserver)) {
+    if (!existsSync(output)) {
       log(
-        `building kube-apiserver ${KUBERNETES_VERSION} from the Go module proxy (first run only, several minutes)…`,
+        `building ${recipe.name} ${recipe.version} from the Go module proxy (first run only, a few minutes)…`,
       )
-      await goBuild(
-        path.join(goModulesDir, 'kube-apiserver'),
-        'k8s.io/kubernetes/cmd/kube-apiserver',
-        binaries.kubeApiserver,
-        ['-s -w', ...versionLdflags(KUBERNETES_VERSION)].join(' '),
-      )
+      const ldflags = ['-s -w', ...(recipe.stamped ? versionLdflags(recipe.version) : [])].join(' ')
+      await goBuild(path.join(goModulesDir, recipe.module), recipe.pkg, output, ldflags)
     }
   } finally {
     await release()
   }
-  return binaries
+  return output
+}
+
+/**
+ * The oldest kubectl for the skew run: $CPCRED_SKEW_KUBECTL, else the kubectl.1.32 that the
+ * machine's kubectl dispatcher keeps beside itself, else the machine's kubectl as it is.
+ */
+export function skewKubectl(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CPCRED_SKEW_KUBECTL) return env.CPCRED_SKEW_KUBECTL
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'kubectl')
+    if (!dir || !existsSync(candidate) || candidate.startsWith(binaryCacheDir())) continue
+    const pinned = path.join(path.dirname(realpathSync(candidate)), `kubectl.${SKEW_KUBECTL_MINOR}`)
+    return existsSync(pinned) ? pinned : candidate
+  }
+  throw new Error('the skew run needs the machine kubectl on PATH (or CPCRED_SKEW_KUBECTL)')
 }
 
 // kubectl on these machines picks its client version from the server's /version, so the build
-// must report the real release instead of the development placeholder.
+// must report the real release instead of the development placeholder; kubectl's own version and
+// skew warning read the same stamps.
 function versionLdflags(version: string): string[] {
   const [major, minor] = version.replace(/^v/, '').split('.')
   return ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) => [

@@ -10,7 +10,7 @@ const usage = `usage: npm run testenv -- <up|down|status|build> [--dir DIR]
   up      build the binaries if needed, start a hub and a spoke, write DIR/env.json
   down    stop every process the environment started and remove DIR
   status  show what runs, with memory use
-  build   only build (or find) the kube-apiserver ${KUBERNETES_VERSION} and etcd ${ETCD_VERSION} binaries
+  build   only build (or find) the kube-apiserver and kubectl ${KUBERNETES_VERSION} and etcd ${ETCD_VERSION} binaries
 
 DIR defaults to ./.testenv`
 
@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   switch (verb) {
     case 'build': {
       const binaries = await ensureBinaries(log)
-      console.log(`${binaries.kubeApiserver}\n${binaries.etcd}`)
+      console.log(`${binaries.kubeApiserver}\n${binaries.etcd}\n${binaries.kubectl}`)
       return 0
     }
     case 'up': {

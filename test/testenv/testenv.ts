@@ -8,7 +8,7 @@ import net from 'node:net'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import YAML from 'yaml'
-import {ensureBinaries, type Binaries} from './binaries.js'
+import {ensureBinaries, KUBERNETES_VERSION, type Binaries} from './binaries.js'
 import {kubeCall, kubeRequest, waitFor, type Connection} from './http.js'
 import {createClientCertificate, createPki, createServiceAccountKey, type Pki} from './pki.js'
 
@@ -55,6 +55,10 @@ export interface TestEnv {
   hub: ClusterInfo
   spoke: ClusterInfo
   processes: ProcessInfo[]
+  /** The kubectl built for the clusters' release, which tests, the demo and the bench put first on PATH. */
+  kubectl: string
+  /** The release both kube-apiservers run (their /version). */
+  kubernetesVersion: string
 }
 
 export function envFile(dir: string): string {
@@ -66,11 +70,20 @@ export async function readEnv(dir: string): Promise<TestEnv | undefined> {
   return JSON.parse(await readFile(envFile(dir), 'utf8')) as TestEnv
 }
 
-export async function up(dir: string, log: (line: string) => void = () => {}): Promise<TestEnv> {
+export interface UpOptions {
+  /** The hub's and spoke's kube-apiserver (default: KUBERNETES_VERSION, the current release). */
+  kubernetesVersion?: string
+}
+
+export async function up(
+  dir: string,
+  log: (line: string) => void = () => {},
+  options: UpOptions = {},
+): Promise<TestEnv> {
   dir = checkedDir(dir)
   if (await readEnv(dir))
     throw new Error(`a test environment is already recorded in ${dir}; run 'down' first`)
-  const binaries = await ensureBinaries(log)
+  const binaries = await ensureBinaries(log, options.kubernetesVersion)
   await mkdir(dir, {recursive: true, mode: 0o700})
   await chmod(dir, 0o700)
 
@@ -158,7 +171,14 @@ export async function up(dir: string, log: (line: string) => void = () => {}): P
     }
     await writePrivate(hub.kubeconfig, adminKubeconfig(hub, adminPem))
     await writePrivate(spoke.kubeconfig, adminKubeconfig(spoke, adminPem))
-    const env: TestEnv = {dir, hub, spoke, processes}
+    const env: TestEnv = {
+      dir,
+      hub,
+      spoke,
+      processes,
+      kubectl: binaries.kubectl,
+      kubernetesVersion: options.kubernetesVersion ?? KUBERNETES_VERSION,
+    }
     await writeState(env)
     log(`hub and spoke ready in ${((Date.now() - started) / 1000).toFixed(1)}s`)
     return env
