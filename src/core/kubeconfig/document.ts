@@ -37,11 +37,12 @@ export interface KubeconfigDocument {
   contexts: {context: KubeconfigContext; name: string}[]
   'current-context': string
   kind: 'Config'
-  preferences: Record<string, never>
+  /** Kept as a user's file has it; kubectl since 1.37 leaves an empty one out (omitzero). */
+  preferences?: Record<string, unknown>
   users: {name: string; user: KubeconfigUser}[]
 }
 
-/** kubectl's skeleton of a kubeconfig, keys in the order it prints them. */
+/** kubectl's skeleton of a kubeconfig, keys in the order it prints them (v1.37: no empty preferences). */
 export function emptyKubeconfig(): KubeconfigDocument {
   return {
     apiVersion: 'v1',
@@ -49,7 +50,6 @@ export function emptyKubeconfig(): KubeconfigDocument {
     contexts: [],
     'current-context': '',
     kind: 'Config',
-    preferences: {},
     users: [],
   }
 }

@@ -66,6 +66,5 @@ export function renderTargetKubeconfig(
     users: [{name: TARGET_CONTEXT, user}],
     contexts: [{name: TARGET_CONTEXT, context: {cluster: TARGET_CONTEXT, user: TARGET_CONTEXT}}],
     'current-context': TARGET_CONTEXT,
-    preferences: {},
   })
 }
