@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict'
-import {existsSync, readFileSync} from 'node:fs'
+import {readFileSync} from 'node:fs'
 import path from 'node:path'
 import {describe, it} from 'node:test'
 import {fileURLToPath} from 'node:url'
 import YAML from 'yaml'
+import {CLUSTER_INVENTORY_API, upstreamCrd} from '../helpers/upstream-crds.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ours = path.join(root, 'test/testenv/manifests/clusterprofile-crd.yaml')
-// The upstream CRD, kept beside the repository for compatibility checks.
-const upstream = path.join(root, '../shared/reference/multicluster.x-k8s.io_clusterprofiles.yaml')
+// The upstream CRD, from the published module, for compatibility checks.
+const upstream = () => upstreamCrd('multicluster.x-k8s.io_clusterprofiles.yaml')
 
 /** The CRD without what does not change behaviour: descriptions and generator annotations. */
 function structure(value: unknown): unknown {
@@ -34,17 +35,13 @@ function version(crd: {spec: {versions: {name: string}[]}}, name: string) {
 describe('the test hub ClusterProfile CRD', () => {
   const crd = YAML.parse(readFileSync(ours, 'utf8'))
 
-  it(
-    'serves v1alpha1 as the upstream Cluster Inventory API CRD does, and keeps it as the storage version',
-    {skip: !existsSync(upstream) && 'no upstream reference beside the repository'},
-    () => {
-      const reference = YAML.parse(readFileSync(upstream, 'utf8'))
-      const {versions: _ours, ...rest} = crd.spec
-      const {versions: _theirs, ...referenceRest} = reference.spec
-      assert.deepEqual(structure(rest), structure(referenceRest))
-      assert.deepEqual(structure(version(crd, 'v1alpha1')), structure(version(reference, 'v1alpha1')))
-    },
-  )
+  it(`serves v1alpha1 as the upstream Cluster Inventory API CRD (${CLUSTER_INVENTORY_API}) does, and keeps it as the storage version`, () => {
+    const reference = YAML.parse(readFileSync(upstream(), 'utf8'))
+    const {versions: _ours, ...rest} = crd.spec
+    const {versions: _theirs, ...referenceRest} = reference.spec
+    assert.deepEqual(structure(rest), structure(referenceRest))
+    assert.deepEqual(structure(version(crd, 'v1alpha1')), structure(version(reference, 'v1alpha1')))
+  })
 
   it('serves multicluster.x-k8s.io ClusterProfile, namespaced, with a status subresource in each version', () => {
     assert.equal(crd.spec.group, 'multicluster.x-k8s.io')
@@ -101,20 +98,14 @@ describe('the test hub ClusterProfile CRD', () => {
 
 describe('the test hub PlacementDecision CRD', () => {
   const placements = path.join(root, 'test/testenv/manifests/placementdecision-crd.yaml')
-  const upstreamPlacements = path.join(
-    root,
-    '../shared/reference/multicluster.x-k8s.io_placementdecisions.yaml',
-  )
   const crd = YAML.parse(readFileSync(placements, 'utf8'))
 
-  it(
-    'is the upstream Cluster Inventory API CRD, descriptions aside',
-    {skip: !existsSync(upstreamPlacements) && 'no upstream reference beside the repository'},
-    () => {
-      const reference = YAML.parse(readFileSync(upstreamPlacements, 'utf8'))
-      assert.deepEqual(structure(crd), structure(reference))
-    },
-  )
+  it(`is the upstream Cluster Inventory API CRD (${CLUSTER_INVENTORY_API}), descriptions aside`, () => {
+    const reference = YAML.parse(
+      readFileSync(upstreamCrd('multicluster.x-k8s.io_placementdecisions.yaml'), 'utf8'),
+    )
+    assert.deepEqual(structure(crd), structure(reference))
+  })
 
   it('serves multicluster.x-k8s.io/v1alpha1 placementdecisions, namespaced, at most 100 decisions a slice', () => {
     assert.equal(crd.spec.group, 'multicluster.x-k8s.io')
