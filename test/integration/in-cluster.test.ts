@@ -243,6 +243,21 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     assert.match(doctor.stdout, /docs\/examples\/in-cluster-rbac\.yaml/)
   })
 
+  it('a pod whose token file is empty gets exit 4 naming the file, not an RBAC refusal of system:anonymous', async () => {
+    const empty = await makePod(namespace, POD_SA)
+    for (const content of ['', '\n']) {
+      await empty.rotate(content)
+      const listed = await empty.run(['list'])
+      assert.equal(listed.code, 4, listed.stderr)
+      assert.match(
+        listed.stderr,
+        new RegExp(`the pod's service account token ${SERVICE_ACCOUNT_DIR}/token is empty`),
+      )
+      assert.doesNotMatch(listed.stderr, /system:anonymous|RBAC access/)
+      assert.doesNotMatch(listed.stderr, /\n\s+at /, 'no stack trace')
+    }
+  })
+
   it("a profile naming a ServiceAccount the pod may not mint tokens of: the hint speaks of the pod's ServiceAccount, not of kubeconfig contexts", async () => {
     const {env, hub} = await testEnv()
     await createServiceAccount(hub, namespace, 'not-granted')
