@@ -256,6 +256,9 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
       assert.doesNotMatch(listed.stderr, /system:anonymous|RBAC access/)
       assert.doesNotMatch(listed.stderr, /\n\s+at /, 'no stack trace')
     }
+    const doctor = await empty.run(['doctor'])
+    assert.equal(doctor.code, 4, doctor.stdout + doctor.stderr)
+    assert.match(doctor.stdout + doctor.stderr, new RegExp(`${SERVICE_ACCOUNT_DIR}/token is empty`))
   })
 
   it("a profile naming a ServiceAccount the pod may not mint tokens of: the hint speaks of the pod's ServiceAccount, not of kubeconfig contexts", async () => {
