@@ -138,8 +138,10 @@ Stop the clusters with: ${downCommand}
 
 /** The running environment in `dir`, started when there is none. */
 async function startOrReuse(): Promise<TestEnv> {
-  const {env, processes} = await status(dir)
-  if (env && processes.length > 0 && processes.every((process) => process.running)) {
+  // status refuses a state file that is not this checkout's (a copied .testenv): its clusters are
+  // another checkout's, and nothing is applied to them.
+  const {env, processes, servers} = await status(dir)
+  if (env && servers.every((server) => server.serving)) {
     console.error(`testenv: reusing the hub and spoke recorded in ${shown(dir)}`)
     return env
   }

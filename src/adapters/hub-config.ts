@@ -6,7 +6,7 @@ import os from 'node:os'
 import {namesInBrief} from '../core/text/format.js'
 import {canonicalJson} from '../core/exec-credential/cache.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
-import {UsageError} from '../core/errors.js'
+import {CpcredError, ExitCode, UsageError} from '../core/errors.js'
 import {NAME_RULES, nameProblem, quotedName} from '../core/profiles/names.js'
 import {
   findNamed,
@@ -173,6 +173,19 @@ async function loadInClusterConfig(
     throw new UsageError(
       `cannot read the pod's service account token ${tokenFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
       'mount the service account token (automountServiceAccountToken), or pass --kubeconfig FILE',
+    )
+  }
+  if (token.trim() === '') {
+    // client-go would go on without an Authorization header, and the hub's 403 would blame the RBAC
+    // of system:anonymous. Exit 4, not 2: the pod is set up to use its ServiceAccount and the hub
+    // is reachable, but it has no credential to present (as with a token the hub rejects); an
+    // unreadable file stays 2, a matter of how the pod runs (its user and the file's mode).
+    throw new CpcredError(
+      `the pod's service account token ${tokenFile} is empty: cpcred has no identity to present to the hub`,
+      {
+        exitCode: ExitCode.Denied,
+        hint: 'the kubelet writes the projected token there: check the volume mounted over it and automountServiceAccountToken, or pass --kubeconfig FILE',
+      },
     )
   }
   const caFile = inClusterFile(dir, 'ca')

@@ -5,6 +5,7 @@
 // failure as data (its HTTP status, its connection code), so no caller reads a status out of a message.
 import {GROUP, PLURAL} from './profiles/cluster-profile.js'
 import {CpcredError, ExitCode, isCpcredError} from './errors.js'
+import type {PodServiceAccount} from './kubeconfig/in-cluster.js'
 
 /** A failed call, as the REST client saw it. */
 export type KubeFailure =
@@ -162,6 +163,28 @@ export function hubRejectedHint(userKind: string): string {
   if (userKind.includes('token'))
     return 'the token of the hub kubeconfig user is not valid on the hub (any more): get a new one'
   return 'log in to the hub again, or check the user entry of the hub kubeconfig'
+}
+
+/** The hub is the pod's in-cluster config: who its token names, when it names someone. */
+export interface PodHubIdentity {
+  serviceAccount?: PodServiceAccount
+}
+
+/**
+ * What to grant on the hub, and to whom, after a 403. In a pod the hub identity is the pod's
+ * ServiceAccount, and another one comes from serviceAccountName, not from a kubeconfig context.
+ */
+export function hubRbacHint(grant: string, pod: PodHubIdentity | undefined, scope = ''): string {
+  if (!pod) {
+    return `the hub identity needs ${grant} (a Role and RoleBinding)${scope}. Or select another hub identity with KUBECONFIG/--context`
+  }
+  const account = pod.serviceAccount
+    ? `ServiceAccount ${pod.serviceAccount.namespace}/${pod.serviceAccount.name}`
+    : 'ServiceAccount'
+  return (
+    `the pod's ${account} (the hub identity in a pod) needs ${grant} (a Role and RoleBinding to it)${scope}. ` +
+    'Or run the pod with a serviceAccountName that has it'
+  )
 }
 
 // ---------------------------------------------------------------------------------------------

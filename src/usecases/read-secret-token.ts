@@ -43,7 +43,7 @@ export async function readSecretToken(
   let secret
   try {
     secret = await hub.getSecret(ref.namespace, ref.name, {
-      forbiddenHint: secretForbiddenHint(ref),
+      forbiddenHint: secretForbiddenHint(ref, hub.config.inCluster),
       unreachableHint: PLUGIN_HUB_UNREACHABLE_HINT,
     })
   } finally {

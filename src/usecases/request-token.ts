@@ -79,7 +79,7 @@ export async function requestToken(
  * by providers with a serviceAccountToken block (federated-token.ts).
  */
 export async function requestServiceAccountToken(
-  hub: Pick<HubPort, 'requestToken' | 'describe'>,
+  hub: Pick<HubPort, 'requestToken' | 'describe' | 'config'>,
   namespace: string,
   serviceAccount: string,
   spec: TokenRequestSpec,
@@ -87,7 +87,7 @@ export async function requestServiceAccountToken(
 ): Promise<Credential> {
   const account = `${namespace}/${serviceAccount}`
   const answer = await hub.requestToken(namespace, serviceAccount, spec, {
-    forbiddenHint: tokenForbiddenHint(namespace, serviceAccount),
+    forbiddenHint: tokenForbiddenHint(namespace, serviceAccount, hub.config.inCluster),
     ...hints,
   })
   if (answer === undefined) {

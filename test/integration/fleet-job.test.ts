@@ -8,7 +8,14 @@ import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {XMLParser} from 'fast-xml-parser'
 import YAML from 'yaml'
-import {documentedVariables, examplesDir, usedVariables} from '../../scripts/manifests.js'
+import {
+  applyAccessExamples,
+  applyProfileExamples,
+  documentedVariables,
+  examplesDir,
+  PROFILES,
+  usedVariables,
+} from '../../scripts/manifests.js'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {shardKey, shardOf} from '../../src/core/fleet/shard.js'
 import {
@@ -23,7 +30,9 @@ import {
   tempDir,
   testEnv,
   tokenKubeconfig,
+  uniqueName,
 } from '../helpers/env.js'
+import {inPod, makePod, podsUnavailable} from '../helpers/pods.js'
 
 const FILE = 'fleet-job.yaml'
 const SHARDS = 3
@@ -345,6 +354,117 @@ describe('fleet jobs on Kubernetes: docs/examples/fleet-job.yaml', () => {
     assert.deepEqual(reached.sort(), fleet.map((profile) => `${namespace}/${profile.metadata.name}`).sort())
   })
 })
+
+const noPods = await podsUnavailable()
+if (noPods) console.log(`# in-pod fleet job skipped: ${noPods}`)
+
+describe(
+  "the documented in-pod recipe: the guides' manifests as written, and the Job's command in a pod",
+  {skip: noPods},
+  () => {
+    it('every profile the guides make reachable passes; only the one they make unusable fails, for that reason', async () => {
+      const {env, hub, spoke} = await testEnv()
+      const namespace = uniqueName('fleetpod')
+      // The admin guides' hub and spoke manifests and hub-clusterprofiles.yaml, exactly as written.
+      const variables = await applyAccessExamples({
+        hub,
+        spoke,
+        spokeServer: env.spoke.server,
+        spokeCaData: env.spoke.caData,
+        namespace,
+        clusterset: 'fleetpod',
+      })
+      await applyProfileExamples(hub, variables)
+      // fleet-job.yaml as written, with the values docs/ci.md substitutes.
+      const dir = await tempDir('cpcred-fleetpod-')
+      const manifest = path.join(dir, FILE)
+      await writeFile(
+        manifest,
+        rendered(await readFile(path.join(examplesDir, FILE), 'utf8'), {
+          NAMESPACE: namespace,
+          IMAGE: 'registry.example/cpcred-kubectl:1',
+          SHARDS: String(SHARDS),
+          CLUSTER_NAME: variables.CLUSTER_NAME!,
+        }),
+      )
+      const applied = await runProgram(
+        'kubectl',
+        ['--kubeconfig', env.hub.kubeconfig, 'apply', '-f', manifest],
+        {
+          env: {...isolatedEnv},
+        },
+      )
+      assert.equal(applied.code, 0, applied.stderr)
+      const objects = YAML.parseAllDocuments(await readFile(manifest, 'utf8')).map(
+        (document) => document.toJS() as KubeObject,
+      )
+      const jobSpec = objects.find((object) => object.kind === 'Job')!.spec!.template.spec
+      const {command, args, env: containerEnv} = jobSpec.containers[0]!
+      const providers = objects.find((object) => object.kind === 'ConfigMap')!.data!['providers.json']!
+      // The pod of the Job's ServiceAccount, with cpcred and kubectl on PATH as in the image.
+      const pod = await makePod(namespace, jobSpec.serviceAccountName)
+      const binDir = path.join(dir, 'bin')
+      await mkdir(binDir)
+      await writeFile(
+        path.join(binDir, 'cpcred'),
+        `#!/bin/sh\nexec "${process.execPath}" "${cpcredBin}" "$@"\n`,
+      )
+      await chmod(path.join(binDir, 'cpcred'), 0o755)
+
+      const runShard = async (index: number) => {
+        const root = path.join(dir, `pod-${index}`)
+        await mkdir(path.join(root, 'tmp'), {recursive: true})
+        await mkdir(path.join(root, 'reports'))
+        const providerFile = path.join(root, 'providers.json')
+        await writeFile(providerFile, providers, {mode: 0o600})
+        const podArgs = args.map((arg) =>
+          arg
+            .replaceAll('$(JOB_COMPLETION_INDEX)', String(index))
+            .replaceAll('/reports/', `${path.join(root, 'reports')}/`),
+        )
+        const podEnv = Object.fromEntries(
+          containerEnv.map(({name, value}) => [
+            name,
+            name === 'CPCRED_PROVIDER_FILE' ? providerFile : value.replace(/^\/tmp/, path.join(root, 'tmp')),
+          ]),
+        )
+        const [file, words] = inPod(pod.dir, [
+          path.join(binDir, command[0]!),
+          ...command.slice(1),
+          ...podArgs,
+        ])
+        const result = await runProgram(file, words, {
+          env: {
+            ...pod.env,
+            PATH: `${binDir}:${process.env.PATH}`,
+            ...podEnv,
+            JOB_COMPLETION_INDEX: String(index),
+          },
+        })
+        return {result, report: path.join(root, 'reports', `fleet-${index}.xml`)}
+      }
+      const shards = await Promise.all(Array.from({length: SHARDS}, (_, index) => runShard(index)))
+      const passed: string[] = []
+      const failed: string[] = []
+      for (const [index, {result, report}] of shards.entries()) {
+        const cases = testcases(await readFile(report, 'utf8'))
+        for (const testcase of cases) (testcase.failed ? failed : passed).push(testcase.name)
+        // spoke-unusable offers only a provider no provider file here has: the guides make it fail.
+        if (cases.some((testcase) => testcase.name === PROFILES.unusable)) {
+          assert.equal(result.code, 1, `pod ${index}: ${result.stderr}`)
+          assert.match(
+            result.stderr,
+            new RegExp(`${PROFILES.unusable} +1 .*no provider in common .*"gke-workload-identity"`),
+          )
+        } else {
+          assert.equal(result.code, 0, `pod ${index}: ${result.stderr}`)
+        }
+      }
+      assert.deepEqual(passed.sort(), [PROFILES.legacy, PROFILES.secretreader, PROFILES.tokenRequest].sort())
+      assert.deepEqual(failed, [PROFILES.unusable])
+    })
+  },
+)
 
 function testcases(xml: string): {classname: string; name: string; failed: boolean}[] {
   const parsed = new XMLParser({

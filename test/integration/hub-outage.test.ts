@@ -21,7 +21,9 @@ import {
 import {
   applyProfile,
   cpcred,
+  cpcredBin,
   createServiceAccount,
+  repoRoot,
   runProgram,
   isolatedEnv,
   tempDir,
@@ -200,6 +202,106 @@ describe('a hub outage: --mode cpcred kubeconfigs and exec carry on within --pro
     const after = await exec('eu')
     assert.equal(after.code, 0, after.stderr)
     assert.deepEqual(warnings(after.stderr), [])
+  })
+
+  it("--mode plugin: a provider's own plugin never reads the hub; the built-in ones read it on every call and fail while it is down, as the README says", async () => {
+    const pluginDir = await tempDir('cpcred-outage-plugin-')
+    const providers = await writeProviderFile(pluginDir, [
+      {
+        name: 'fake',
+        execConfig: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: fakePlugin,
+          env: [{name: 'PLUGIN_TOKEN_FILE', value: path.join(dir, 'good-token')}],
+        },
+      },
+      {
+        name: 'token-request',
+        execConfig: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: process.execPath,
+          args: [cpcredBin, 'plugin', 'token-request'],
+          provideClusterInfo: true,
+          interactiveMode: 'Never',
+        },
+      },
+    ])
+    await applyProfile(hub, {
+      metadata: {name: 'built-in', namespace},
+      spec: {clusterManager: {name: 'test-manager'}},
+      status: {
+        accessProviders: [
+          {
+            name: 'token-request',
+            cluster: {
+              server: env.spoke.server,
+              'certificate-authority-data': env.spoke.caData,
+              extensions: [
+                {
+                  name: 'client.authentication.k8s.io/exec',
+                  extension: {serviceAccount: 'deployer', namespace},
+                },
+              ],
+            },
+          },
+        ],
+      },
+    })
+    const pluginKubeconfig = async (profile: string) => {
+      const written = await run([
+        'kubeconfig',
+        `${namespace}/${profile}`,
+        '--mode',
+        'plugin',
+        '--provider-file',
+        providers,
+      ])
+      assert.equal(written.code, 0, written.stderr)
+      const file = path.join(pluginDir, `${profile}.kubeconfig`)
+      await writeFile(file, written.stdout, {mode: 0o600})
+      return file
+    }
+    const whoami = (file: string) =>
+      runProgram(
+        'kubectl',
+        ['--kubeconfig', file, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
+        {
+          env: {...isolatedEnv, XDG_CACHE_HOME: cacheHome},
+        },
+      )
+    const own = await pluginKubeconfig('eu')
+    const builtIn = await pluginKubeconfig('built-in')
+    for (const file of [own, builtIn]) {
+      const before = await whoami(file)
+      assert.equal(before.code, 0, before.stderr)
+      assert.equal(before.stdout, username)
+    }
+
+    await stopApiserver(env, 'hub')
+    try {
+      const viaOwn = await whoami(own)
+      assert.equal(viaOwn.code, 0, viaOwn.stderr)
+      assert.equal(viaOwn.stdout, username)
+      const viaBuiltIn = await whoami(builtIn)
+      assert.notEqual(viaBuiltIn.code, 0, viaBuiltIn.stdout)
+      assert.match(viaBuiltIn.stderr, /cannot reach the hub .*connection refused/)
+    } finally {
+      await startApiserverAgain(env, 'hub')
+    }
+
+    // The README's outage paragraph says the same, for each kind of kubeconfig and plugin.
+    const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('**A hub outage does not stop the fleet.**'))
+    const outage = section.slice(0, section.indexOf('\n## ')).replace(/\s+/g, ' ')
+    assert.doesNotMatch(outage, /never read the hub and are not affected/)
+    assert.match(
+      outage,
+      /`--mode plugin` kubeconfigs .* With a plugin of the provider's own that does not read the hub .* an outage does not touch them/,
+    )
+    assert.match(
+      outage,
+      /the built-in plugins \(`cpcred plugin token-request`, `cpcred plugin secretreader`\) read the hub on every kubectl call .* fail while it is down/,
+    )
   })
 
   it('never uses the stale copy without a cached credential, nor for another hub identity', async () => {

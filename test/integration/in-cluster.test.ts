@@ -39,6 +39,7 @@ function spokeProfile(
   namespace: string,
   name: string,
   labels: Record<string, string> = {},
+  extension: Record<string, string> = {},
 ) {
   return {
     metadata: {name, namespace, labels},
@@ -50,7 +51,7 @@ function spokeProfile(
           cluster: {
             server: spoke.server,
             'certificate-authority-data': spoke.caData,
-            extensions: [{name: EXEC_EXTENSION, extension: {}}],
+            extensions: [{name: EXEC_EXTENSION, extension}],
           },
         },
       ],
@@ -240,6 +241,57 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     assert.equal(doctor.code, 4, doctor.stdout + doctor.stderr)
     assert.match(doctor.stdout, new RegExp(`system:serviceaccount:${namespace}:unbound may not get or list`))
     assert.match(doctor.stdout, /docs\/examples\/in-cluster-rbac\.yaml/)
+  })
+
+  it('a pod whose token file is empty gets exit 4 naming the file, not an RBAC refusal of system:anonymous', async () => {
+    const empty = await makePod(namespace, POD_SA)
+    for (const content of ['', '\n']) {
+      await empty.rotate(content)
+      const listed = await empty.run(['list'])
+      assert.equal(listed.code, 4, listed.stderr)
+      assert.match(
+        listed.stderr,
+        new RegExp(`the pod's service account token ${SERVICE_ACCOUNT_DIR}/token is empty`),
+      )
+      assert.doesNotMatch(listed.stderr, /system:anonymous|RBAC access/)
+      assert.doesNotMatch(listed.stderr, /\n\s+at /, 'no stack trace')
+    }
+    const doctor = await empty.run(['doctor'])
+    assert.equal(doctor.code, 4, doctor.stdout + doctor.stderr)
+    assert.match(doctor.stdout + doctor.stderr, new RegExp(`${SERVICE_ACCOUNT_DIR}/token is empty`))
+  })
+
+  it("a profile naming a ServiceAccount the pod may not mint tokens of: the hint speaks of the pod's ServiceAccount, not of kubeconfig contexts", async () => {
+    const {env, hub} = await testEnv()
+    await createServiceAccount(hub, namespace, 'not-granted')
+    const profile = spokeProfile(
+      env.spoke,
+      namespace,
+      'names-another',
+      {},
+      {
+        serviceAccount: 'not-granted',
+        namespace,
+      },
+    )
+    await applyProfile(hub, profile)
+    const result = await pod.run([
+      'exec',
+      `${namespace}/names-another`,
+      '--provider-file',
+      providerFile,
+      '--',
+      ...KUBECTL_WHOAMI,
+    ])
+    assert.equal(result.code, 5, result.stderr)
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `the pod's ServiceAccount ${namespace}/${POD_SA} \\(the hub identity in a pod\\) needs RBAC verb "create" on serviceaccounts/token with resourceNames \\["not-granted"\\]`,
+      ),
+    )
+    assert.match(result.stderr, /run the pod with a serviceAccountName that has it/)
+    assert.doesNotMatch(result.stderr, /KUBECONFIG\/--context/)
   })
 
   it('an Indexed Job of 3 pods (--shard auto/3) runs every selected profile exactly once, through the in-cluster config', async () => {

@@ -9,7 +9,8 @@ const usage = `usage: npm run testenv -- <up|down|status|build> [--dir DIR]
 
   up      build the binaries if needed, start a hub and a spoke, write DIR/env.json
   down    stop every process the environment started and remove DIR
-  status  show what runs, with memory use
+  status  ask the hub and spoke whether they serve (/readyz), and show the processes started, with
+          memory use (exit 0 only when both serve)
   build   only build (or find) the kube-apiserver and kubectl ${KUBERNETES_VERSION} and etcd ${ETCD_VERSION} binaries
 
 DIR defaults to ./.testenv`
@@ -44,18 +45,27 @@ async function main(argv: string[]): Promise<number> {
       )
       return 0
     case 'status': {
-      const {env, processes} = await status(dir)
+      const {env, processes, servers} = await status(dir)
       if (!env) {
         console.log(`no test environment in ${dir} (binaries cache: ${binaryCacheDir()})`)
         return 1
       }
-      console.log(`hub:   ${env.hub.server}\nspoke: ${env.spoke.server}`)
+      for (const server of servers) {
+        const started = processes.find((p) => p.name === `${server.name}-apiserver`)
+        const note =
+          server.serving && started && !started.running
+            ? ' (not by the process this environment started: down leaves it running)'
+            : ''
+        console.log(
+          `${`${server.name}:`.padEnd(7)}${server.server}  ${server.serving ? 'serving' : 'not serving'}${note}`,
+        )
+      }
       for (const p of processes) {
         console.log(
           `${p.name.padEnd(16)} pid ${String(p.pid).padEnd(8)} ${p.running ? `running  ${p.rssMiB ?? '?'} MiB` : 'stopped'}`,
         )
       }
-      return processes.every((p) => p.running) ? 0 : 1
+      return servers.every((server) => server.serving) ? 0 : 1
     }
     default:
       console.error(usage)

@@ -2,7 +2,7 @@
 // ServiceAccount tokens and serves OIDC discovery anonymously; the spoke trusts hub tokens whose
 // audience is the spoke's URL through its AuthenticationConfiguration (username prefix "hub:").
 import {spawn} from 'node:child_process'
-import {existsSync, openSync, closeSync} from 'node:fs'
+import {closeSync, existsSync, openSync, readFileSync, realpathSync} from 'node:fs'
 import {chmod, mkdir, readFile, rm, writeFile} from 'node:fs/promises'
 import net from 'node:net'
 import path from 'node:path'
@@ -14,6 +14,8 @@ import {createClientCertificate, createPki, createServiceAccountKey, type Pki} f
 
 export const HUB_USER_PREFIX = 'hub:'
 const manifestsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'manifests')
+/** The checkout this code runs from: an environment acts only on clusters this checkout started. */
+export const CHECKOUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const READY_TIMEOUT_MS = 90_000
 
 export interface ClusterInfo {
@@ -48,9 +50,16 @@ export interface ProcessInfo {
   /** How it was started, so restartApiserver can start it again the same way. */
   binary: string
   args: string[]
+  /**
+   * Its start time (clock ticks after boot, /proc/PID/stat), so a pid the kernel has since given to
+   * another process is never signalled.
+   */
+  startTime?: string
 }
 
 export interface TestEnv {
+  /** The checkout that started it (CHECKOUT); absent in state files older than this field. */
+  checkout?: string
   dir: string
   hub: ClusterInfo
   spoke: ClusterInfo
@@ -65,9 +74,38 @@ export function envFile(dir: string): string {
   return path.join(dir, 'env.json')
 }
 
+/**
+ * The environment recorded in `dir`, refused when the state file is not this checkout's own: a
+ * copied or moved checkout keeps .testenv/env.json, whose absolute paths and pids are those of the
+ * original's clusters.
+ */
 export async function readEnv(dir: string): Promise<TestEnv | undefined> {
   if (!existsSync(envFile(dir))) return undefined
-  return JSON.parse(await readFile(envFile(dir), 'utf8')) as TestEnv
+  const env = JSON.parse(await readFile(envFile(dir), 'utf8')) as TestEnv
+  const foreign = foreignReason(env, dir)
+  if (foreign) {
+    throw new Error(
+      `refusing to act on the test environment recorded in ${envFile(path.resolve(dir))}: ${foreign}. ` +
+        `Its clusters are not this checkout's to use or stop; stop them from the checkout that started them, ` +
+        `and remove ${path.resolve(dir)} here (nothing of it is running from this checkout)`,
+    )
+  }
+  return env
+}
+
+function foreignReason(env: TestEnv, dir: string): string | undefined {
+  if (!samePath(env.dir, dir)) return `it was written for ${env.dir}, not for this directory (a copy?)`
+  if (env.checkout !== undefined && !samePath(env.checkout, CHECKOUT))
+    return `it was started by the checkout in ${env.checkout}, not by this one (${CHECKOUT})`
+  return undefined
+}
+
+function samePath(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b)
+  } catch {
+    return path.resolve(a) === path.resolve(b)
+  }
 }
 
 export interface UpOptions {
@@ -88,7 +126,7 @@ export async function up(
   await chmod(dir, 0o700)
 
   const processes: ProcessInfo[] = []
-  const partial = {dir, processes} as unknown as TestEnv
+  const partial = {checkout: CHECKOUT, dir, processes} as unknown as TestEnv
   try {
     const started = Date.now()
     const pki = await createPki(dir)
@@ -172,6 +210,7 @@ export async function up(
     await writePrivate(hub.kubeconfig, adminKubeconfig(hub, adminPem))
     await writePrivate(spoke.kubeconfig, adminKubeconfig(spoke, adminPem))
     const env: TestEnv = {
+      checkout: CHECKOUT,
       dir,
       hub,
       spoke,
@@ -246,30 +285,83 @@ function checkedDir(dir: string): string {
 }
 
 export interface ProcessStatus extends ProcessInfo {
+  /** The recorded process runs: its pid is alive and still the process that was started. */
   running: boolean
   rssMiB?: number
 }
 
-export async function status(dir: string): Promise<{env?: TestEnv; processes: ProcessStatus[]}> {
-  const env = await readEnv(dir)
-  if (!env) return {processes: []}
-  const processes = await Promise.all(
-    env.processes.map(async (info) => ({
-      ...info,
-      running: isRunning(info.pid),
-      rssMiB: await residentMiB(info.pid),
-    })),
-  )
-  return {env, processes}
+export interface ServerStatus {
+  name: 'hub' | 'spoke'
+  server: string
+  /** Its /readyz answered 200 through this environment's CA and admin certificate. */
+  serving: boolean
 }
 
-export function isRunning(pid: number): boolean {
+export async function status(
+  dir: string,
+): Promise<{env?: TestEnv; processes: ProcessStatus[]; servers: ServerStatus[]}> {
+  const env = await readEnv(dir)
+  if (!env) return {processes: [], servers: []}
+  const processes = await Promise.all(
+    env.processes.map(async (info) => {
+      const running = isRunning(info)
+      return {...info, running, rssMiB: running ? await residentMiB(info.pid) : undefined}
+    }),
+  )
+  // The servers are asked, not the pids: a cluster restarted by hand serves under another pid.
+  const servers = await Promise.all(
+    (['hub', 'spoke'] as const).map(async (name) => ({
+      name,
+      server: env[name].server,
+      serving: await isServing(env[name]),
+    })),
+  )
+  return {env, processes, servers}
+}
+
+async function isServing(cluster: ClusterInfo): Promise<boolean> {
   try {
-    process.kill(pid, 0)
-    return true
+    return (await kubeRequest(await adminConnection(cluster), 'GET', '/readyz')).status === 200
   } catch {
     return false
   }
+}
+
+/**
+ * Whether the recorded process still runs: its pid is alive, not a zombie, started when it was
+ * recorded and runs the recorded command line. A pid is only ever signalled after this says yes.
+ */
+export function isRunning(info: Pick<ProcessInfo, 'pid' | 'binary' | 'args' | 'startTime'>): boolean {
+  if (process.platform !== 'linux') {
+    try {
+      process.kill(info.pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  const stat = procStat(info.pid)
+  if (!stat || stat.state === 'Z') return false
+  if (info.startTime !== undefined && stat.startTime !== info.startTime) return false
+  let cmdline: string
+  try {
+    cmdline = readFileSync(`/proc/${info.pid}/cmdline`, 'utf8')
+  } catch {
+    return false
+  }
+  return cmdline === `${[info.binary, ...info.args].join('\0')}\0`
+}
+
+/** Fields 3 (state) and 22 (start time) of /proc/PID/stat; the name before them may hold spaces. */
+function procStat(pid: number): {state: string; startTime: string} | undefined {
+  let text: string
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    return undefined
+  }
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  return fields[19] === undefined ? undefined : {state: fields[0]!, startTime: fields[19]}
 }
 
 /** Resident memory of a process in MiB, from /proc (Linux). */
@@ -482,7 +574,7 @@ async function startProcess(
     const child = spawn(binary, args, {detached: true, stdio: ['ignore', fd, fd]})
     child.unref()
     if (child.pid === undefined) throw new Error(`could not start ${binary}`)
-    processes.push({name, pid: child.pid, log, binary, args})
+    processes.push({name, pid: child.pid, log, binary, args, startTime: procStat(child.pid)?.startTime})
   } finally {
     closeSync(fd)
   }
@@ -491,7 +583,7 @@ async function startProcess(
 async function waitReady(connection: Connection, processes: ProcessInfo[], name: string): Promise<void> {
   const info = processes.find((p) => p.name === name)!
   await waitFor(`${name} /readyz`, READY_TIMEOUT_MS, async () => {
-    if (!isRunning(info.pid)) {
+    if (!isRunning(info)) {
       const tail = (await readFile(info.log, 'utf8')).split('\n').slice(-20).join('\n')
       throw Object.assign(new Error(`${name} exited during start-up; last lines of ${info.log}:\n${tail}`), {
         fatal: true,
@@ -508,12 +600,12 @@ async function stopProcesses(processes: ProcessInfo[]): Promise<void> {
     (a, b) => Number(a.name.endsWith('etcd')) - Number(b.name.endsWith('etcd')),
   )
   for (const info of ordered) {
-    if (!isRunning(info.pid)) continue
+    // A pid that is no longer the recorded process is someone else's now: never signalled.
+    if (!isRunning(info)) continue
     process.kill(info.pid, 'SIGTERM')
     const deadline = Date.now() + 10_000
-    while (isRunning(info.pid) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    if (isRunning(info.pid)) process.kill(info.pid, 'SIGKILL')
+    while (isRunning(info) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    if (isRunning(info)) process.kill(info.pid, 'SIGKILL')
   }
 }
 

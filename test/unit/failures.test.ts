@@ -8,6 +8,7 @@ import {
   explainFailure,
   failureOf,
   httpStatusOf,
+  hubRbacHint,
   INSTALL_CRD_HINT,
   PROFILE_API_NOT_SERVED,
   tlsFailureKind,
@@ -99,6 +100,24 @@ describe('explainFailure', () => {
       `cannot get Secret fleet/eu on ${where}: User "me" cannot get resource "secrets"`,
     )
     assert.equal(forbidden.hint, 'ask for get')
+  })
+})
+
+describe('hubRbacHint', () => {
+  const grant = 'RBAC verb "get" on secrets'
+  it('outside a pod: the hub identity of the kubeconfig, and KUBECONFIG/--context to choose another', () => {
+    assert.equal(
+      hubRbacHint(grant, undefined, '; nothing more'),
+      'the hub identity needs RBAC verb "get" on secrets (a Role and RoleBinding); nothing more. Or select another hub identity with KUBECONFIG/--context',
+    )
+  })
+  it("in a pod: the pod's ServiceAccount, and serviceAccountName to choose another; never a kubeconfig context", () => {
+    const hint = hubRbacHint(grant, {serviceAccount: {namespace: 'fleet', name: 'cpcred-fleet'}})
+    assert.equal(
+      hint,
+      `the pod's ServiceAccount fleet/cpcred-fleet (the hub identity in a pod) needs RBAC verb "get" on secrets (a Role and RoleBinding to it). Or run the pod with a serviceAccountName that has it`,
+    )
+    assert.doesNotMatch(hubRbacHint(grant, {}), /KUBECONFIG|--context/)
   })
 })
 

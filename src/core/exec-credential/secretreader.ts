@@ -3,6 +3,7 @@
 // Secret <namespace>/<clusterName>, where clusterName comes from the cluster's
 // client.authentication.k8s.io/exec extension (spec.cluster.config).
 import {CpcredError, UsageError} from '../errors.js'
+import {hubRbacHint, type PodHubIdentity} from '../failures.js'
 import {EXEC_INFO_ENV} from './protocol.js'
 import {
   configString,
@@ -87,10 +88,11 @@ export function tokenFromSecret(secret: Secret, ref: SecretRef): string {
   return token
 }
 
-export function secretForbiddenHint(ref: SecretRef): string {
-  return (
-    `the hub identity needs RBAC verb "get" on secrets with resourceNames ["${ref.name}"] in namespace ` +
-    `"${ref.namespace}" (a Role and RoleBinding); nothing more. Or select another hub identity with KUBECONFIG/--context`
+export function secretForbiddenHint(ref: SecretRef, pod: PodHubIdentity | undefined): string {
+  return hubRbacHint(
+    `RBAC verb "get" on secrets with resourceNames ["${ref.name}"] in namespace "${ref.namespace}"`,
+    pod,
+    '; nothing more',
   )
 }
 

@@ -4,6 +4,7 @@
 // AuthenticationConfiguration. What to ask for comes from the arguments (the consumer's provider
 // file) and spec.cluster.config (the profile), each value keeping where it came from.
 import {CpcredError, UsageError} from '../errors.js'
+import {hubRbacHint, type PodHubIdentity} from '../failures.js'
 import {EXEC_INFO_ENV, parseRfc3339, type Credential} from './protocol.js'
 import type {PodServiceAccount} from '../kubeconfig/in-cluster.js'
 import {
@@ -141,10 +142,14 @@ export function credentialFromTokenRequest(answer: TokenRequestAnswer, serviceAc
   return {token, expirationTimestamp: expirationTimestamp as string, expiresAt}
 }
 
-export function tokenForbiddenHint(namespace: string, serviceAccount: string): string {
-  return (
-    `the hub identity needs RBAC verb "create" on serviceaccounts/token with resourceNames ["${serviceAccount}"] ` +
-    `in namespace "${namespace}" (a Role and RoleBinding). Or select another hub identity with KUBECONFIG/--context`
+export function tokenForbiddenHint(
+  namespace: string,
+  serviceAccount: string,
+  pod: PodHubIdentity | undefined,
+): string {
+  return hubRbacHint(
+    `RBAC verb "create" on serviceaccounts/token with resourceNames ["${serviceAccount}"] in namespace "${namespace}"`,
+    pod,
   )
 }
 
