@@ -326,6 +326,28 @@ describe('inventory member ids and clusterset labels', () => {
     const wide = await run(['list', '-n', other, '-o', 'wide'])
     assert.match(wide.stdout, /\slegacy-set\s/)
   })
+
+  it('reads clusterset membership from the clusterset.k8s.io property too: --clusterset, describe, -o wide', async () => {
+    const {hub} = await testEnv()
+    const unlabelled = await createNamespace(hub, 'members-property')
+    await applyProfile(hub, {
+      metadata: {name: 'east-1', namespace: unlabelled},
+      spec: {clusterManager: {name: 'm'}},
+      status: {
+        properties: [{name: 'clusterset.k8s.io', value: 'east', lastObservedTime: '2026-11-26T07:00:00Z'}],
+      },
+    })
+    const east = await run(['list', '-A', '--clusterset', 'east', '-o', 'name'])
+    assert.equal(east.code, 0, east.stderr)
+    assert.equal(east.stdout, 'clusterprofile.multicluster.x-k8s.io/east-1\n')
+    // The namespace label still counts, beside the property.
+    const legacy = await run(['list', '-A', '--clusterset', 'legacy-set', '-o', 'name'])
+    assert.equal(legacy.stdout, 'clusterprofile.multicluster.x-k8s.io/eu-1\n')
+    const described = await run(['describe', `${unlabelled}/east-1`])
+    assert.match(described.stdout, /^Clusterset:\s+east \(property clusterset\.k8s\.io\)$/m)
+    const wide = await run(['list', '-n', unlabelled, '-o', 'wide'])
+    assert.match(wide.stdout, /^east-1\s.*\seast\s+<none>\s+<none>\s+v1alpha1$/m)
+  })
 })
 
 describe('a hub serving only v1alpha1', () => {
