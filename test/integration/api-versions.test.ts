@@ -292,7 +292,7 @@ describe('inventory member ids and clusterset labels', () => {
     assert.match(
       report.targets[0]!.error,
       new RegExp(
-        `^skipped: it and 1 other profile with inventory-member-id "tie" in namespace ${tiedNs} are the oldest`,
+        `^skipped: the oldest of inventory-member-id "tie" in namespace ${tiedNs} tie \\(${tiedNs}/tie-a and ${tiedNs}/tie-b, created `,
       ),
     )
     const junit = await readFile(junitFile, 'utf8')

@@ -69,10 +69,11 @@ describe('foldSelection', () => {
     assert.equal(folds[0]!.kept, undefined)
     assert.deepEqual(folds[0]!.tied, ['fleet/b', 'fleet/a'])
     assert.deepEqual(folds[0]!.folded, ['fleet/c'])
-    const reason = `it and 1 other profile with inventory-member-id "eu-1" in namespace fleet are the oldest (created ${T1}), so none of them stands for the member cluster (--no-dedupe uses them all)`
+    const reason = (tie: string) =>
+      `the oldest of inventory-member-id "eu-1" in namespace fleet tie (${tie}, created ${T1}), so none of them stands for the member cluster (--no-dedupe uses them all)`
     assert.deepEqual(skipped, [
-      {profile: 'fleet/b', reason},
-      {profile: 'fleet/a', reason},
+      {profile: 'fleet/b', reason: reason('fleet/b and fleet/a')},
+      {profile: 'fleet/a', reason: reason('fleet/a and fleet/b')},
     ])
     assert.equal(
       describeFold(folds[0]!),

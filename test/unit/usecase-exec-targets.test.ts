@@ -235,7 +235,10 @@ describe('selectExecTargets: placements and health', () => {
       chosen.skipped.map((skip) => skip.profile),
       ['fleet/z', 'fleet/x', 'fleet/y'],
     )
-    assert.match(chosen.skipped[1]!.reason, /inventory-member-id "eu-1" in namespace fleet are the oldest/)
+    assert.match(
+      chosen.skipped[1]!.reason,
+      /^the oldest of inventory-member-id "eu-1" in namespace fleet tie \(fleet\/x and fleet\/y,/,
+    )
   })
 
   it('applies --shard after the placement selection', async () => {

@@ -414,7 +414,10 @@ describe('syncKubeconfig: profiles that stand for one member cluster', () => {
         ['skip', 'fleet/c'],
       ],
     )
-    assert.match(tied.changes[0]!.detail!, /are the oldest \(created 2026-11-20T10:00:00Z\), so none of them/)
+    assert.match(
+      tied.changes[0]!.detail!,
+      /tie \(fleet\/a and fleet\/c, created 2026-11-20T10:00:00Z\), so none of them/,
+    )
   })
 })
 

@@ -79,12 +79,15 @@ export function foldSelection(profiles: ClusterProfile[], noDedupe: boolean | un
   return {
     targets: profiles.filter((profile) => !left.has(profileKey(profile))),
     folds,
-    skipped: folds.flatMap((fold) => fold.tied.map((profile) => ({profile, reason: tieReason(fold)}))),
+    skipped: folds.flatMap((fold) =>
+      fold.tied.map((profile) => ({profile, reason: tieReason(fold, profile)})),
+    ),
   }
 }
 
-function tieReason(fold: MemberFold): string {
-  return `it and ${fold.tied.length - 1} other profile${fold.tied.length === 2 ? '' : 's'} with inventory-member-id "${fold.memberId}" in namespace ${fold.namespace} are the oldest (created ${fold.oldestCreated ?? 'at an unknown time'}), so none of them stands for the member cluster (--no-dedupe uses them all)`
+function tieReason(fold: MemberFold, profile: string): string {
+  const others = fold.tied.filter((other) => other !== profile).join(', ')
+  return `the oldest of inventory-member-id "${fold.memberId}" in namespace ${fold.namespace} tie (${profile} and ${others}, created ${fold.oldestCreated ?? 'at an unknown time'}), so none of them stands for the member cluster (--no-dedupe uses them all)`
 }
 
 /** The note that says what a fold did (not said with --no-dedupe, which folds nothing). */
