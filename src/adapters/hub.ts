@@ -287,7 +287,7 @@ export class Hub implements HubPort {
       throw translateKubeError(error, 'list namespaces', this.describe(), {
         user: this.config.user,
         forbiddenHint:
-          'clustersets are namespace labels; ask the hub administrator for list on namespaces, or drop --clusterset',
+          'older hubs record clustersets as namespace labels, which --clusterset reads beside the clusterset.k8s.io property; ask the hub administrator for list on namespaces, or drop --clusterset',
       })
     }
   }

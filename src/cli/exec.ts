@@ -175,7 +175,7 @@ export async function runExec(argv: string[]): Promise<number> {
                 (await wiring.picker()).pickProfiles(profiles, message)
             : undefined
         },
-        fold: (profiles, providers) => foldTargets(profiles, providers, flags['no-dedupe'], printer),
+        fold: (profiles) => foldTargets(profiles, flags['no-dedupe'], printer),
         notices: printer,
       },
       async fanOut(deps, input, profiles, notRun, order) {

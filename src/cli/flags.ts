@@ -127,7 +127,7 @@ export const TARGET_FLAGS = {
   'no-dedupe': {
     kind: 'boolean',
     summary:
-      'Keep profiles that share an inventory-member-id in a namespace as separate targets (by default one stands for their cluster).',
+      'Keep profiles that share an inventory-member-id in a namespace as separate targets (by default the oldest stands for their cluster, and none when the oldest tie).',
   },
 } as const satisfies FlagTable
 

@@ -71,15 +71,16 @@ export async function runKubeconfig(argv: string[]): Promise<void> {
   })
   // Unresolved references fail the command once what could be written is written; never dropped.
   const unresolved = sayLeftOut(selection, printer)
-  const targets = foldTargets(selection.profiles, loaded.providers, flags['no-dedupe'], printer)
+  // Profiles whose oldest tie get no context; the fold's note says so.
+  const {targets, skipped: tied} = foldTargets(selection.profiles, flags['no-dedupe'], printer)
   const scope = {
     namespace: flags['all-namespaces'] ? undefined : hub.config.namespace,
     selector: flags.selector,
     shard,
   }
   checkMinTargets(targets.length, flags['min-targets'], scope)
-  if (targets.length === 0 && selecting) {
-    if (!unresolved) printer.note(noProfilesNote(scope))
+  if (targets.length === 0 && (selecting || tied.length > 0)) {
+    if (!unresolved && tied.length === 0) printer.note(noProfilesNote(scope))
     if (unresolved) throw new QuietExit(ExitCode.Failure)
     return
   }

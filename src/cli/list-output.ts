@@ -1,5 +1,5 @@
 // How `cpcred list` shows profiles: once, or (--watch) the listing and then one row or object per
-// change, as `kubectl get -w` does; and on stderr, what --healthy left out.
+// change, as `kubectl get -w` does; and on stderr, what --healthy left out and duplicate profiles.
 import {noProfilesNote} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
 import type {Printer} from '../adapters/printer.js'
@@ -8,6 +8,7 @@ import type {CellStyle, Cells} from '../core/text/format.js'
 import {exportStreamed} from '../core/text/export.js'
 import {renderProfiles, type ProfileOutput} from '../core/profiles/profile-view.js'
 import type {ListProfilesResult} from '../usecases/list-profiles.js'
+import {duplicateWarnings, duplicatesOf} from '../core/fleet/member-fold.js'
 import {healthSkips} from './targets.js'
 
 export interface ListView {
@@ -72,6 +73,9 @@ export async function listPrinter(printer: Printer, view: ListView): Promise<Lis
     all(listing) {
       // On stderr whatever the output: -o json|yaml stay the objects alone.
       for (const line of healthSkips({skipped: listing.skipped ?? []})) printer.note(line)
+      // Showing every profile does not conflict, so list folds nothing, but KEP-4322 asks a consumer
+      // to warn while duplicates remain among what it selected.
+      for (const line of duplicateWarnings(duplicatesOf(listing.profiles))) printer.warn(line)
       const shown = render(listing.profiles, listing)
       if (listing.profiles.length === 0 && view.output !== 'json' && view.output !== 'yaml') {
         printer.note(noProfilesNote(view))

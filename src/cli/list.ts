@@ -31,7 +31,10 @@ export const LIST_FLAGS = {
     kind: 'string',
     summary: 'Only profiles managed by this cluster manager (spec.clusterManager.name).',
   },
-  clusterset: {kind: 'string', summary: 'Only profiles in namespaces of this clusterset.'},
+  clusterset: {
+    kind: 'string',
+    summary: 'Only profiles of this clusterset: their clusterset.k8s.io property, or their namespace label.',
+  },
   usable: {kind: 'boolean', summary: 'Only profiles that a provider of your provider file can reach.'},
   'chunk-size': {
     kind: 'integer',

@@ -1,21 +1,26 @@
 // The targets of a fan-out (exec, kubeconfig): the selected profiles folded by member cluster
-// (core/fleet/member-fold.ts), saying what was folded.
+// (core/fleet/member-fold.ts), warning of duplicates and saying what was folded.
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
-import {describeFold, foldSelection} from '../core/fleet/member-fold.js'
-import type {Provider} from '../core/access/provider-file.js'
+import {
+  describeFold,
+  duplicateWarnings,
+  foldSelection,
+  type FoldedSelection,
+} from '../core/fleet/member-fold.js'
 import type {FleetSelection} from '../usecases/find-profiles.js'
 import {checkPlacementSelection} from '../usecases/select-placement.js'
 
+/** A warning per inventory with duplicates (also with --no-dedupe), and a note per fold. */
 export function foldTargets(
   profiles: ClusterProfile[],
-  providers: Provider[],
   noDedupe: boolean,
-  printer: Pick<Printer, 'note'>,
-): ClusterProfile[] {
-  const {targets, folds} = foldSelection(profiles, providers, noDedupe)
-  for (const fold of folds) printer.note(describeFold(fold))
-  return targets
+  printer: Pick<Printer, 'note' | 'warn'>,
+): FoldedSelection {
+  const folded = foldSelection(profiles, noDedupe)
+  for (const warning of duplicateWarnings(folded.folds)) printer.warn(warning)
+  if (!noDedupe) for (const fold of folded.folds) printer.note(describeFold(fold))
+  return folded
 }
 
 /** The selection flags every fan-out command shares, as parseFlags gives them. */

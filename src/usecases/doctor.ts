@@ -31,7 +31,7 @@ import type {DoctorMode, DoctorReport} from '../core/doctor/report.js'
 import {ExitCode, UsageError, isCpcredError} from '../core/errors.js'
 import {httpStatusOf, hubRejectedHint, isOutageCode} from '../core/failures.js'
 import {findNamed, type ContextEntry} from '../core/kubeconfig/merge.js'
-import {describeFold, foldSelection} from '../core/fleet/member-fold.js'
+import {describeFold, duplicateWarnings, foldSelection} from '../core/fleet/member-fold.js'
 import {inPool} from '../core/fleet/worker-pool.js'
 import type {Shard} from '../core/fleet/shard.js'
 import type {
@@ -271,34 +271,38 @@ function hubChecks(
         placementKey: input.placementKey,
         healthy: input.healthy,
       })
-      state.selected = selection.profiles
+      // Profiles that stand for one member cluster are checked once, as a fan-out reaches them.
+      const {targets, folds} = foldSelection(selection.profiles, input.noDedupe)
+      state.selected = targets
       // What the selection could not reach or left out is said here, never dropped.
       const leftOut = [
         ...selection.unresolved.map(({error}) => error),
         ...selection.skipped.map(({profile, reason}) => `skipped ${profile}: ${reason}`),
       ]
-      // Profiles that stand for one member cluster are checked once, as a fan-out reaches them.
-      const {targets, folds} = foldSelection(state.selected, state.providers?.providers ?? [], input.noDedupe)
-      state.selected = targets
+      // KEP-4322: a consumer warns while duplicates remain in an inventory (a tie is said by its fold).
+      const duplicates = [...duplicateWarnings(folds), ...(input.noDedupe ? [] : folds.map(describeFold))]
       const count = state.selected.length
       const how = `${selector === undefined ? '' : `matching -l ${selector} `}${input.placement === undefined ? '' : `decided by ${input.placement} `}${input.placementKey === undefined ? '' : `with placement-key ${input.placementKey} `}${where(allNamespaces ? undefined : config().namespace)}${input.shard ? ` in shard ${input.shard.index}/${input.shard.count}` : ''}`
+      const found = `${count} profile${count === 1 ? '' : 's'} ${how}`
       if (selection.unresolved.length > 0) {
         return fail(
           ExitCode.Failure,
-          `${count} profile${count === 1 ? '' : 's'} ${how}; ${leftOut.join('; ')}`,
+          `${found}; ${leftOut.join('; ')}`,
           'the PlacementDecisions reference profiles that do not exist or that you may not read; ask their scheduler or the hub administrator',
         )
       }
-      if (leftOut.length > 0 && count > 0)
-        return ok(`${count} profile${count === 1 ? '' : 's'} ${how}; ${leftOut.join('; ')}`)
+      if (duplicates.length > 0)
+        return warn(
+          [found, ...leftOut, ...duplicates].join('; '),
+          'ask the cluster managers of that inventory to publish one profile per member cluster',
+        )
+      if (leftOut.length > 0 && count > 0) return ok(`${found}; ${leftOut.join('; ')}`)
       return count === 0
         ? warn(
             `no profile ${how}${leftOut.length ? `; ${leftOut.join('; ')}` : ''}`,
             'check the -l selector, the placement and the namespace (-n, -A)',
           )
-        : ok(
-            `${count} profile${count === 1 ? '' : 's'} ${how}${folds.map((fold) => `; ${describeFold(fold)}`).join('')}`,
-          )
+        : ok(found)
     },
   }
   return (id) => checks[id]()

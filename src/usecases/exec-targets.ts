@@ -3,7 +3,7 @@
 // terminal with none of those, the user's pick; --healthy; those that stand for one member cluster
 // folded into one; at least --min-targets of them.
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
-import type {Provider} from '../core/access/provider-file.js'
+import type {FoldedSelection} from '../core/fleet/member-fold.js'
 import {UsageError} from '../core/errors.js'
 import {checkMinTargets, noProfilesNote, type SelectionScope} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
@@ -24,8 +24,11 @@ export interface ExecTargetPorts {
   openHub(): Promise<TargetHub>
   /** The user picks on a terminal; absent without one. */
   pick?: (profiles: ClusterProfile[], message: string) => Promise<ClusterProfile[]>
-  /** Folds the profiles that stand for one member cluster into one (unless --no-dedupe), saying so. */
-  fold(profiles: ClusterProfile[], providers: Provider[]): ClusterProfile[]
+  /**
+   * Folds the profiles that stand for one member cluster into the oldest (unless --no-dedupe),
+   * saying so; when the oldest tie, none of them is a target and each comes back as skipped.
+   */
+  fold(profiles: ClusterProfile[]): Pick<FoldedSelection, 'targets' | 'skipped'>
   notices: Pick<Notices, 'note'>
 }
 
@@ -47,12 +50,11 @@ export interface ExecTargetInput {
 
 /**
  * The targets (empty when a selection matched none, said as a note), the references of a placement
- * no profile answers to, and what --healthy left out.
+ * no profile answers to, and what --healthy or a tie of duplicates left out.
  */
 export async function selectExecTargets(
   ports: ExecTargetPorts,
   input: ExecTargetInput,
-  providers: Provider[],
 ): Promise<FleetSelection> {
   checkPlacementSelection({...input, names: input.names.length})
   const hub = await ports.openHub()
@@ -64,7 +66,8 @@ export async function selectExecTargets(
   let selection: FleetSelection
   try {
     const chosen = await chooseTargets(ports, hub, input, scope)
-    selection = {...chosen, profiles: ports.fold(chosen.profiles, providers)}
+    const {targets, skipped} = ports.fold(chosen.profiles)
+    selection = {...chosen, profiles: targets, skipped: [...chosen.skipped, ...skipped]}
   } finally {
     await hub.close()
   }

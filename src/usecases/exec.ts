@@ -114,7 +114,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
     }
   } else {
     // Which targets, before whether a provider can reach them: a usage error names the first mistake.
-    const selection = await selectExecTargets(ports.targets, input.targets, providers.providers)
+    const selection = await selectExecTargets(ports.targets, input.targets)
     profiles = selection.profiles
     notRun = notRunResults(selection.unresolved, selection.skipped)
     order = selection.order

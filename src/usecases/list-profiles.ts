@@ -1,6 +1,6 @@
 // Reads every matching profile from the hub, page by page, and applies the filters that the API
 // cannot apply itself.
-import {clustersetOf, type ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {clustersetOf, clustersetPropertyOf, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {ContinueExpiredError, CpcredError} from '../core/errors.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider} from '../core/access/resolve-access.js'
@@ -45,7 +45,7 @@ export interface ListProfilesResult {
   skipped?: SkippedProfile[]
 }
 
-/** The filters the API cannot apply, and how a profile's provider is chosen; undefined when nothing can match. */
+/** The filters the API cannot apply, and how a profile's provider is chosen. */
 async function filtersOf(source: ProfilePageSource, input: ListProfilesInput) {
   let clustersets: Map<string, string> | undefined
   let namespaces: Set<string> | undefined
@@ -68,8 +68,10 @@ async function filtersOf(source: ProfilePageSource, input: ListProfilesInput) {
   }
   if (input.clusterset !== undefined || input.readClustersets) {
     clustersets = new Map()
-    // -o wide only shows the clusterset: a consumer allowed to read profiles but not namespaces
-    // gets an empty column, not an error. Filtering by --clusterset does need the labels.
+    // Older hubs record clusterset membership as a namespace label, newer ones as the profile's
+    // clusterset.k8s.io property; both count. -o wide only shows the clusterset: a consumer allowed
+    // to read profiles but not namespaces gets the properties alone, not an error. Filtering by
+    // --clusterset does need the labels, or it would leave out the members older hubs label.
     const labelsByNamespace =
       input.clusterset === undefined
         ? await source.listNamespaceLabels().catch(() => new Map<string, Record<string, string>>())
@@ -78,18 +80,17 @@ async function filtersOf(source: ProfilePageSource, input: ListProfilesInput) {
       const set = clustersetOf(labels)?.clusterset
       if (set !== undefined) clustersets.set(name, set)
     }
-    if (input.clusterset !== undefined) {
+    if (input.clusterset !== undefined)
       namespaces = new Set(
         [...clustersets].filter(([, set]) => set === input.clusterset).map(([name]) => name),
       )
-      if (input.namespace !== undefined && !namespaces.has(input.namespace))
-        return {clustersets, chosen, selected: undefined, keep: undefined}
-    }
   }
   /** Every filter but --healthy, whose leaving out is said with why. */
   const selected = (profile: ClusterProfile) =>
     (input.clusterManager === undefined || profile.spec?.clusterManager?.name === input.clusterManager) &&
-    (namespaces === undefined || namespaces.has(profile.metadata.namespace ?? '')) &&
+    (namespaces === undefined ||
+      namespaces.has(profile.metadata.namespace ?? '') ||
+      clustersetPropertyOf(profile) === input.clusterset) &&
     (!input.usableOnly || chosen(profile) !== undefined) &&
     (input.shard === undefined || inShard(profile, input.shard))
   const keep = (profile: ClusterProfile) =>
@@ -114,7 +115,6 @@ export async function listingOf(
   input: Omit<ListProfilesInput, 'shard'>,
 ): Promise<ListProfilesResult> {
   const {clustersets, chosen, selected, keep} = await filtersOf(source, input)
-  if (!keep) return {profiles: [], clustersets, chosen, matches: () => false}
   return {...gated(profiles.filter(selected), input), clustersets, chosen, matches: keep}
 }
 
@@ -123,7 +123,6 @@ export async function listProfiles(
   input: ListProfilesInput,
 ): Promise<ListProfilesResult> {
   const {clustersets, chosen, selected, keep} = await filtersOf(source, input)
-  if (!keep) return {profiles: [], clustersets, chosen, matches: () => false}
 
   const options = {
     namespace: input.namespace,

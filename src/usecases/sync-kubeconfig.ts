@@ -6,7 +6,7 @@ import {profileKey} from '../core/profiles/cluster-profile.js'
 import {isCpcredError} from '../core/errors.js'
 import {federatedEntryNotes, hubPinWarnings, renderKubeconfig} from '../core/kubeconfig/render.js'
 import {planSync, type SyncPlan} from '../core/kubeconfig/sync.js'
-import {foldSelection, type MemberFold} from '../core/fleet/member-fold.js'
+import {duplicateWarnings, foldSelection, type MemberFold} from '../core/fleet/member-fold.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from '../core/access/resolve-access.js'
 import {followFleet, type FleetFollowInput} from './follow-fleet.js'
@@ -36,15 +36,22 @@ export interface SyncOutcome extends SyncPlan {
   warnings: string[]
   /** For stderr: entries that run `cpcred credential` although plugin mode was asked for, and why. */
   notes: string[]
-  /** Profiles that stand for one member cluster, folded into one entry. */
+  /** Profiles that stand for one member cluster, folded into one entry (none with --no-dedupe). */
   folds: MemberFold[]
 }
 
 export async function syncKubeconfig(files: KubeconfigFiles, request: SyncRequest): Promise<SyncOutcome> {
-  const {targets, folds} = foldSelection(request.profiles, request.providers, request.noDedupe)
-  const folded = new Map(folds.flatMap((fold) => fold.folded.map((profile) => [profile, fold.kept] as const)))
+  const {targets, folds, skipped: tied} = foldSelection(request.profiles, request.noDedupe)
   const {resolutions, unreachable, skipped, warnings} = resolveSelection(targets, request.providers)
+  warnings.push(...duplicateWarnings(folds))
   for (const [key, reason] of request.unread ?? []) skipped.set(key, reason)
+  // The oldest of a member cluster that tie are acted on by none: their entries stay as they are.
+  for (const {profile, reason} of tied) skipped.set(profile, reason)
+  const folded = new Map(
+    request.noDedupe
+      ? []
+      : folds.flatMap((fold) => fold.folded.map((profile) => [profile, prunedBecause(fold)])),
+  )
   const options = renderOptions(request, {hub: request.hubServer, sync: true})
   const entries = resolutions.map((resolution) => ({resolution}))
   const desired = renderKubeconfig(entries, options)
@@ -67,9 +74,22 @@ export async function syncKubeconfig(files: KubeconfigFiles, request: SyncReques
     })
     const write = result.changed && !request.dryRun
     if (write) await files.write(request.file, await emitKubeconfig(result.document))
-    return {...result, wrote: write, warnings: [...new Set(warnings)], notes, folds}
+    return {
+      ...result,
+      wrote: write,
+      warnings: [...new Set(warnings)],
+      notes,
+      folds: request.noDedupe ? [] : folds,
+    }
   }
   return request.dryRun ? plan() : files.withLock(request.file, plan)
+}
+
+/** Why the entry of a profile newer than the oldest of its member cluster goes. */
+function prunedBecause(fold: MemberFold): string {
+  return fold.kept !== undefined
+    ? `${fold.kept}, the oldest, stands for the same member cluster`
+    : `${fold.tied.join(' and ')}, the oldest, stand for the same member cluster (and tie, so none is used)`
 }
 
 /**

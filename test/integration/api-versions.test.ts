@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
-import {kubeCall, waitFor} from '../testenv/http.js'
+import {kubeCall, waitFor, type Connection} from '../testenv/http.js'
 import {adminConnection, down, up, type TestEnv} from '../testenv/testenv.js'
 import {
   applyProfile,
@@ -18,7 +18,7 @@ import {
   writeProviderFile,
 } from '../helpers/env.js'
 import {KUBECTL_WHOAMI, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
-import {MEMBER_ID_LABEL} from '../../src/core/profiles/cluster-profile.js'
+import {MEMBER_ID_LABEL, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 
 interface ExecSummary {
   profile: string
@@ -156,6 +156,38 @@ describe('a hub serving v1alpha1 and v1alpha2', () => {
   })
 })
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Profiles with one member id created within the same second (creationTimestamp's precision), so
+ * their creationTimestamps tie: started just after a second begins, and made again if they did not.
+ */
+async function createdTogether(
+  hub: Connection,
+  namespace: string,
+  names: string[],
+): Promise<ClusterProfile[]> {
+  for (let attempt = 1; ; attempt++) {
+    await sleep(1000 - (Date.now() % 1000) + 20)
+    const created = await Promise.all(
+      names.map((name) =>
+        applyProfile(hub, {
+          metadata: {name, namespace, labels: {[MEMBER_ID_LABEL]: 'tie'}},
+          spec: {clusterManager: {name: 'm'}},
+        }),
+      ),
+    )
+    if (new Set(created.map((profile) => profile.metadata.creationTimestamp)).size === 1) return created
+    if (attempt === 3) throw new Error('could not create profiles within one second')
+    for (const name of names)
+      await kubeCall(
+        hub,
+        'DELETE',
+        `/apis/multicluster.x-k8s.io/v1alpha1/namespaces/${namespace}/clusterprofiles/${name}`,
+      )
+  }
+}
+
 describe('inventory member ids and clusterset labels', () => {
   let fixture: SpokeFixture
   let other: string
@@ -169,8 +201,10 @@ describe('inventory member ids and clusterset labels', () => {
         ...structuredClone(fixture.profile),
         metadata: {name, namespace, labels: {[MEMBER_ID_LABEL]: id, fleet: 'members'}},
       })
-    // The same member cluster published by two managers in one inventory (namespace)...
+    // The same member cluster published by two managers in one inventory (namespace), a second
+    // apart (creationTimestamp counts seconds): the older one, though last by name, stands for it...
     await member(fixture.namespace, 'eu-1-by-ocm', 'eu-1')
+    await sleep(1100)
     await member(fixture.namespace, 'eu-1-by-gke', 'eu-1')
     // ...and the same id in another inventory, which is another cluster.
     other = await createNamespace(hub, 'members-other', {'clusterset.multicluster.x-k8s.io': 'legacy-set'})
@@ -198,17 +232,72 @@ describe('inventory member ids and clusterset labels', () => {
     }
   }
 
-  it('runs a fan-out once per member cluster of an inventory, and says which profile it folded', async () => {
+  it('runs a fan-out once per member cluster of an inventory, on the oldest, and warns of the duplicates', async () => {
     const {profiles, stderr} = await targets()
-    assert.deepEqual(profiles, [`${fixture.namespace}/eu-1-by-gke`, `${other}/eu-1`].sort())
+    assert.deepEqual(profiles, [`${fixture.namespace}/eu-1-by-ocm`, `${other}/eu-1`].sort())
+    const ns = fixture.namespace
     assert.match(
       stderr,
       new RegExp(
-        `${fixture.namespace}/eu-1-by-gke and ${fixture.namespace}/eu-1-by-ocm stand for one member cluster \\(inventory-member-id "eu-1" in namespace ${fixture.namespace}\\)`,
+        `${ns}/eu-1-by-ocm, ${ns}/eu-1-by-gke stand for one member cluster \\(inventory-member-id "eu-1" in namespace ${ns}\\): using the oldest, ${ns}/eu-1-by-ocm, leaving out the newer ${ns}/eu-1-by-gke`,
       ),
     )
+    // One warning, for the one inventory with duplicates: the same id in another is no reason.
+    const warnings = stderr.split('\n').filter((line) => /duplicate profiles/.test(line))
+    assert.deepEqual(warnings, [
+      `warning: the inventory in namespace ${ns} has duplicate profiles for a member cluster: inventory-member-id "eu-1" on ${ns}/eu-1-by-ocm, ${ns}/eu-1-by-gke (its cluster managers should publish one profile per member cluster)`,
+    ])
     const all = await targets('--no-dedupe')
     assert.equal(all.profiles.length, 3)
+    assert.match(all.stderr, /the inventory in namespace .* has duplicate profiles/)
+    assert.doesNotMatch(all.stderr, /stand for one member cluster/)
+  })
+
+  it('runs on none of the oldest when they tie, and reports each as skipped in the summary, JSON and JUnit', async () => {
+    const {hub} = await testEnv()
+    const tiedNs = await createNamespace(hub, 'members-tie')
+    const created = await createdTogether(hub, tiedNs, ['tie-a', 'tie-b'])
+    assert.equal(created[0]!.metadata.creationTimestamp, created[1]!.metadata.creationTimestamp)
+    const dir = await tempDir()
+    const junitFile = path.join(dir, 'junit.xml')
+    const jsonFile = path.join(dir, 'report.json')
+    const result = await run([
+      'exec',
+      '-n',
+      tiedNs,
+      '--all',
+      '--provider-file',
+      fixture.providerFile,
+      '--report',
+      `junit=${junitFile}`,
+      '--report',
+      `json=${jsonFile}`,
+      '--',
+      'true',
+    ])
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stderr, /the oldest, .*tie-a and .*tie-b, were created at the same time/)
+    const report = JSON.parse(await readFile(jsonFile, 'utf8')) as {
+      counts: Record<string, number>
+      targets: {profile: string; outcome: string; error: string}[]
+    }
+    assert.deepEqual(report.counts, {total: 2, passed: 0, failed: 0, errors: 0, skipped: 2})
+    assert.deepEqual(
+      report.targets.map((target) => [target.profile, target.outcome]),
+      [
+        [`${tiedNs}/tie-a`, 'skipped'],
+        [`${tiedNs}/tie-b`, 'skipped'],
+      ],
+    )
+    assert.match(
+      report.targets[0]!.error,
+      new RegExp(
+        `^skipped: the oldest of inventory-member-id "tie" in namespace ${tiedNs} tie \\(${tiedNs}/tie-a and ${tiedNs}/tie-b, created `,
+      ),
+    )
+    const junit = await readFile(junitFile, 'utf8')
+    assert.match(junit, /<testsuite [^>]*tests="2"[^>]*skipped="2"/)
+    assert.match(result.stderr, /skipped/)
   })
 
   it('writes one kubeconfig context per member cluster, and shows the member id with -o wide', async () => {
@@ -221,8 +310,8 @@ describe('inventory member ids and clusterset labels', () => {
       fixture.providerFile,
     ])
     assert.equal(kubeconfig.code, 0, kubeconfig.stderr)
-    assert.doesNotMatch(kubeconfig.stdout, /eu-1-by-ocm/)
-    assert.match(kubeconfig.stdout, /eu-1-by-gke/)
+    assert.doesNotMatch(kubeconfig.stdout, /eu-1-by-gke/)
+    assert.match(kubeconfig.stdout, /eu-1-by-ocm/)
     const wide = await run(['list', '-n', fixture.namespace, '-l', 'fleet=members', '-o', 'wide'])
     assert.match(wide.stdout, /MEMBER\s+SERVER/)
     assert.match(wide.stdout, /^eu-1-by-ocm\s.*\seu-1\s+<none>\s+v1alpha1$/m)
@@ -236,6 +325,28 @@ describe('inventory member ids and clusterset labels', () => {
     )
     const wide = await run(['list', '-n', other, '-o', 'wide'])
     assert.match(wide.stdout, /\slegacy-set\s/)
+  })
+
+  it('reads clusterset membership from the clusterset.k8s.io property too: --clusterset, describe, -o wide', async () => {
+    const {hub} = await testEnv()
+    const unlabelled = await createNamespace(hub, 'members-property')
+    await applyProfile(hub, {
+      metadata: {name: 'east-1', namespace: unlabelled},
+      spec: {clusterManager: {name: 'm'}},
+      status: {
+        properties: [{name: 'clusterset.k8s.io', value: 'east', lastObservedTime: '2026-11-26T07:00:00Z'}],
+      },
+    })
+    const east = await run(['list', '-A', '--clusterset', 'east', '-o', 'name'])
+    assert.equal(east.code, 0, east.stderr)
+    assert.equal(east.stdout, 'clusterprofile.multicluster.x-k8s.io/east-1\n')
+    // The namespace label still counts, beside the property.
+    const legacy = await run(['list', '-A', '--clusterset', 'legacy-set', '-o', 'name'])
+    assert.equal(legacy.stdout, 'clusterprofile.multicluster.x-k8s.io/eu-1\n')
+    const described = await run(['describe', `${unlabelled}/east-1`])
+    assert.match(described.stdout, /^Clusterset:\s+east \(property clusterset\.k8s\.io\)$/m)
+    const wide = await run(['list', '-n', unlabelled, '-o', 'wide'])
+    assert.match(wide.stdout, /^east-1\s.*\seast\s+<none>\s+<none>\s+v1alpha1$/m)
   })
 })
 

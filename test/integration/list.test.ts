@@ -403,7 +403,7 @@ describe('cpcred list errors', () => {
     assert.equal(filtered.code, 4)
     assert.match(
       filtered.stderr,
-      /^error: cannot list namespaces on the hub .*\nclustersets are namespace labels; ask the hub administrator for list on namespaces, or drop --clusterset\n$/,
+      /^error: cannot list namespaces on the hub .*\nolder hubs record clustersets as namespace labels, which --clusterset reads beside the clusterset\.k8s\.io property; ask the hub administrator for list on namespaces, or drop --clusterset\n$/,
     )
   })
 

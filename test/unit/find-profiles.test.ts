@@ -185,6 +185,27 @@ describe('listProfiles', () => {
     assert.deepEqual((await listProfiles(hub, {clusterset: 'prod', namespace: 'a'})).profiles, [])
   })
 
+  it('filters by clusterset through the clusterset.k8s.io property as well as the namespace label', async () => {
+    const member = (namespace: string, name: string, clusterset: string) => {
+      const p = profile(namespace, name)
+      p.status = {...p.status, properties: [{name: 'clusterset.k8s.io', value: clusterset}]}
+      return p
+    }
+    const hub = fakeHub([...hubProfiles, member('a', 'delta', 'prod'), member('prod-ns', 'eps', 'other')])
+    assert.deepEqual(
+      (await listProfiles(hub, {clusterset: 'prod'})).profiles.map((p) => p.metadata.name),
+      ['gamma', 'delta', 'eps'],
+    )
+    assert.deepEqual(
+      (await listProfiles(hub, {clusterset: 'prod', namespace: 'a'})).profiles.map((p) => p.metadata.name),
+      ['delta'],
+    )
+    assert.deepEqual(
+      (await listProfiles(hub, {clusterset: 'other'})).profiles.map((p) => p.metadata.name),
+      ['eps'],
+    )
+  })
+
   it('starts over once when a continue token expires, and reports it', async () => {
     const reasons: string[] = []
     const result = await listProfiles(fakeHub(hubProfiles, {expireOnce: true}), {

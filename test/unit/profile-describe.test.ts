@@ -377,6 +377,23 @@ describe('describeProfile', () => {
     ])
   })
 
+  it('says which source named the clusterset: the clusterset.k8s.io property, the namespace label, or both', () => {
+    const profile = fullProfile()
+    profile.status!.properties = [{name: 'clusterset.k8s.io', value: 'east'}]
+    const line = (clusterset: DescribeInput['clusterset']) =>
+      describeText(input({profile, clusterset})).match(/^Clusterset: +(.*)$/m)![1]
+    assert.equal(line(undefined), 'east (property clusterset.k8s.io)')
+    assert.equal(
+      line({clusterset: 'legacy', label: 'multicluster.x-k8s.io/clusterset'}),
+      'east (property clusterset.k8s.io), legacy (namespace label multicluster.x-k8s.io/clusterset)',
+    )
+    const data = describeProfileData(input({profile, clusterset: undefined}))
+    assert.deepEqual(
+      [data.clusterset, data.clustersetProperty, data.clustersetLabel],
+      ['east', 'clusterset.k8s.io', null],
+    )
+  })
+
   it('renders a profile without status', () => {
     const profile = fullProfile()
     delete profile.status

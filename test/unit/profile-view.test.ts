@@ -68,6 +68,30 @@ describe('profile view', () => {
     assert.match(row!, /60s\s+<none>\s+prod\s+<none>\s+https:\/\/a\.example\s+v1alpha1$/)
   })
 
+  it('shows the clusterset.k8s.io property and the namespace label in CLUSTERSET, each clusterset once', () => {
+    const withProperty = (value: string): ClusterProfile => ({
+      ...healthy,
+      status: {...healthy.status, properties: [{name: 'clusterset.k8s.io', value}]},
+    })
+    const column = (profile: ClusterProfile, namespaceSet?: string) => {
+      const out = shown([profile], {
+        output: 'wide',
+        allNamespaces: false,
+        now,
+        clustersetOf: () => namespaceSet,
+      })
+      return out
+        .trimEnd()
+        .split('\n')[1]!
+        .match(/60s\s+<none>\s+(\S+)\s/)![1]
+    }
+    assert.equal(column(withProperty('east')), 'east')
+    assert.equal(column(withProperty('east'), 'east'), 'east')
+    assert.equal(column(withProperty('east'), 'legacy'), 'east,legacy')
+    assert.equal(column(withProperty(''), 'legacy'), 'legacy')
+    assert.equal(column(healthy), '<none>')
+  })
+
   it('prints a kubectl List for json and yaml, and resource/name for name', () => {
     const json = JSON.parse(shown([healthy], {output: 'json', allNamespaces: false, now}))
     assert.deepEqual(json, {

@@ -9,7 +9,7 @@ import type {ServerProbe} from '../../src/core/doctor/server-tls.js'
 import {doctorExitCode, type DoctorReport} from '../../src/core/doctor/report.js'
 import {UsageError} from '../../src/core/errors.js'
 import {explainFailure, INSTALL_CRD_HINT} from '../../src/core/failures.js'
-import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {MEMBER_ID_LABEL, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {runDoctor, type DoctorDeps, type DoctorInput} from '../../src/usecases/doctor.js'
 import type {HubConfig, HubPort, ProfileApiDiscovery} from '../../src/usecases/ports.js'
 
@@ -313,6 +313,43 @@ describe('runDoctor: the broken link and what follows it', () => {
     assert.ok(started.includes('fleet/eu: plugin-run'))
     assert.equal(hub.calls.at(-1), 'close')
     assert.equal(doctorExitCode(report), 0)
+  })
+})
+
+describe('runDoctor: duplicates in an inventory', () => {
+  const member = (name: string, created: string): ClusterProfile => ({
+    ...profile,
+    metadata: {name, namespace: 'fleet', labels: {[MEMBER_ID_LABEL]: 'eu-1'}, creationTimestamp: created},
+  })
+
+  it('checks only the oldest of a member cluster, and warns while the duplicates remain', async () => {
+    const items = [member('new', '2026-05-02T00:00:00Z'), member('old', '2026-05-01T00:00:00Z')]
+    const hub = fakeHub({listProfilePage: async () => ({items})})
+    const report = await runDoctor(deps(hub), input({all: true}))
+    assert.deepEqual(
+      report.profiles.map((p) => p.profile),
+      ['fleet/old'],
+    )
+    const profiles = check(report, 'profiles')
+    assert.equal(profiles.status, 'warn')
+    assert.match(
+      profiles.detail,
+      /inventory in namespace fleet has duplicate profiles .*"eu-1" on fleet\/old, fleet\/new/,
+    )
+    assert.match(profiles.detail, /using the oldest, fleet\/old, leaving out the newer fleet\/new/)
+  })
+
+  it('checks none of the oldest when they tie, and says so', async () => {
+    const items = [member('a', '2026-05-01T00:00:00Z'), member('b', '2026-05-01T00:00:00Z')]
+    const hub = fakeHub({listProfilePage: async () => ({items})})
+    const report = await runDoctor(deps(hub), input({all: true}))
+    assert.deepEqual(report.profiles, [])
+    const profiles = check(report, 'profiles')
+    assert.equal(profiles.status, 'warn')
+    assert.match(
+      profiles.detail,
+      /^0 profiles .*the oldest, fleet\/a and fleet\/b, were created at the same time/,
+    )
   })
 })
 

@@ -78,7 +78,7 @@ function world(
       openHub: async () =>
         options.targets ? targetHub(options.targets).hub : assert.fail('one named target is not selected'),
       pick: async (profiles) => profiles,
-      fold: (profiles) => profiles,
+      fold: (profiles) => ({targets: profiles, skipped: []}),
       notices: told.notices,
     },
     fanOut: async (_deps, _input, profiles) => {

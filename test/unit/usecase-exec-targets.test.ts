@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {CpcredError, UsageError} from '../../src/core/errors.js'
-import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {MEMBER_ID_LABEL, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {foldSelection} from '../../src/core/fleet/member-fold.js'
 import {
   selectExecTargets,
   type ExecTargetInput,
   type ExecTargetPorts,
 } from '../../src/usecases/exec-targets.js'
-import {notices, profile, provider, targetHub} from './usecase-fakes.js'
+import {notices, profile, targetHub} from './usecase-fakes.js'
 import type {PlacementDecision} from '../../src/core/fleet/placement.js'
 
 /** A slice of a decision: its labels and the profiles it references, as NAME or NAMESPACE/NAME. */
@@ -47,7 +48,7 @@ function world(
     pick,
     fold: (found) => {
       folded.push(found.map((p) => p.metadata.name))
-      return found
+      return {targets: found, skipped: []}
     },
     notices: told.notices,
   }
@@ -57,7 +58,7 @@ function world(
 describe('selectExecTargets: failures first', () => {
   it('refuses to guess without a terminal when nothing is named or selected', async () => {
     const w = world([profile('a')])
-    await assert.rejects(selectExecTargets(w.ports, none, [provider()]), (error) => {
+    await assert.rejects(selectExecTargets(w.ports, none), (error) => {
       assert.ok(error instanceof UsageError)
       assert.match(error.message, /no target given/)
       return true
@@ -68,27 +69,27 @@ describe('selectExecTargets: failures first', () => {
   it('fails a selection smaller than --min-targets', async () => {
     const w = world([profile('a')])
     await assert.rejects(
-      selectExecTargets(w.ports, {...none, all: true, minTargets: 2}, [provider()]),
+      selectExecTargets(w.ports, {...none, all: true, minTargets: 2}),
       (error) => error instanceof CpcredError && /fewer than --min-targets 2/.test(error.message),
     )
   })
 
   it('passes on a name the hub does not have', async () => {
     const w = world([profile('a')])
-    await assert.rejects(selectExecTargets(w.ports, {...none, names: ['fleet/zz']}, [provider()]), /zz/)
+    await assert.rejects(selectExecTargets(w.ports, {...none, names: ['fleet/zz']}), /zz/)
   })
 })
 
 describe('selectExecTargets', () => {
   it('selects by names and --all, folded', async () => {
     const w = world([profile('a'), profile('b')])
-    const {profiles: found} = await selectExecTargets(w.ports, {...none, all: true}, [provider()])
+    const {profiles: found} = await selectExecTargets(w.ports, {...none, all: true})
     assert.deepEqual(
       found.map((p) => p.metadata.name),
       ['a', 'b'],
     )
     assert.deepEqual(w.folded, [['a', 'b']])
-    const {profiles: named} = await selectExecTargets(w.ports, {...none, names: ['fleet/b']}, [provider()])
+    const {profiles: named} = await selectExecTargets(w.ports, {...none, names: ['fleet/b']})
     assert.deepEqual(
       named.map((p) => p.metadata.name),
       ['b'],
@@ -97,7 +98,7 @@ describe('selectExecTargets', () => {
 
   it('says where it looked when a selection matches nothing, and returns none', async () => {
     const w = world([])
-    assert.deepEqual(await selectExecTargets(w.ports, {...none, all: true}, [provider()]), {
+    assert.deepEqual(await selectExecTargets(w.ports, {...none, all: true}), {
       profiles: [],
       unresolved: [],
       skipped: [],
@@ -111,7 +112,7 @@ describe('selectExecTargets', () => {
       offered.push(profiles.map((p) => p.metadata.name))
       return profiles.slice(1)
     })
-    const {profiles: picked} = await selectExecTargets(w.ports, none, [provider()])
+    const {profiles: picked} = await selectExecTargets(w.ports, none)
     assert.deepEqual(offered, [['a', 'b']])
     assert.deepEqual(
       picked.map((p) => p.metadata.name),
@@ -131,11 +132,11 @@ describe('selectExecTargets: placements and health', () => {
   it('refuses a placement beside names, -l or --all, and both placement flags at once', async () => {
     const w = world(fleet, undefined, slices)
     await assert.rejects(
-      selectExecTargets(w.ports, {...none, all: true, placement: 'web-0'}, [provider()]),
+      selectExecTargets(w.ports, {...none, all: true, placement: 'web-0'}),
       (error) => error instanceof UsageError && /--placement cannot be combined/.test(error.message),
     )
     await assert.rejects(
-      selectExecTargets(w.ports, {...none, placement: 'web-0', placementKey: 'app'}, [provider()]),
+      selectExecTargets(w.ports, {...none, placement: 'web-0', placementKey: 'app'}),
       UsageError,
     )
   })
@@ -143,7 +144,7 @@ describe('selectExecTargets: placements and health', () => {
   it('says which PlacementDecision does not exist, as not found (exit 1, as kubectl)', async () => {
     const w = world(fleet, undefined, slices)
     await assert.rejects(
-      selectExecTargets(w.ports, {...none, placement: 'nope'}, [provider()]),
+      selectExecTargets(w.ports, {...none, placement: 'nope'}),
       (error) =>
         error instanceof CpcredError && error.exitCode === 1 && /"nope" not found/.test(error.message),
     )
@@ -152,7 +153,7 @@ describe('selectExecTargets: placements and health', () => {
   it('refuses a --placement that is not a name, before asking the hub', async () => {
     const w = world(fleet, undefined, slices)
     await assert.rejects(
-      selectExecTargets(w.ports, {...none, placement: '../x'}, [provider()]),
+      selectExecTargets(w.ports, {...none, placement: '../x'}),
       (error) =>
         error instanceof UsageError &&
         /--placement "\.\.\/x" is not a PlacementDecision name/.test(error.message),
@@ -161,7 +162,7 @@ describe('selectExecTargets: placements and health', () => {
 
   it('takes every slice of the decision, in decision-index order, each profile once, missing ones as errors', async () => {
     const w = world(fleet, undefined, slices)
-    const chosen = await selectExecTargets(w.ports, {...none, placement: 'web-1'}, [provider()])
+    const chosen = await selectExecTargets(w.ports, {...none, placement: 'web-1'})
     assert.deepEqual(
       chosen.profiles.map((p) => p.metadata.name),
       ['b', 'a', 'c'],
@@ -177,7 +178,7 @@ describe('selectExecTargets: placements and health', () => {
   it('selects by placement-key, and reports a reference it may not read with the reason', async () => {
     const decisions = [...slices, slice('x', {[PLACEMENT_KEY]: 'app', [INDEX]: '2'}, ['secret/s'])]
     const w = world(fleet, undefined, decisions, ['secret'])
-    const chosen = await selectExecTargets(w.ports, {...none, placementKey: 'app'}, [provider()])
+    const chosen = await selectExecTargets(w.ports, {...none, placementKey: 'app'})
     assert.deepEqual(
       chosen.profiles.map((p) => p.metadata.name),
       ['b', 'a', 'c'],
@@ -199,7 +200,7 @@ describe('selectExecTargets: placements and health', () => {
       profile('c'),
       healthy('d', 'Unknown'),
     ])
-    const chosen = await selectExecTargets(w.ports, {...none, all: true, healthy: true}, [provider()])
+    const chosen = await selectExecTargets(w.ports, {...none, all: true, healthy: true})
     assert.deepEqual(
       chosen.profiles.map((p) => p.metadata.name),
       ['a'],
@@ -211,15 +212,40 @@ describe('selectExecTargets: placements and health', () => {
     ])
   })
 
+  it('skips the oldest of one member cluster when they tie, after what --healthy skipped', async () => {
+    const member = (name: string, created: string, status = 'True') => {
+      const p = healthy(name, status)
+      p.metadata.labels = {[MEMBER_ID_LABEL]: 'eu-1'}
+      p.metadata.creationTimestamp = created
+      return p
+    }
+    const w = world([
+      member('x', '2026-11-20T10:00:00Z'),
+      member('y', '2026-11-20T10:00:00Z'),
+      member('z', '2026-11-19T10:00:00Z', 'False'),
+      healthy('solo', 'True'),
+    ])
+    w.ports.fold = (found) => foldSelection(found, false)
+    const chosen = await selectExecTargets(w.ports, {...none, all: true, healthy: true})
+    assert.deepEqual(
+      chosen.profiles.map((p) => p.metadata.name),
+      ['solo'],
+    )
+    assert.deepEqual(
+      chosen.skipped.map((skip) => skip.profile),
+      ['fleet/z', 'fleet/x', 'fleet/y'],
+    )
+    assert.match(
+      chosen.skipped[1]!.reason,
+      /^the oldest of inventory-member-id "eu-1" in namespace fleet tie \(fleet\/x and fleet\/y,/,
+    )
+  })
+
   it('applies --shard after the placement selection', async () => {
     const w = world(fleet, undefined, slices)
     const parts = []
     for (const index of [1, 2]) {
-      const chosen = await selectExecTargets(
-        w.ports,
-        {...none, placement: 'web-0', shard: {index, count: 2}},
-        [provider()],
-      )
+      const chosen = await selectExecTargets(w.ports, {...none, placement: 'web-0', shard: {index, count: 2}})
       parts.push(...chosen.profiles.map((p) => p.metadata.name), ...chosen.unresolved.map((u) => u.profile))
     }
     assert.deepEqual(parts.sort(), ['a', 'b', 'c', 'fleet/gone'])

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {parse, stringify} from 'yaml'
-import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {MEMBER_ID_LABEL, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {CpcredError, UsageError} from '../../src/core/errors.js'
 import {parseProviderFile} from '../../src/core/access/provider-file.js'
 import type {KubeconfigFiles} from '../../src/usecases/ports.js'
@@ -362,6 +362,62 @@ describe('syncKubeconfig', () => {
       ['fleet/b'],
     )
     assert.deepEqual(contextsOf(files.files.get('/k/config')).sort(), ['fleet/a', 'mine'])
+  })
+})
+
+describe('syncKubeconfig: profiles that stand for one member cluster', () => {
+  const member = (key: string, created: string) => {
+    const p = profile(key)
+    p.metadata.labels = {[MEMBER_ID_LABEL]: 'eu-1'}
+    p.metadata.creationTimestamp = created
+    return p
+  }
+  const sync = (files: ReturnType<typeof fakeFiles>, profiles: ClusterProfile[], noDedupe = false) =>
+    syncKubeconfig(files.port, {
+      ...request(profiles),
+      file: '/k/config',
+      dryRun: false,
+      setCurrent: false,
+      noDedupe,
+    })
+
+  it('writes the oldest, prunes the newer, and keeps the entries of the oldest that tie as they are', async () => {
+    const files = fakeFiles()
+    const a = member('fleet/a', '2026-11-20T10:00:00Z')
+    const b = member('fleet/b', '2026-11-21T10:00:00Z')
+    await sync(files, [a, b], true)
+    assert.deepEqual(contextsOf(files.files.get('/k/config')).sort(), ['fleet/a', 'fleet/b'])
+
+    const folded = await sync(files, [b, a])
+    assert.deepEqual(contextsOf(files.files.get('/k/config')), ['fleet/a'])
+    assert.deepEqual(
+      folded.changes.filter((change) => change.action === 'prune'),
+      [
+        {
+          action: 'prune',
+          profile: 'fleet/b',
+          name: 'fleet/b',
+          detail: 'fleet/a, the oldest, stands for the same member cluster',
+        },
+      ],
+    )
+    assert.equal(folded.warnings.length, 1)
+    assert.match(folded.warnings[0]!, /^the inventory in namespace fleet has duplicate profiles/)
+
+    // c ties with a: neither is written nor pruned, and b goes.
+    const tied = await sync(files, [a, b, member('fleet/c', '2026-11-20T10:00:00Z')])
+    assert.deepEqual(contextsOf(files.files.get('/k/config')), ['fleet/a'])
+    assert.deepEqual(
+      tied.changes.map((change) => [change.action, change.profile]),
+      [
+        ['skip', 'fleet/a'],
+        ['skip', 'fleet/c'],
+      ],
+    )
+    assert.match(
+      tied.changes[0]!.detail!,
+      /tie \(fleet\/a and fleet\/c, created 2026-11-20T10:00:00Z\), so none of them/,
+    )
   })
 })
 

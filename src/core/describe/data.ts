@@ -2,8 +2,10 @@
 // would reach it, for -o json|yaml and for the text layout (describe.ts). Pure: the clock is an input.
 import {quote} from 'shell-quote'
 import {
+  clustersetMemberships,
   offeredProviders,
   type ClusterProfile,
+  type ClustersetMembership,
   type OfferedProvider,
   type ProviderSource,
 } from '../profiles/cluster-profile.js'
@@ -101,14 +103,33 @@ export interface UnresolvedDescription {
 export interface ProfileDescription {
   /** The profile as read, except that additional-envs values and proxy passwords are redacted. */
   profile: ClusterProfile
+  /** The clusterset the profile belongs to: its clusterset.k8s.io property, else its namespace's label. */
   clusterset: string | null
   /** The namespace label it was read from (the upstream spelling, or the one the KEP text used). */
   clustersetLabel: string | null
+  /** The property it was read from (clusterset.k8s.io), when it was. */
+  clustersetProperty: string | null
+  /** Every clusterset the property and the namespace label name, and which named it. */
+  clustersets: {clusterset: string; from: string}[]
   /** The PlacementDecisions that reference the profile; absent when none does (or none could be read). */
   placedBy?: string[]
   providerSource: string
   offeredProviders: OfferedProviderDescription[]
   resolution: ResolvedDescription | UnresolvedDescription
+}
+
+function clustersetData(memberships: ClustersetMembership[]) {
+  const [first] = memberships
+  return {
+    clusterset: first?.clusterset ?? null,
+    clustersetLabel: first !== undefined && 'label' in first ? first.label : null,
+    clustersetProperty: first !== undefined && 'property' in first ? first.property : null,
+    clustersets: memberships.map((membership) => ({
+      clusterset: membership.clusterset,
+      from:
+        'property' in membership ? `property ${membership.property}` : `namespace label ${membership.label}`,
+    })),
+  }
 }
 
 export function describeProfileData(input: DescribeInput): ProfileDescription {
@@ -119,8 +140,7 @@ export function describeProfileData(input: DescribeInput): ProfileDescription {
   )
   return {
     profile: redactProfile(profile, showEnv),
-    clusterset: input.clusterset?.clusterset ?? null,
-    clustersetLabel: input.clusterset?.label ?? null,
+    ...clustersetData(clustersetMemberships(profile, input.clusterset)),
     ...(input.placedBy?.length ? {placedBy: input.placedBy} : {}),
     providerSource: input.providerSource,
     offeredProviders: offeredProviders(profile).map((entry) =>

@@ -42,7 +42,8 @@ export function describeProfile(input: DescribeInput): Cells {
   out.field(
     0,
     'Clusterset',
-    input.clusterset && `${input.clusterset.clusterset} (namespace label ${input.clusterset.label})`,
+    data.clustersets.map((membership) => `${membership.clusterset} (${membership.from})`).join(', ') ||
+      undefined,
   )
   if (input.placedBy?.length) out.list(0, 'Placed By', input.placedBy)
   out.field(0, 'Created', created(text(metadata.creationTimestamp), now))

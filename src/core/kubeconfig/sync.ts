@@ -36,7 +36,7 @@ export interface SyncPlanInput {
   unreachable: ReadonlySet<string>
   /** Selected profiles that could not be resolved (an error, named in `skipped`): their entries stay. */
   skipped: ReadonlyMap<string, string>
-  /** Selected profiles folded into another that stands for the same member cluster: profile → kept. */
+  /** Selected profiles left out for an older one of the same member cluster: profile → why. */
   folded?: ReadonlyMap<string, string>
   /** Make the first desired context current (`--set-current`). */
   setCurrent: boolean
@@ -120,7 +120,7 @@ export function planSync(input: SyncPlanInput): SyncPlan {
       detail: input.unreachable.has(profile)
         ? 'no provider in the provider file can reach it'
         : input.folded?.has(profile)
-          ? `${input.folded.get(profile)} stands for the same member cluster`
+          ? input.folded.get(profile)!
           : 'it is gone from the hub or no longer selected',
     })
   }

@@ -18,8 +18,13 @@ export const PLURAL = 'clusterprofiles'
 export const RESOURCE = `${PLURAL}.${GROUP}`
 
 /**
- * Label on the namespace that holds a clusterset's profiles: the upstream constant first, then the
- * spelling the KEP text has used, which real hubs may carry.
+ * The property that records ClusterSet membership: KEP-4322 reflects a member cluster's
+ * ClusterProperty resources (KEP-2149) in status.properties, and this one names its ClusterSet.
+ */
+export const CLUSTERSET_PROPERTY = 'clusterset.k8s.io'
+/**
+ * Label on the namespace that holds a clusterset's profiles, as older hubs record membership: the
+ * upstream constant first, then the spelling the KEP text has used, which real hubs may carry.
  */
 export const CLUSTERSET_LABELS = [
   'multicluster.x-k8s.io/clusterset',
@@ -194,6 +199,34 @@ export function clustersetOf(
     if (clusterset) return {clusterset, label}
   }
   return undefined
+}
+
+/** The clusterset a profile's clusterset.k8s.io property names, if it has one. */
+export function clustersetPropertyOf(profile: ClusterProfile): string | undefined {
+  const properties = profile.status?.properties
+  // The CRD's schema guarantees the shape; a hub whose CRD does not must not crash a listing.
+  const property = Array.isArray(properties)
+    ? properties.find((entry) => entry?.name === CLUSTERSET_PROPERTY)
+    : undefined
+  return typeof property?.value === 'string' && property.value !== '' ? property.value : undefined
+}
+
+/** A clusterset a profile belongs to, and what named it: its property, or its namespace's label. */
+export type ClustersetMembership = {clusterset: string} & ({property: string} | {label: string})
+
+/**
+ * Every clusterset a profile is said to belong to: its clusterset.k8s.io property first, then the
+ * clusterset its namespace's label names (`namespaceSet`, when it was read).
+ */
+export function clustersetMemberships(
+  profile: ClusterProfile,
+  namespaceSet: {clusterset: string; label: string} | undefined,
+): ClustersetMembership[] {
+  const property = clustersetPropertyOf(profile)
+  return [
+    ...(property === undefined ? [] : [{clusterset: property, property: CLUSTERSET_PROPERTY}]),
+    ...(namespaceSet === undefined ? [] : [namespaceSet]),
+  ]
 }
 
 /** The inventory member id of a profile, if its cluster manager set one. */

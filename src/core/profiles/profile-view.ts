@@ -3,6 +3,7 @@ import {exportJson} from '../text/export.js'
 import {
   CONTROL_PLANE_HEALTHY,
   GROUP,
+  clustersetPropertyOf,
   findCondition,
   memberIdOf,
   offeredProviderNames,
@@ -21,7 +22,7 @@ export interface ProfileViewOptions {
   chosenProvider?: (profile: ClusterProfile) => string | undefined
   /** Server of the chosen provider, for -o wide. */
   chosenServer?: (profile: ClusterProfile) => string | undefined
-  /** Clusterset of a namespace (from its label), for -o wide. */
+  /** Clusterset of a namespace (from its label, as older hubs record it), for -o wide. */
   clustersetOf?: (namespace: string) => string | undefined
   /**
    * The YAML exporter (core/text/export-yaml.ts), for -o yaml: the caller loads it only then, so a
@@ -40,6 +41,12 @@ export function providersCell(profile: ClusterProfile, chosen: string | undefine
   // Names only: an entry is judged (its server URL parsed) when a provider is chosen, not to be listed.
   const names = offeredProviderNames(profile).map((name) => (name === chosen ? `${name}*` : name))
   return names.length ? names.join(',') : '<none>'
+}
+
+/** The profile's clusterset.k8s.io property and its namespace's label, each clusterset once. */
+function clustersetCell(profile: ClusterProfile, namespaceSet: string | undefined): string {
+  const sets = new Set([clustersetPropertyOf(profile), namespaceSet].filter((set) => set))
+  return sets.size ? [...sets].join(',') : '<none>'
 }
 
 /** Exact text for -o json|yaml|name; cells (made printable by the printer) for the tables. */
@@ -86,7 +93,7 @@ function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOpti
       PROVIDERS: providersCell(profile, options.chosenProvider?.(profile)),
       AGE: age(profile.metadata.creationTimestamp, options.now),
       'DISPLAY NAME': profile.spec?.displayName || '<none>',
-      CLUSTERSET: options.clustersetOf?.(namespace) || '<none>',
+      CLUSTERSET: clustersetCell(profile, options.clustersetOf?.(namespace)),
       MEMBER: memberIdOf(profile) ?? '<none>',
       SERVER: options.chosenServer?.(profile) || '<none>',
       // Which version was read: v1alpha2 has no credentialProviders (see PROFILE_VERSIONS).
