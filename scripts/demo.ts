@@ -94,6 +94,9 @@ async function main(): Promise<void> {
     ...process.env,
     KUBECONFIG: consumerKubeconfig,
     CPCRED_PROVIDER_FILE: providerFile,
+    // The kubectl of the clusters' release, as the tests use it (an environment recorded before
+    // it was kept has none: the machine's kubectl then).
+    ...(env.kubectl ? {PATH: `${path.dirname(env.kubectl)}${path.delimiter}${process.env.PATH}`} : {}),
   }
   delete childEnv.CPCRED_HUB_CONTEXT
   const cpcred = (...args: string[]) =>
@@ -158,7 +161,7 @@ async function startOrReuse(): Promise<TestEnv> {
     await down(dir)
   }
   await mkdir(path.dirname(dir), {recursive: true})
-  console.error('testenv: starting a hub and a spoke (the first run builds kube-apiserver and etcd)')
+  console.error('testenv: starting a hub and a spoke (the first run builds kube-apiserver, kubectl and etcd)')
   return up(dir, (line) => console.error(`testenv: ${line}`))
 }
 
