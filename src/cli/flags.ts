@@ -206,6 +206,15 @@ export function pipelineInput(
 }
 
 /** How the entries of a generated kubeconfig look (kubeconfig, sync). */
+/** The kuberc kubectl reads (kubectl's --kuberc), for its credential-plugin policy. */
+export const KUBERC_FLAG = {
+  kuberc: {
+    kind: 'string',
+    summary:
+      "The kuberc kubectl uses, as kubectl's --kuberc (default: KUBERC, else ~/.kube/kuberc), to check its credential-plugin policy.",
+  },
+} as const satisfies FlagTable
+
 export const KUBECONFIG_ENTRY_FLAGS = {
   mode: {kind: 'option', summary: 'What the users run.', options: ['plugin', 'cpcred'], default: 'plugin'},
   'context-name': {
@@ -217,4 +226,5 @@ export const KUBECONFIG_ENTRY_FLAGS = {
     kind: 'boolean',
     summary: 'Plugin mode: do not add KUBECONFIG/CPCRED_HUB_CONTEXT for plugins that read the hub.',
   },
+  ...KUBERC_FLAG,
 } as const satisfies FlagTable

@@ -1,8 +1,7 @@
 // What `cpcred kubeconfig` and `cpcred sync` both need to render entries: the hub, the consumer's
 // providers, how users run the plugin, and the names.
-import {realpathSync} from 'node:fs'
 import type {HubPort} from '../usecases/ports.js'
-import type {SessionProviders} from './wiring.js'
+import {cpcredCommand, type SessionProviders} from './wiring.js'
 import {resolveAccessProviderFlag} from '../core/access/plugin-commands.js'
 import type {KubeconfigRequest} from '../usecases/write-kubeconfig.js'
 import type {FlagValues} from './flag-table.js'
@@ -26,7 +25,7 @@ export function kubeconfigRequest(
     mode: flags.mode,
     pinHub: !flags['no-pin-hub'],
     // cpcred mode: kubectl runs this very cpcred, by its real path.
-    cpcredCommand: [realpathSync(process.argv[1]!)],
+    cpcredCommand: cpcredCommand(),
     providerFile: loaded.file,
     accessProviders: (flags['access-provider'] ?? []).map((value) =>
       resolveAccessProviderFlag(value, process.cwd()),

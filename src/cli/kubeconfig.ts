@@ -56,9 +56,10 @@ export async function runKubeconfig(argv: string[]): Promise<void> {
   const shard = chosenShard(flags.shard, selecting)
   const wiring = wire()
   const {printer} = wiring
-  const [{hub, providers: loaded}, kubeconfigFiles] = await Promise.all([
+  const [{hub, providers: loaded}, kubeconfigFiles, preferences] = await Promise.all([
     wiring.session(flags),
     wiring.kubeconfigFiles(),
+    wiring.kubectlPreferences(),
   ])
   const selection = await selectFleet(hub, {
     refs: positionals.map(parseProfileRef),
@@ -111,6 +112,7 @@ export async function runKubeconfig(argv: string[]): Promise<void> {
       skipUnusable: flags.usable || selecting,
     },
     destination,
+    {preferences, kuberc: flags.kuberc},
   )
   for (const warning of outcome.warnings) printer.warn(warning)
   if (outcome.yaml) printer.data(outcome.yaml)

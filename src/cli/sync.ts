@@ -22,7 +22,7 @@ import {kubeconfigRequest} from './kubeconfig-request.js'
 import {wire} from './wiring.js'
 import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
-import {defaultMergeTarget} from '../usecases/write-kubeconfig.js'
+import {defaultMergeTarget, type KubectlCheck} from '../usecases/write-kubeconfig.js'
 import {chosenShard} from './shard.js'
 import type {FleetFollowInput} from '../usecases/follow-fleet.js'
 import type {SyncOutcome, SyncRequest} from '../usecases/sync-kubeconfig.js'
@@ -80,10 +80,12 @@ export async function runSync(argv: string[]): Promise<void> {
   }
   const wiring = wire()
   const {printer} = wiring
-  const [{hub, providers}, kubeconfigFiles] = await Promise.all([
+  const [{hub, providers}, kubeconfigFiles, preferences] = await Promise.all([
     wiring.session(flags),
     wiring.kubeconfigFiles(),
+    wiring.kubectlPreferences(),
   ])
+  const kubectl = {preferences, kuberc: flags.kuberc}
   const request = {
     ...kubeconfigRequest(flags, hub, providers),
     file: flags['output-file'] ? path.resolve(flags['output-file']) : defaultMergeTarget(),
@@ -99,7 +101,7 @@ export async function runSync(argv: string[]): Promise<void> {
     ...placement,
   }
   if (flags.watch) {
-    await watchAndSync(hub, kubeconfigFiles, request, selection, printer, flags.output)
+    await watchAndSync(hub, kubeconfigFiles, request, selection, printer, flags.output, kubectl)
     return
   }
   const {selectFleet} = await import('../usecases/find-profiles.js')
@@ -121,7 +123,7 @@ export async function runSync(argv: string[]): Promise<void> {
     checkMinTargets(profiles.length, flags['min-targets'], scope)
     if (profiles.length === 0) printer.note(noProfilesNote(scope))
     renderSyncOutcome(
-      await syncKubeconfig(kubeconfigFiles, {...request, profiles, unread}),
+      await syncKubeconfig(kubeconfigFiles, {...request, profiles, unread}, kubectl),
       request,
       printer,
       flags.output,
@@ -195,6 +197,7 @@ export async function watchAndSync(
   selection: FleetFollowInput,
   printer: Printer,
   output: Output,
+  kubectl?: KubectlCheck,
 ): Promise<void> {
   const {watchAndSync: follow} = await import('../usecases/sync-kubeconfig.js')
   // A profile skipped on every pass (a name clash, an unhealthy or unread one) is said again only
@@ -245,6 +248,7 @@ export async function watchAndSync(
           },
           onProblem: (message) => printer.warn(message),
         },
+        kubectl,
       ),
     )
   } finally {

@@ -3,6 +3,7 @@
 // needs from it; no front end imports an adapter itself (the layer rule in .dependency-cruiser.cjs).
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
+import {realpathSync} from 'node:fs'
 import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
 import type {fanOutView} from '../adapters/fan-out-view.js'
 import type {makeDirectory} from '../adapters/directories.js'
@@ -32,6 +33,7 @@ import type {
   HubPort,
   HubSelection,
   KubeconfigFiles,
+  KubectlPreferences,
   PluginProcessRunner,
   ProviderSource,
   RenewCredential,
@@ -64,6 +66,8 @@ export interface Wiring {
   session(flags: SessionFlags): Promise<Session>
   /** The user's kubeconfig files: atomic, through symlinks, locked while merging. */
   kubeconfigFiles(): Promise<KubeconfigFiles>
+  /** kubectl's kuberc and command lookup, for its credential-plugin policy. */
+  kubectlPreferences(): Promise<KubectlPreferences>
   /** The person at the terminal, asked this question to choose one profile (when interactive). */
   chooser(question: string): Chooser
   /**
@@ -130,6 +134,11 @@ export interface Wiring {
   }>
 }
 
+/** How kubectl starts this very cpcred from a kubeconfig (--mode cpcred): by its real path. */
+export function cpcredCommand(): string[] {
+  return [realpathSync(process.argv[1]!)]
+}
+
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   let printer: Printer | undefined
 
@@ -172,6 +181,9 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     async kubeconfigFiles() {
       return (await import('../adapters/kubeconfig-files.js')).kubeconfigFiles
     },
+    async kubectlPreferences() {
+      return (await import('../adapters/kuberc.js')).kubectlPreferences(env)
+    },
     async completionHub(selection) {
       const {hubIdentity} = await import('../adapters/hub-config.js')
       const config = await hubConnector.loadConfig(selection)
@@ -203,10 +215,11 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
     target,
     async doctorPorts() {
-      const [{doctorProbes}, {loadProviders}, {pluginRunner}] = await Promise.all([
+      const [{doctorProbes}, {loadProviders}, {pluginRunner}, kubectl] = await Promise.all([
         import('../adapters/doctor-probes.js'),
         import('../adapters/providers.js'),
         import('../adapters/process.js'),
+        wiring.kubectlPreferences(),
       ])
       return {
         hub: hubConnector,
@@ -218,6 +231,8 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         env,
         stdinIsTTY: wiring.printer.stdinIsTTY,
         tokenFiles: wiring.federation(() => Promise.reject(new Error('doctor opens its own hub'))).files,
+        kubectl,
+        cpcredCommand: cpcredCommand(),
       }
     },
 

@@ -6,6 +6,7 @@ import {
   CREDENTIAL_RUN_FLAGS,
   HUB_FLAGS,
   hubSelection,
+  KUBERC_FLAG,
   PLACEMENT_FLAGS,
   PROVIDER_FLAGS,
   TARGET_FLAGS,
@@ -26,6 +27,7 @@ const DOCTOR_FLAGS = {
   'profile-max-stale': CREDENTIAL_RUN_FLAGS['profile-max-stale'],
   // Doctor never writes the cache; like every other credential command it can be told not to read it.
   'no-cache': {kind: 'boolean', summary: 'Do not read the credential cache (the cache check is left out).'},
+  ...KUBERC_FLAG,
   output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
 } as const satisfies FlagTable
 
@@ -34,7 +36,7 @@ const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')
 export default class Doctor extends Command {
   static override summary =
     'Walk the chain from the hub to a cluster, name the link that is broken, and how to fix it.'
-  static override description = `Checks, in order: the hub kubeconfig, the hub's TLS, who you are on the hub and whether you may read ClusterProfiles, the ClusterProfile API, the provider file; and for a profile: which provider matches and why, the plugin command, a fresh run of the plugin, the target's TLS, whether the target accepts the credential, the clocks, and the credential cache. Nothing is changed: the plugin runs without the cache, and no credential is ever printed.
+  static override description = `Checks, in order: the hub kubeconfig, the hub's TLS, who you are on the hub and whether you may read ClusterProfiles, the ClusterProfile API, the provider file; and for a profile: which provider matches and why, the plugin command, whether kubectl's credential-plugin policy (its kuberc) lets it run the plugin and cpcred, a fresh run of the plugin, the target's TLS, whether the target accepts the credential, the clocks, and the credential cache. Nothing is changed: the plugin runs without the cache, and no credential is ever printed.
 
 Without a profile only the hub and the provider file are checked; with -A, -l or --all every selected profile gets one line. Exit code: 0 when nothing failed, else that of the first failure (3 unreachable or not served, 4 denied, 5 plugin, 1 anything else).`
   static override examples = [
@@ -84,6 +86,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       pluginTimeoutMs: flags['plugin-timeout'],
       profileMaxStaleMs: flags['profile-max-stale'],
       noCache: flags['no-cache'],
+      kuberc: flags.kuberc,
     }).finally(() => printer.status(''))
     if (flags.output === 'json') printer.data(exportJson(doctorJson(report)))
     else await showReport(printer, report)

@@ -17,6 +17,8 @@ import {judgeCache, rejectedCacheEntry} from '../core/doctor/cache.js'
 import {judgeClock, whyNoAnswer} from '../core/doctor/clock.js'
 import {identityText} from '../core/doctor/hub.js'
 import {judgePluginCommand, judgePluginRun} from '../core/doctor/plugin.js'
+import {judgeKubectlPolicy} from '../core/doctor/kuberc.js'
+import {entryMode} from '../core/kubeconfig/render.js'
 import {judgeProfile, judgeResolution} from '../core/doctor/providers.js'
 import {judgeServerTls, type ServerProbe} from '../core/doctor/server-tls.js'
 import {explainRejection} from '../core/doctor/target.js'
@@ -30,6 +32,7 @@ import {obtainCredential, pluginRun} from './obtain-credential.js'
 import type {
   DoctorProbes,
   FederationHub,
+  KubectlPreferences,
   FederationPorts,
   HubConfig,
   HubPort,
@@ -51,6 +54,10 @@ export interface ProfileCheckDeps {
   onCheck?(id: CheckId, profile?: string): void
   /** Private token files, for providers with a serviceAccountToken block. */
   tokenFiles?: FederationPorts['files']
+  /** kubectl's kuberc, for its credential-plugin policy. */
+  kubectl: KubectlPreferences
+  /** How a kubeconfig written with --mode cpcred starts cpcred (absolute). */
+  cpcredCommand: string[]
 }
 
 export interface ProfileCheckInput {
@@ -59,6 +66,8 @@ export interface ProfileCheckInput {
   pluginTimeoutMs: number
   /** --no-cache: the credential cache is not read. */
   noCache?: boolean
+  /** The kuberc as kubectl's --kuberc names it. */
+  kuberc?: string
 }
 
 /** What the hub checks found, for the profile checks after them. */
@@ -111,6 +120,15 @@ export async function checkProfile(
         installHint: exec.installHint,
         source: hubState.providers!.source,
       })
+    },
+    kuberc: async () => {
+      const cpcred = {role: "cpcred's command (--mode cpcred)", command: deps.cpcredCommand[0]!}
+      // A federated provider's entries run cpcred in plugin mode too (render.ts, entryMode).
+      const commands =
+        entryMode(resolution!, {mode: 'plugin'}) === 'plugin'
+          ? [{role: 'the plugin (--mode plugin)', command: resolution!.execConfig.command}, cpcred]
+          : [cpcred]
+      return judgeKubectlPolicy(deps.kubectl.policy(input.kuberc), commands, deps.kubectl.lookPath)
     },
     'plugin-run': async () => {
       const started = deps.now()

@@ -71,6 +71,8 @@ export interface DoctorInput {
   profileMaxStaleMs: number
   /** --no-cache: the credential cache is not read. */
   noCache?: boolean
+  /** --kuberc: the kuberc kubectl reads, as its own --kuberc names it. */
+  kuberc?: string
 }
 
 export interface DoctorDeps extends ProfileCheckDeps {

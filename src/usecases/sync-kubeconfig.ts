@@ -13,7 +13,12 @@ import {followFleet, type FleetFollowInput} from './follow-fleet.js'
 import type {FleetSelection} from './find-profiles.js'
 import type {ReflectOptions} from './reflector.js'
 import type {FleetWatchSource, KubeconfigFiles} from './ports.js'
-import {renderOptions, type KubeconfigRequest} from './write-kubeconfig.js'
+import {
+  kubectlRefusals,
+  renderOptions,
+  type KubeconfigRequest,
+  type KubectlCheck,
+} from './write-kubeconfig.js'
 
 export interface SyncRequest extends Omit<KubeconfigRequest, 'profiles'> {
   /** The selected profiles, as the hub has them now. */
@@ -40,7 +45,11 @@ export interface SyncOutcome extends SyncPlan {
   folds: MemberFold[]
 }
 
-export async function syncKubeconfig(files: KubeconfigFiles, request: SyncRequest): Promise<SyncOutcome> {
+export async function syncKubeconfig(
+  files: KubeconfigFiles,
+  request: SyncRequest,
+  kubectl?: KubectlCheck,
+): Promise<SyncOutcome> {
   const {targets, folds, skipped: tied} = foldSelection(request.profiles, request.noDedupe)
   const {resolutions, unreachable, skipped, warnings} = resolveSelection(targets, request.providers)
   warnings.push(...duplicateWarnings(folds))
@@ -55,7 +64,7 @@ export async function syncKubeconfig(files: KubeconfigFiles, request: SyncReques
   const options = renderOptions(request, {hub: request.hubServer, sync: true})
   const entries = resolutions.map((resolution) => ({resolution}))
   const desired = renderKubeconfig(entries, options)
-  warnings.push(...hubPinWarnings(entries, options))
+  warnings.push(...hubPinWarnings(entries, options), ...kubectlRefusals(kubectl, desired))
   const notes = federatedEntryNotes(entries, options)
 
   const plan = async (): Promise<SyncOutcome> => {
@@ -141,6 +150,7 @@ export async function watchAndSync(
   selection: FleetFollowInput,
   options: ReflectOptions,
   handlers: WatchSyncHandlers,
+  kubectl?: KubectlCheck,
 ): Promise<void> {
   let latest: FleetSelection | undefined
   let first = true
@@ -152,7 +162,7 @@ export async function watchAndSync(
     passes = passes.then(async () => {
       try {
         const unread = new Map(chosen.unresolved.map(({profile, error}) => [profile, error]))
-        const outcome = await syncKubeconfig(files, {...request, profiles: chosen.profiles, unread})
+        const outcome = await syncKubeconfig(files, {...request, profiles: chosen.profiles, unread}, kubectl)
         handlers.onOutcome(outcome, first, chosen)
         first = false
       } catch (error) {

@@ -3,7 +3,9 @@
 import os from 'node:os'
 import path from 'node:path'
 import {CpcredError, isCpcredError, UsageError} from '../core/errors.js'
-import type {KubeconfigFiles} from './ports.js'
+import type {KubeconfigFiles, KubectlPreferences} from './ports.js'
+import type {KubeconfigDocument} from '../core/kubeconfig/document.js'
+import {execCommands, refusalWarnings} from '../core/kubeconfig/kuberc.js'
 import {namesInBrief} from '../core/text/format.js'
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
@@ -55,10 +57,18 @@ export interface KubeconfigOutcome {
   skipped: {profile: string; reason: string}[]
 }
 
+/** kubectl's preferences, to warn about exec commands its credential-plugin policy refuses. */
+export interface KubectlCheck {
+  preferences: KubectlPreferences
+  /** The kuberc as kubectl's --kuberc names it. */
+  kuberc?: string
+}
+
 export async function writeKubeconfig(
   files: KubeconfigFiles,
   request: KubeconfigRequest,
   destination: Destination,
+  kubectl?: KubectlCheck,
 ): Promise<KubeconfigOutcome> {
   if (request.profiles.length === 0) {
     throw new UsageError(
@@ -90,6 +100,8 @@ export async function writeKubeconfig(
     ...new Set([
       ...entries.flatMap(({resolution}) => resolution.warnings),
       ...hubPinWarnings(entries, options),
+      // Written all the same: the user may change the kuberc afterwards.
+      ...kubectlRefusals(kubectl, document),
     ]),
   ]
   const notes = federatedEntryNotes(entries, options)
@@ -140,6 +152,15 @@ export async function writeKubeconfig(
         return {messages, warnings, skipped}
       })
   }
+}
+
+/** One warning per exec command of `document` that kubectl's kuberc would refuse to run. */
+export function kubectlRefusals(kubectl: KubectlCheck | undefined, document: KubeconfigDocument): string[] {
+  if (kubectl === undefined) return []
+  const commands = execCommands(document)
+  if (commands.length === 0) return []
+  const {preferences, kuberc} = kubectl
+  return refusalWarnings(preferences.policy(kuberc), commands, preferences.lookPath)
 }
 
 /** How the entries look, as the request says, marked for `owner`. */

@@ -39,6 +39,7 @@ const PROFILE_IDS = [
   'profile',
   'resolution',
   'plugin-command',
+  'kuberc',
   'plugin-run',
   'target-tls',
   'target-auth',
@@ -202,7 +203,7 @@ describe('cpcred doctor against the real hub and spoke', () => {
         lines.slice(0, -1).map((line) => line.split(/\s+/).slice(0, 2)),
         [...HUB_IDS, ...PROFILE_IDS].map((id) => ['ok', id]),
       )
-      assert.equal(lines.at(-1), 'All 16 checks pass.')
+      assert.equal(lines.at(-1), 'All 17 checks pass.')
       assert.equal(result.stderr, '', 'no progress line without a terminal')
     })
 

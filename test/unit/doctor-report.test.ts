@@ -4,6 +4,7 @@ import {describe, it} from 'node:test'
 import {printerFor} from '../../src/adapters/printer.js'
 import {showReport} from '../../src/cli/doctor.js'
 import type {CheckResult} from '../../src/core/doctor/checks.js'
+import {judgeKubectlPolicy} from '../../src/core/doctor/kuberc.js'
 import {
   ASCII_SYMBOLS,
   UNICODE_SYMBOLS,
@@ -38,6 +39,23 @@ const failingProfile: CheckResult[] = [
   {id: 'profile', status: 'ok', detail: 'fleet/eu-1, managed by "ocm"'},
   {id: 'resolution', status: 'ok', detail: 'Chose provider "token".'},
   {id: 'plugin-command', status: 'ok', detail: '/usr/bin/token-plugin is an executable file'},
+  // kubectl's kuberc lists the plugin but not cpcred: the hint is several lines of YAML and a command.
+  {
+    id: 'kuberc',
+    ...judgeKubectlPolicy(
+      {
+        kind: 'policy',
+        policy: 'Allowlist',
+        allowlist: ['/usr/bin/token-plugin'],
+        file: '/home/me/.kube/kuberc',
+      },
+      [
+        {role: 'the plugin (--mode plugin)', command: '/usr/bin/token-plugin'},
+        {role: "cpcred's command (--mode cpcred)", command: '/opt/cpcred/bin/run.js'},
+      ],
+      (command) => command,
+    ),
+  },
   {
     id: 'plugin-run',
     status: 'fail',
@@ -52,15 +70,21 @@ const failingProfile: CheckResult[] = [
 ]
 
 const passingProfile: CheckResult[] = failingProfile.map((check) =>
-  check.id === 'plugin-run'
-    ? {id: 'plugin-run', status: 'ok', detail: 'bearer token (JWT, 900 characters)'}
-    : check.id === 'target-auth'
-      ? {
-          id: 'target-auth',
-          status: 'ok',
-          detail: 'accepted: you are hub:system:serviceaccount:fleet:deployer',
-        }
-      : check,
+  check.id === 'kuberc'
+    ? {
+        id: 'kuberc',
+        status: 'ok',
+        detail: 'kubectl runs every credential plugin: no kuberc (/home/me/.kube/kuberc does not exist)',
+      }
+    : check.id === 'plugin-run'
+      ? {id: 'plugin-run', status: 'ok', detail: 'bearer token (JWT, 900 characters)'}
+      : check.id === 'target-auth'
+        ? {
+            id: 'target-auth',
+            status: 'ok',
+            detail: 'accepted: you are hub:system:serviceaccount:fleet:deployer',
+          }
+        : check,
 )
 
 const profileReport: DoctorReport = {
@@ -131,7 +155,9 @@ describe('the doctor report', () => {
       ],
     )
     // Exact data: an escape sequence in a plugin's stderr stays as it was; text output makes it visible.
-    assert.ok(json.profiles[0]!.checks[3]!.detail.endsWith('\x1b[31mred'))
+    assert.ok(
+      json.profiles[0]!.checks.find((check) => check.id === 'plugin-run')!.detail.endsWith('\x1b[31mred'),
+    )
     assert.match(text(profileReport), /\\x1b\[31mred/)
   })
 })

@@ -145,6 +145,16 @@ function deps(hub: HubPort, overrides: Partial<DoctorDeps> = {}): DoctorDeps {
     now: () => NOW,
     env: {PATH: '/usr/bin'},
     stdinIsTTY: false,
+    kubectl: {
+      policy: () => ({
+        kind: 'policy',
+        policy: 'AllowAll',
+        allowlist: [],
+        why: '/home/me/.kube/kuberc does not exist',
+      }),
+      lookPath: (command) => command,
+    },
+    cpcredCommand: ['/opt/cpcred/bin/run.js'],
     ...overrides,
   }
 }
@@ -297,6 +307,54 @@ describe('runDoctor: the broken link and what follows it', () => {
     assert.equal(check(report, 'cache').hint, 'check /cache')
   })
 
+  it("names what kubectl's kuberc refuses, from the kuberc --kuberc names, and goes on", async () => {
+    const asked: (string | undefined)[] = []
+    const report = await runDoctor(
+      deps(fakeHub(), {
+        kubectl: {
+          policy: (kuberc) => {
+            asked.push(kuberc)
+            return {kind: 'policy', policy: 'Allowlist', allowlist: ['token-plugin'], file: '/home/me/rc'}
+          },
+          lookPath: (command) => (command.includes('/') ? command : `/usr/bin/${command}`),
+        },
+      }),
+      input({profile: 'fleet/eu', kuberc: '/home/me/rc'}),
+    )
+    const kuberc = check(report, 'kuberc')
+    assert.equal(kuberc.status, 'warn')
+    assert.equal(
+      kuberc.detail,
+      "credentialPluginPolicy Allowlist in /home/me/rc: kubectl refuses cpcred's command (--mode cpcred) /opt/cpcred/bin/run.js; it runs the plugin (--mode plugin) /usr/bin/token-plugin",
+    )
+    assert.match(
+      kuberc.hint!,
+      /^add \{command: "\/opt\/cpcred\/bin\/run\.js"\} to credentialPluginAllowlist in \/home\/me\/rc, or run: kubectl kuberc set --kuberc \/home\/me\/rc .*--allowlist-entry command=token-plugin --allowlist-entry command=\/opt\/cpcred\/bin\/run\.js$/,
+    )
+    assert.deepEqual(asked, ['/home/me/rc'])
+    // cpcred's own commands do not go through kubectl's policy: the plugin still runs.
+    assert.equal(check(report, 'plugin-run').status, 'ok')
+    assert.equal(doctorExitCode(report), 0)
+  })
+
+  it('fails (exit 5) when kubectl would run neither the plugin nor cpcred', async () => {
+    const report = await runDoctor(
+      deps(fakeHub(), {
+        kubectl: {
+          policy: () => ({kind: 'policy', policy: 'DenyAll', allowlist: [], file: '/home/me/.kube/kuberc'}),
+          lookPath: (command) => command,
+        },
+      }),
+      input({profile: 'fleet/eu'}),
+    )
+    assert.equal(check(report, 'kuberc').status, 'fail')
+    assert.match(
+      check(report, 'kuberc').hint!,
+      /set credentialPluginPolicy: Allowlist and credentialPluginAllowlist: \[\{command: "\/usr\/bin\/token-plugin"\}, \{command: "\/opt\/cpcred\/bin\/run\.js"\}\]/,
+    )
+    assert.equal(doctorExitCode(report), 5)
+  })
+
   it('walks the whole chain to a profile that works, and closes the hub', async () => {
     const hub = fakeHub()
     const started: string[] = []
@@ -311,6 +369,10 @@ describe('runDoctor: the broken link and what follows it', () => {
     assert.equal(check(report, 'target-auth').detail, 'accepted: you are alice@spoke')
     assert.equal(check(report, 'hub-api').status, 'ok')
     assert.ok(started.includes('fleet/eu: plugin-run'))
+    assert.equal(
+      check(report, 'kuberc').detail,
+      'kubectl runs every credential plugin: no kuberc (/home/me/.kube/kuberc does not exist)',
+    )
     assert.equal(hub.calls.at(-1), 'close')
     assert.equal(doctorExitCode(report), 0)
   })

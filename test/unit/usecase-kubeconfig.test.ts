@@ -449,3 +449,65 @@ describe('syncKubeconfig: profiles selected but not read', () => {
     assert.deepEqual(contextsOf(files.files.get('/k/config')).sort(), ['fleet/a', 'fleet/b'])
   })
 })
+
+describe("kubeconfig and sync: kubectl's credential-plugin policy", () => {
+  /** A kuberc whose Allowlist names only the provider's plugin. */
+  const onlyThePlugin = (asked: (string | undefined)[] = []) => ({
+    preferences: {
+      policy: (kuberc?: string) => {
+        asked.push(kuberc)
+        return {
+          kind: 'policy' as const,
+          policy: 'Allowlist' as const,
+          allowlist: ['/usr/bin/token-plugin'],
+          file: '/home/ada/.kube/kuberc',
+        }
+      },
+      lookPath: (command: string) => command,
+    },
+    kuberc: '/home/ada/.kube/kuberc',
+  })
+
+  it('--mode cpcred: warns that kubectl will refuse cpcred, with the entry to add, and still writes', async () => {
+    const files = fakeFiles()
+    const asked: (string | undefined)[] = []
+    const outcome = await writeKubeconfig(
+      files.port,
+      request([profile('fleet/a')], {mode: 'cpcred'}),
+      {kind: 'file', file: '/k/out', overwrite: false},
+      onlyThePlugin(asked),
+    )
+    assert.deepEqual(files.writes, ['/k/out'])
+    assert.deepEqual(asked, ['/home/ada/.kube/kuberc'])
+    assert.equal(outcome.warnings.length, 1)
+    assert.match(
+      outcome.warnings[0]!,
+      /^kubectl will refuse to run \/opt\/cpcred\/bin\/run\.js, the exec command of the entries just written: .*credentialPluginAllowlist in \/home\/ada\/\.kube\/kuberc:\n {2}- command: "\/opt\/cpcred\/bin\/run\.js"\nor run .*: kubectl kuberc set --kuberc \/home\/ada\/\.kube\/kuberc --section credentialplugin --policy Allowlist --allowlist-entry command=\/usr\/bin\/token-plugin --allowlist-entry command=\/opt\/cpcred\/bin\/run\.js$/,
+    )
+  })
+
+  it('--mode plugin: no warning when the plugin is on the list', async () => {
+    const outcome = await writeKubeconfig(
+      fakeFiles().port,
+      request([profile('fleet/a')]),
+      {kind: 'stdout'},
+      onlyThePlugin(),
+    )
+    assert.deepEqual(outcome.warnings, [])
+  })
+
+  it('sync warns once per refused command however many entries run it', async () => {
+    const outcome = await syncKubeconfig(
+      fakeFiles().port,
+      {
+        ...request([profile('fleet/a'), profile('fleet/b')], {mode: 'cpcred'}),
+        file: '/k/config',
+        dryRun: false,
+        setCurrent: false,
+      },
+      onlyThePlugin(),
+    )
+    assert.equal(outcome.wrote, true)
+    assert.equal(outcome.warnings.filter((warning) => warning.startsWith('kubectl will refuse')).length, 1)
+  })
+})

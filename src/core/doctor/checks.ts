@@ -22,6 +22,7 @@ export const PROFILE_CHECK_IDS = [
   'profile',
   'resolution',
   'plugin-command',
+  'kuberc',
   'plugin-run',
   'target-tls',
   'target-auth',
@@ -100,6 +101,7 @@ export const PROFILE_PLAN: readonly PlannedCheck<ProfileCheckId>[] = [
   {id: 'profile', needs: ['hub-rbac', 'hub-api']},
   {id: 'resolution', needs: ['profile', 'provider-file']},
   {id: 'plugin-command', needs: ['resolution']},
+  {id: 'kuberc', needs: ['resolution']},
   {id: 'plugin-run', needs: ['plugin-command']},
   {id: 'target-tls', needs: ['resolution']},
   {id: 'target-auth', needs: ['plugin-run', 'target-tls']},
@@ -169,6 +171,8 @@ export function fallbackHint(id: CheckId, profile = 'PROFILE'): string {
       return `'cpcred describe ${profile}' shows the profile's providers beside your provider file`
     case 'plugin-command':
       return 'install the plugin, or fix execConfig.command in the provider file'
+    case 'kuberc':
+      return "check kubectl's kuberc (kubectl kuberc view)"
     case 'plugin-run':
       return `run the plugin by hand to see what it says; 'cpcred describe ${profile} --show-env' shows its command and environment`
     case 'target-tls':

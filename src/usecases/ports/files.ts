@@ -1,5 +1,6 @@
-// The ports of the user's files that cpcred writes (kubeconfigs) and of the lists shell completion
-// offers.
+// The ports of the user's files that cpcred writes (kubeconfigs) or reads for kubectl (its kuberc),
+// and of the lists shell completion offers.
+import type {KubectlPolicy, LookPath} from '../../core/kubeconfig/kuberc.js'
 
 // Kubeconfig files (kubeconfig, sync)
 
@@ -9,6 +10,14 @@ export interface KubeconfigFiles {
   /** Atomically, through symlinks, keeping an existing file's mode and owner (new files 0600). */
   write(file: string, content: string): Promise<void>
   withLock<T>(file: string, action: () => Promise<T>): Promise<T>
+}
+
+/** kubectl's preferences that decide whether it runs a kubeconfig's exec command (src/adapters/kuberc.ts). */
+export interface KubectlPreferences {
+  /** The credential-plugin policy, from the kuberc kubectl finds; `kubercFlag` as kubectl's --kuberc. */
+  policy(kubercFlag?: string): KubectlPolicy
+  /** Where kubectl finds a command, as Go's exec.LookPath. */
+  lookPath: LookPath
 }
 
 // ---------------------------------------------------------------------------------------------
