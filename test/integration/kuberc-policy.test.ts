@@ -3,7 +3,7 @@
 // (DenyAll) or all but the user's own (Allowlist). Real kubectl, real kuberc files, the real spoke.
 import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
-import {writeFile} from 'node:fs/promises'
+import {copyFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {
@@ -82,91 +82,122 @@ describe('cpcred exec under kubectl credential plugin policies', () => {
   }
 
   it('hands kubectl a client certificate under DenyAll', async () => {
-    const {env} = await testEnv()
-    const dir = await tempDir('cpcred-kuberc-cert-')
-    const pki = {ca: {cert: path.join(env.dir, 'ca.crt'), key: path.join(env.dir, 'ca.key')}} as Pki
-    const user = 'cpcred-cert-user'
-    const certificate = await createClientCertificate(dir, pki, 'client', user, ['cpcred-cert-group'])
+    const certificate = await clientCertificate('cpcred-cert-user')
     const certFixture = await spokeFixture({
       prefix: 'kuberc-cert',
       pluginEnv: {PLUGIN_MODE: 'cert', PLUGIN_CERT_FILE: certificate.cert, PLUGIN_KEY_FILE: certificate.key},
     })
     const result = await whoami(kuberc.denyAll, {XDG_CACHE_HOME: await tempDir('cpcred-cache-')}, certFixture)
     assert.equal(result.code, 0, result.stderr)
-    assert.equal(username(result.stdout), user)
+    assert.equal(username(result.stdout), 'cpcred-cert-user')
   })
 
-  it('renews the credential under DenyAll: kubectl calls after the first credential run as the renewed one', async () => {
-    const {env, hub} = await testEnv()
-    // A plugin whose credentials last 20 s: cpcred renews while the command runs, and the renewed
-    // credential is another account's, so the command's kubectl shows which one it was given.
-    const renewFixture = await spokeFixture({prefix: 'kuberc-renew', pluginEnv: {PLUGIN_TTL_SECONDS: '20'}})
-    await createServiceAccount(hub, renewFixture.namespace, 'renewed')
-    const renewedToken = await serviceAccountToken(
-      hub,
-      renewFixture.namespace,
-      'renewed',
-      [env.spoke.server],
-      3600,
-    )
-    const renewedUser = `hub:system:serviceaccount:${renewFixture.namespace}:renewed`
-    const stop = path.join(await tempDir('cpcred-kuberc-stop-'), 'stop')
-    const loop =
-      `while [ ! -e '${stop}' ]; do ` +
-      `kubectl auth whoami -o jsonpath='{.status.userInfo.username}' || exit 9; echo; sleep 1; done`
-    const child = spawn(
-      process.execPath,
-      [
-        cpcredBin,
-        'exec',
-        `${renewFixture.namespace}/target`,
-        '--provider-file',
-        renewFixture.providerFile,
-        '--',
-        'sh',
-        '-c',
-        loop,
-      ],
-      {
-        env: {
-          ...isolatedEnv,
-          KUBECONFIG: env.hub.kubeconfig,
-          XDG_CACHE_HOME: await tempDir('cpcred-cache-'),
-          KUBERC: kuberc.denyAll,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    )
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-    const lines = () => stdout.split('\n').filter(Boolean)
-    const waitFor = async (what: string, done: () => boolean) => {
-      const deadline = Date.now() + 45_000
-      while (!done()) {
-        assert.equal(child.exitCode, null, `the command ended before ${what}: ${stderr}`)
-        assert.ok(Date.now() < deadline, `timed out waiting for ${what}: ${stdout} ${stderr}`)
-        await new Promise((resolve) => setTimeout(resolve, 200))
+  // A plugin whose credentials last 20 s: cpcred renews while the command runs, and the renewed
+  // credential is another identity's, so the command's kubectl calls show which one they were given.
+  for (const kind of ['token', 'certificate'] as const) {
+    it(`renews a ${kind} under DenyAll: kubectl calls after the first credential run as the renewed one`, async () => {
+      const {env, hub} = await testEnv()
+      let renewFixture: SpokeFixture
+      let firstUser: string
+      let renewedUser: string
+      let renew: () => Promise<void>
+      if (kind === 'token') {
+        renewFixture = await spokeFixture({prefix: 'kuberc-renew', pluginEnv: {PLUGIN_TTL_SECONDS: '20'}})
+        await createServiceAccount(hub, renewFixture.namespace, 'renewed')
+        const renewedToken = await serviceAccountToken(
+          hub,
+          renewFixture.namespace,
+          'renewed',
+          [env.spoke.server],
+          3600,
+        )
+        firstUser = renewFixture.username
+        renewedUser = `hub:system:serviceaccount:${renewFixture.namespace}:renewed`
+        renew = () => writeFile(renewFixture.tokenFile, renewedToken, {mode: 0o600})
+      } else {
+        const first = await clientCertificate('cpcred-first-cert')
+        const renewed = await clientCertificate('cpcred-renewed-cert')
+        renewFixture = await spokeFixture({
+          prefix: 'kuberc-renew-cert',
+          pluginEnv: {
+            PLUGIN_MODE: 'cert',
+            PLUGIN_TTL_SECONDS: '20',
+            PLUGIN_CERT_FILE: first.cert,
+            PLUGIN_KEY_FILE: first.key,
+          },
+        })
+        firstUser = 'cpcred-first-cert'
+        renewedUser = 'cpcred-renewed-cert'
+        renew = async () => {
+          await copyFile(renewed.cert, first.cert)
+          await copyFile(renewed.key, first.key)
+        }
       }
-    }
-    try {
-      await waitFor('the first whoami', () => lines().length > 0)
-      assert.equal(lines()[0], renewFixture.username, stderr)
-      // The plugin's next run hands out the other account's token.
-      await writeFile(renewFixture.tokenFile, renewedToken, {mode: 0o600})
-      await waitFor('a whoami as the renewed credential', () => lines().includes(renewedUser))
-    } finally {
-      await writeFile(stop, '')
-      const code = await exited
-      assert.equal(code, 0, stderr)
-    }
-    for (const line of lines()) assert.ok([renewFixture.username, renewedUser].includes(line), line)
-    assert.ok((await pluginRecords(renewFixture)).length >= 2, 'the plugin ran again to renew')
-    assert.doesNotMatch(stderr, /could not renew|not (allowed|permitted)/)
-  })
+      const stop = path.join(await tempDir('cpcred-kuberc-stop-'), 'stop')
+      const loop =
+        `while [ ! -e '${stop}' ]; do ` +
+        `kubectl auth whoami -o jsonpath='{.status.userInfo.username}' || exit 9; echo; sleep 1; done`
+      const child = spawn(
+        process.execPath,
+        [
+          cpcredBin,
+          'exec',
+          `${renewFixture.namespace}/target`,
+          '--provider-file',
+          renewFixture.providerFile,
+          '--',
+          'sh',
+          '-c',
+          loop,
+        ],
+        {
+          env: {
+            ...isolatedEnv,
+            KUBECONFIG: env.hub.kubeconfig,
+            XDG_CACHE_HOME: await tempDir('cpcred-cache-'),
+            KUBERC: kuberc.denyAll,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      const lines = () => stdout.split('\n').filter(Boolean)
+      const waitFor = async (what: string, done: () => boolean) => {
+        const deadline = Date.now() + 45_000
+        while (!done()) {
+          assert.equal(child.exitCode, null, `the command ended before ${what}: ${stderr}`)
+          assert.ok(Date.now() < deadline, `timed out waiting for ${what}: ${stdout} ${stderr}`)
+          await new Promise((resolve) => setTimeout(resolve, 200))
+        }
+      }
+      try {
+        await waitFor('the first whoami', () => lines().length > 0)
+        assert.equal(lines()[0], firstUser, stderr)
+        // The plugin's next run hands out the other identity's credential.
+        await renew()
+        await waitFor('a whoami as the renewed credential', () => lines().includes(renewedUser))
+      } finally {
+        await writeFile(stop, '')
+        const code = await exited
+        assert.equal(code, 0, stderr)
+      }
+      for (const line of lines()) assert.ok([firstUser, renewedUser].includes(line), line)
+      assert.ok((await pluginRecords(renewFixture)).length >= 2, 'the plugin ran again to renew')
+      assert.doesNotMatch(stderr, /could not renew|not (allowed|permitted)/)
+    })
+  }
 })
+
+/** A client certificate the spoke accepts (signed by the test environment's CA). */
+async function clientCertificate(user: string) {
+  const {env} = await testEnv()
+  const pki = {ca: {cert: path.join(env.dir, 'ca.crt'), key: path.join(env.dir, 'ca.key')}} as Pki
+  return createClientCertificate(await tempDir('cpcred-kuberc-cert-'), pki, 'client', user, [])
+}
 
 /** A kubeconfig whose user is an exec plugin (the fake one), for checking kubectl enforces the policy. */
 async function execUserKubeconfig(dir: string): Promise<string> {
