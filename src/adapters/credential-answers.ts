@@ -19,7 +19,8 @@ import {isRecord, readCacheEntrySync, writeCacheEntry, type CacheKind} from './c
 
 // 2: exec's answer holds the target's connection and credential, not a kubeconfig with a token.
 // 3: kept by the cache store, as {version, value}.
-const VERSION = 3
+// 4: exec's credential is the content of its files (a token, a certificate and key), not an ExecCredential.
+const VERSION = 4
 /** Every environment variable the credential path reads. */
 const KEY_ENV = [
   'KUBECONFIG',

@@ -12,7 +12,6 @@
 import {
   accessSync,
   constants,
-  existsSync,
   mkdtempSync,
   readdirSync,
   renameSync,
@@ -66,7 +65,6 @@ export function tempKubeconfigs(env = process.env): TempKubeconfigs {
     return runDir
   }
   return {
-    credentialReader: credentialReader(env),
     async create(content, kind = 'kubeconfig') {
       const file = path.join(dir(), `${kind}-${++created}`)
       // Nobody else can enter the fresh 0700 directory, and the file dies with the command, so an
@@ -145,17 +143,4 @@ function isRunning(pid: number): boolean {
     // EPERM: it runs, as another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
-}
-
-/**
- * cat, by absolute path, for the exec entry that hands kubectl the credential file: found in PATH
- * as kubectl would find it, so the entry does not depend on the PATH the command gives kubectl.
- */
-function credentialReader(env: NodeJS.ProcessEnv): string {
-  for (const dir of ['/bin', '/usr/bin', ...(env.PATH ?? '').split(path.delimiter)]) {
-    if (!path.isAbsolute(dir)) continue
-    const file = path.join(dir, 'cat')
-    if (existsSync(file)) return file
-  }
-  return 'cat'
 }

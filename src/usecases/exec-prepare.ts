@@ -1,11 +1,10 @@
 // A target of `cpcred exec` prepared through the credential pipeline: its access provider resolved,
 // its credential obtained (shared by the targets that need the same one), and everything its
-// command needs (exec-target-files.ts): the cluster, the ExecCredential, how to renew it, the environment.
+// command needs (exec-target-files.ts): the cluster, the credential, how to renew it, the environment.
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import type {Provider} from '../core/access/provider-file.js'
-import {TARGET_EXEC_API, targetConnection} from '../core/kubeconfig/target.js'
-import {renderExecCredential} from '../core/exec-credential/protocol.js'
+import {fileRereadSeconds, targetConnection, targetCredential} from '../core/kubeconfig/target.js'
 import type {LifetimeRule} from '../core/exec-credential/cache.js'
 import {obtainFor, resolveProfile} from './credential-pipeline.js'
 import {renewalTime, type PreparedTarget} from './exec-target-files.js'
@@ -84,14 +83,18 @@ export async function prepareTarget(
   const {credential, obtainedAt} = obtained
   const target: PreparedTarget = {
     connection: targetConnection(resolution, {as: input.as, asGroups: input.asGroups}),
-    credential: renderExecCredential(credential, TARGET_EXEC_API),
+    credential: targetCredential(credential),
     env: {CPCRED_PROFILE: profile.metadata.name, CPCRED_NAMESPACE: profile.metadata.namespace ?? ''},
   }
   // A credential that expires is renewed while the command runs, once it has only the lifetime
-  // a command must start with left (the same rule, so the renewal finds the cache's copy too old).
+  // a command must start with left (the same rule, so the renewal finds the cache's copy too old),
+  // or earlier when the command's client would not re-read its files in that time.
   const expiresAt = credential.expiresAt?.getTime()
   if (expiresAt !== undefined) {
-    const minLifetimeSeconds = Math.ceil(input.lifetimeRule((expiresAt - obtainedAt.getTime()) / 1000))
+    const minLifetimeSeconds = Math.max(
+      Math.ceil(input.lifetimeRule((expiresAt - obtainedAt.getTime()) / 1000)),
+      fileRereadSeconds(target.credential),
+    )
     target.refresh = {
       at: renewalTime(expiresAt, minLifetimeSeconds, Date.now()),
       minLifetimeSeconds,

@@ -1,13 +1,26 @@
-// A target of `cpcred exec` ready to run, and its files: the credential file and the kubeconfig
-// whose user reads it, written privately and kept current while the command runs (renewed through
-// `cpcred credential`), removed when it ends. Shared by the full path and by the answer fast path
-// (src/cli/answer.ts), so it imports nothing heavy.
-import {renderTargetKubeconfig, TARGET_EXEC_API, type TargetConnection} from '../core/kubeconfig/target.js'
+// A target of `cpcred exec` ready to run, and its files: the credential files (a token file, a
+// certificate-and-key file) and the kubeconfig whose user names them, written privately and kept
+// current while the command runs (renewed through `cpcred credential`), removed when it ends.
+// Shared by the full path and by the answer fast path (src/cli/answer.ts), so it imports nothing
+// heavy.
+import {
+  renderTargetKubeconfig,
+  targetCredential,
+  type TargetConnection,
+  type TargetCredential,
+} from '../core/kubeconfig/target.js'
 import type {RenewCredential, TempKubeconfigs} from './ports.js'
 
-/** How cpcred renews a target's credential file while its command runs. */
+/** The ExecCredential version `cpcred credential` prints for a renewal (KUBERNETES_EXEC_INFO unset). */
+const RENEWAL_EXEC_API = 'client.authentication.k8s.io/v1'
+
+/** How cpcred renews a target's credential files while its command runs. */
 export interface CredentialRefresh {
-  /** Epoch milliseconds at which the credential has only `minLifetimeSeconds` left. */
+  /**
+   * Epoch milliseconds at which the credential has only `minLifetimeSeconds` left: the lifetime a
+   * command must start with, or longer, so that the command's client has re-read the files before
+   * the old credential expires (fileRereadSeconds).
+   */
   at: number
   minLifetimeSeconds: number
   /**
@@ -18,11 +31,11 @@ export interface CredentialRefresh {
   command: string[]
 }
 
-/** A target ready to run: its cluster, its credential (an ExecCredential), and its environment. */
+/** A target ready to run: its cluster, its credential, and its environment. */
 export interface PreparedTarget {
   connection: TargetConnection
-  /** The ExecCredential (TARGET_EXEC_API, JSON) the command's kubectl reads. */
-  credential: string
+  /** What the credential files the command's kubectl reads hold. */
+  credential: TargetCredential
   /** Absent when the credential does not expire. */
   refresh?: CredentialRefresh
   /** CPCRED_PROFILE and CPCRED_NAMESPACE; KUBECONFIG is added when the file is written. */
@@ -36,9 +49,9 @@ const RENEW_RETRY_MAX_MS = 60_000
 const RENEW_MIN_INTERVAL_MS = 2_000
 
 /**
- * Writes the target's credential file and kubeconfig, and keeps the credential current until
+ * Writes the target's credential files and kubeconfig, and keeps the credential current until
  * `remove`: shortly before it has only its minimum lifetime left, `cpcred credential` is asked for
- * the current one, which replaces the file. A renewal that fails is retried with a backoff and
+ * the current one, which replaces the files. A renewal that fails is retried with a backoff and
  * reported once; kubectl then holds the old credential until it expires, and the target's 401 says
  * why.
  */
@@ -47,10 +60,12 @@ export async function writeTarget(
   target: PreparedTarget,
   onWarning: (message: string) => void,
 ): Promise<{kubeconfig: string; remove(): Promise<void>}> {
-  const credentialFile = await deps.temp.create(target.credential, 'credential')
-  const kubeconfig = await deps.temp.create(
-    renderTargetKubeconfig(target.connection, {reader: deps.temp.credentialReader, file: credentialFile}),
-  )
+  const files: {tokenFile?: string; certificateFile?: string} = {}
+  if (target.credential.token !== undefined)
+    files.tokenFile = await deps.temp.create(target.credential.token, 'token')
+  if (target.credential.certificate !== undefined)
+    files.certificateFile = await deps.temp.create(target.credential.certificate, 'certificate')
+  const kubeconfig = await deps.temp.create(renderTargetKubeconfig(target.connection, files))
   const {refresh} = target
   let timer: NodeJS.Timeout | undefined
   let stopped = false
@@ -79,9 +94,17 @@ export async function writeTarget(
         // The first failure was shown with its reason; retries do not repeat it every minute.
         {quiet: failures > 0, signal: (ended ??= new AbortController()).signal},
       )
-      const expiresAt = renewedExpiry(output)
+      const renewed = renewedCredential(output)
       if (stopped) return
-      await deps.temp.replace(credentialFile, output.trim())
+      // The kubeconfig names the files the command started with; kubectl reads it once.
+      if (files.tokenFile && renewed.credential.token === undefined)
+        throw new Error('cpcred credential printed no token, and the command reads one')
+      if (files.certificateFile && renewed.credential.certificate === undefined)
+        throw new Error('cpcred credential printed no client certificate, and the command reads one')
+      if (files.tokenFile) await deps.temp.replace(files.tokenFile, renewed.credential.token!)
+      if (files.certificateFile)
+        await deps.temp.replace(files.certificateFile, renewed.credential.certificate!)
+      const {expiresAt} = renewed
       failures = 0
       warned = false
       if (expiresAt !== undefined) schedule(renewalTime(expiresAt, refresh.minLifetimeSeconds, Date.now()))
@@ -106,7 +129,11 @@ export async function writeTarget(
       clearTimeout(timer)
       ended?.abort()
       await renewing?.catch(() => undefined)
-      await Promise.all([deps.temp.remove(kubeconfig), deps.temp.remove(credentialFile)])
+      await Promise.all(
+        [kubeconfig, files.tokenFile, files.certificateFile].flatMap((file) =>
+          file ? [deps.temp.remove(file)] : [],
+        ),
+      )
     },
   }
 }
@@ -121,18 +148,24 @@ export function renewalTime(expiresAt: number, minLifetimeSeconds: number, now: 
   return Math.max(expiresAt - minLifetimeSeconds * 1000, now + (expiresAt - now) / 2)
 }
 
-/** The expiry of a renewed ExecCredential; throws when the output is not one with a credential. */
-function renewedExpiry(output: string): number | undefined {
-  let status: {token?: unknown; clientCertificateData?: unknown; expirationTimestamp?: unknown} | undefined
+/** A renewed ExecCredential's content and expiry; throws when the output is not one with a credential. */
+function renewedCredential(output: string): {credential: TargetCredential; expiresAt?: number} {
+  let status: Record<string, unknown> | undefined
   try {
     const parsed = JSON.parse(output) as {kind?: unknown; apiVersion?: unknown; status?: typeof status}
-    if (parsed.kind === 'ExecCredential' && parsed.apiVersion === TARGET_EXEC_API) status = parsed.status
+    if (parsed.kind === 'ExecCredential' && parsed.apiVersion === RENEWAL_EXEC_API) status = parsed.status
   } catch {
     // reported below
   }
-  if (!status || (typeof status.token !== 'string' && typeof status.clientCertificateData !== 'string'))
+  const text = (name: string) => (typeof status?.[name] === 'string' ? (status[name] as string) : undefined)
+  const credential = targetCredential({
+    token: text('token'),
+    clientCertificateData: text('clientCertificateData'),
+    clientKeyData: text('clientKeyData'),
+  })
+  if (credential.token === undefined && credential.certificate === undefined)
     throw new Error('cpcred credential did not print an ExecCredential')
-  if (typeof status.expirationTimestamp !== 'string') return undefined
-  const expiresAt = Date.parse(status.expirationTimestamp)
-  return Number.isNaN(expiresAt) ? undefined : expiresAt
+  const expiry = text('expirationTimestamp')
+  const expiresAt = expiry === undefined ? undefined : Date.parse(expiry)
+  return {credential, expiresAt: expiresAt === undefined || Number.isNaN(expiresAt) ? undefined : expiresAt}
 }

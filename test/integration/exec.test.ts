@@ -326,9 +326,14 @@ describe('cpcred exec: a command that outlives its first credential', () => {
         if (!answer) await new Promise((resolve) => setTimeout(resolve, 200))
       }
       assert.deepEqual(answer, {status: 201, username: expected}, stderr)
-      // The next plugin run gives the second token; the first is revoked once it has expired.
+      const firstAnswered = Date.now()
+      // The next plugin run gives the second token; the first is revoked once it has expired, and
+      // once kubectl's read of the token file is old enough to be read again (50 s, client-go's
+      // cached file token source).
       await writeFile(fixture.tokenFile, second, {mode: 0o600})
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 22_000 - Date.now())))
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, started + 22_000 - Date.now(), firstAnswered + 51_000 - Date.now())),
+      )
       await kubeCall(spoke, 'DELETE', `/api/v1/namespaces/default/secrets/${account}-0`)
       await waitUntil('the spoke to reject the first token', async () => {
         const {status} = await kubeRequest(
@@ -338,7 +343,7 @@ describe('cpcred exec: a command that outlives its first credential', () => {
         )
         return status === 401
       })
-      // The same kubectl process: it asked its exec entry again once the first credential expired.
+      // The same kubectl process: it read the token file again, which cpcred had renewed meanwhile.
       assert.deepEqual(await whoami(), {status: 201, username: expected}, stderr)
       const runs = await pluginRecords(fixture)
       assert.ok(runs.length >= 2, `the plugin ran again to renew the credential (${runs.length} runs)`)

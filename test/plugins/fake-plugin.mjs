@@ -54,6 +54,20 @@ switch (mode) {
   case 'junk':
     process.stdout.write('Welcome! Your token is below.\n')
     break
+  case 'cert':
+    // A client certificate and its key, from the files $PLUGIN_CERT_FILE and $PLUGIN_KEY_FILE.
+    process.stdout.write(
+      JSON.stringify({
+        apiVersion,
+        kind: 'ExecCredential',
+        status: {
+          clientCertificateData: readFileSync(process.env.PLUGIN_CERT_FILE, 'utf8'),
+          clientKeyData: readFileSync(process.env.PLUGIN_KEY_FILE, 'utf8'),
+          expirationTimestamp,
+        },
+      }),
+    )
+    break
   case 'cert-no-key':
     process.stdout.write(
       JSON.stringify({

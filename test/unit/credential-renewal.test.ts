@@ -15,17 +15,18 @@ async function temp() {
   return tempKubeconfigs({...process.env, XDG_RUNTIME_DIR: root})
 }
 
-const credential = (token: string, expiresAt: number) =>
+const credential = (status: Record<string, string>, expiresAt: number) =>
   JSON.stringify({
     apiVersion: 'client.authentication.k8s.io/v1',
     kind: 'ExecCredential',
-    status: {token, expirationTimestamp: new Date(expiresAt).toISOString()},
+    status: {...status, expirationTimestamp: new Date(expiresAt).toISOString()},
   })
+const tokenCredential = (token: string, expiresAt: number) => credential({token}, expiresAt)
 
-function target(refreshAt?: number): PreparedTarget {
+function target(refreshAt?: number, first: PreparedTarget['credential'] = {token: 'first'}): PreparedTarget {
   return {
     connection: {cluster: {server: 'https://eu.example:6443'}},
-    credential: credential('first', Date.now() + 20_000),
+    credential: first,
     env: {CPCRED_PROFILE: 'eu', CPCRED_NAMESPACE: 'fleet'},
     ...(refreshAt === undefined
       ? {}
@@ -33,7 +34,7 @@ function target(refreshAt?: number): PreparedTarget {
   }
 }
 
-describe("the credential file of exec's temporary kubeconfig", () => {
+describe("the credential files of exec's temporary kubeconfig", () => {
   it('is private, named by the kubeconfig, and renewed through cpcred credential when its time comes', async () => {
     const temps = await temp()
     const asked: string[][] = []
@@ -44,30 +45,32 @@ describe("the credential file of exec's temporary kubeconfig", () => {
       renew: async (command: string[]) => {
         asked.push(command)
         setImmediate(renewed)
-        return `${credential('second', Date.now() + 3_600_000)}\n`
+        return `${tokenCredential('second', Date.now() + 3_600_000)}\n`
       },
     }
     const warnings: string[] = []
     // Already due: the renewal comes as soon as renewals may (a couple of seconds).
     const written = await writeTarget(deps, target(Date.now() - 1000), (message) => warnings.push(message))
     const kubeconfig = JSON.parse(await readFile(written.kubeconfig, 'utf8')) as {
-      users: {user: {exec: {command: string; args: string[]}}}[]
+      users: {user: Record<string, string>}[]
     }
-    const {command, args} = kubeconfig.users[0]!.user.exec
-    assert.match(command, /\/cat$/)
-    assert.equal(path.dirname(args[0]!), path.dirname(written.kubeconfig))
-    assert.equal((await stat(args[0]!)).mode & 0o777, 0o600)
-    assert.match(await readFile(args[0]!, 'utf8'), /"token":"first"/)
+    const {user} = kubeconfig.users[0]!
+    // A token file and nothing that runs: kubectl's credential plugin policy cannot refuse it.
+    assert.deepEqual(Object.keys(user), ['tokenFile'])
+    const file = user.tokenFile!
+    assert.equal(path.dirname(file), path.dirname(written.kubeconfig))
+    assert.equal((await stat(file)).mode & 0o777, 0o600)
+    assert.equal(await readFile(file, 'utf8'), 'first')
 
     // The renewal timer does not hold the process (the command does, in a real run): this does.
     const alive = setInterval(() => undefined, 1000)
     await done.finally(() => clearInterval(alive))
     await new Promise((resolve) => setTimeout(resolve, 50))
     assert.deepEqual(asked, [['/cpcred', 'credential', 'fleet/eu', '--min-credential-lifetime=10s']])
-    assert.match(await readFile(args[0]!, 'utf8'), /"token":"second"/)
+    assert.equal(await readFile(file, 'utf8'), 'second')
     assert.deepEqual(warnings, [])
     await written.remove()
-    await assert.rejects(stat(args[0]!), {code: 'ENOENT'})
+    await assert.rejects(stat(file), {code: 'ENOENT'})
     await assert.rejects(stat(written.kubeconfig), {code: 'ENOENT'})
     await temps.dispose()
   })
@@ -75,13 +78,80 @@ describe("the credential file of exec's temporary kubeconfig", () => {
   it('is not renewed once the command has ended, nor when the credential does not expire', async () => {
     const temps = await temp()
     let asked = 0
-    const deps = {temp: temps, renew: async () => (asked++, credential('x', Date.now() + 60_000))}
+    const deps = {temp: temps, renew: async () => (asked++, tokenCredential('x', Date.now() + 60_000))}
     const ended = await writeTarget(deps, target(Date.now()), () => undefined)
     await ended.remove()
     const fixed = await writeTarget(deps, target(), () => undefined)
     await new Promise((resolve) => setTimeout(resolve, 2500))
     await fixed.remove()
     assert.equal(asked, 0)
+    await temps.dispose()
+  })
+
+  it('keeps a client certificate and its key in one file, named as both, renewed by one rename', async () => {
+    const temps = await temp()
+    const pem = (name: string) =>
+      `-----BEGIN CERTIFICATE-----\n${name}\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nK${name}\n-----END PRIVATE KEY-----\n`
+    let renewed!: () => void
+    const done = new Promise<void>((resolve) => (renewed = resolve))
+    const deps = {
+      temp: temps,
+      renew: async () => {
+        setImmediate(renewed)
+        return credential(
+          {
+            clientCertificateData: '-----BEGIN CERTIFICATE-----\nsecond\n-----END CERTIFICATE-----\n',
+            clientKeyData: '-----BEGIN PRIVATE KEY-----\nKsecond\n-----END PRIVATE KEY-----\n',
+          },
+          Date.now() + 3_600_000,
+        )
+      },
+    }
+    const written = await writeTarget(
+      deps,
+      target(Date.now() - 1000, {certificate: pem('first')}),
+      () => undefined,
+    )
+    const {user} = (
+      JSON.parse(await readFile(written.kubeconfig, 'utf8')) as {users: {user: Record<string, string>}[]}
+    ).users[0]!
+    assert.deepEqual(Object.keys(user).sort(), ['client-certificate', 'client-key'])
+    const file = user['client-certificate']!
+    assert.equal(user['client-key'], file)
+    assert.equal((await stat(file)).mode & 0o777, 0o600)
+    assert.equal(await readFile(file, 'utf8'), pem('first'))
+    const alive = setInterval(() => undefined, 1000)
+    await done.finally(() => clearInterval(alive))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    assert.equal(await readFile(file, 'utf8'), pem('second'))
+    await written.remove()
+    await assert.rejects(stat(file), {code: 'ENOENT'})
+    await temps.dispose()
+  })
+
+  it('keeps the file and warns when the renewal has no credential of the kind the kubeconfig names', async () => {
+    const temps = await temp()
+    let renewed!: () => void
+    const done = new Promise<void>((resolve) => (renewed = resolve))
+    const deps = {
+      temp: temps,
+      renew: async () => {
+        setImmediate(renewed)
+        return credential({clientCertificateData: 'C', clientKeyData: 'K'}, Date.now() + 3_600_000)
+      },
+    }
+    const warnings: string[] = []
+    const written = await writeTarget(deps, target(Date.now() - 1000), (message) => warnings.push(message))
+    const file = (
+      JSON.parse(await readFile(written.kubeconfig, 'utf8')) as {users: {user: {tokenFile: string}}[]}
+    ).users[0]!.user.tokenFile
+    const alive = setInterval(() => undefined, 1000)
+    await done.finally(() => clearInterval(alive))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await written.remove()
+    assert.equal(warnings.length, 1)
+    assert.match(warnings[0]!, /fleet\/eu.*printed no token/)
+    await assert.rejects(stat(file), {code: 'ENOENT'})
     await temps.dispose()
   })
 })

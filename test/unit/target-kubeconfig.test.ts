@@ -3,7 +3,12 @@ import {describe, it} from 'node:test'
 import {EXEC_API_V1} from '../../src/core/access/exec-config.js'
 import type {Provider} from '../../src/core/access/provider-file.js'
 import {resolveAccess} from '../../src/core/access/resolve-access.js'
-import {renderTargetKubeconfig, targetConnection, TARGET_EXEC_API} from '../../src/core/kubeconfig/target.js'
+import {
+  fileRereadSeconds,
+  renderTargetKubeconfig,
+  targetConnection,
+  targetCredential,
+} from '../../src/core/kubeconfig/target.js'
 
 const profile = {
   apiVersion: 'multicluster.x-k8s.io/v1alpha1',
@@ -26,12 +31,12 @@ const profile = {
 const providers: Provider[] = [{name: 'token', execConfig: {apiVersion: EXEC_API_V1, command: '/bin/p'}}]
 
 describe("exec's temporary kubeconfig", () => {
-  it('has a user whose exec entry reads the credential file, so kubectl can refresh it', () => {
+  it('has a user who reads the credential from files, so kubectl re-reads them and runs no plugin', () => {
     const connection = targetConnection(resolveAccess(profile, providers), {as: 'alice', asGroups: ['ops']})
     const document = JSON.parse(
       renderTargetKubeconfig(connection, {
-        reader: '/bin/cat',
-        file: '/run/user/1/cpcred-1/exec-1-abc/credential-1',
+        tokenFile: '/run/user/1/cpcred-1/exec-1-abc/token-1',
+        certificateFile: '/run/user/1/cpcred-1/exec-1-abc/certificate-2',
       }),
     ) as {
       clusters: {cluster: Record<string, unknown>}[]
@@ -43,26 +48,45 @@ describe("exec's temporary kubeconfig", () => {
       'tls-server-name': 'eu',
       'proxy-url': 'http://proxy:3128',
     })
+    // No exec entry: kubectl's credential plugin policy (kuberc DenyAll, Allowlist) has nothing to refuse.
     assert.deepEqual(document.users[0]!.user, {
-      exec: {
-        apiVersion: TARGET_EXEC_API,
-        command: '/bin/cat',
-        args: ['/run/user/1/cpcred-1/exec-1-abc/credential-1'],
-        env: null,
-        interactiveMode: 'Never',
-        provideClusterInfo: false,
-      },
+      tokenFile: '/run/user/1/cpcred-1/exec-1-abc/token-1',
+      // One file for both: one rename renews the pair.
+      'client-certificate': '/run/user/1/cpcred-1/exec-1-abc/certificate-2',
+      'client-key': '/run/user/1/cpcred-1/exec-1-abc/certificate-2',
       as: 'alice',
       'as-groups': ['ops'],
     })
     assert.equal(document['current-context'], 'cpcred-target')
   })
 
-  it('never holds the credential itself, in the file or the exec entry', () => {
+  it('names only the files a token credential has, and never holds the credential itself', () => {
     const text = renderTargetKubeconfig(targetConnection(resolveAccess(profile, providers)), {
-      reader: '/bin/cat',
-      file: '/tmp/credential-1',
+      tokenFile: '/tmp/token-1',
     })
-    assert.doesNotMatch(text, /token|client-key|client-certificate/)
+    const user = (JSON.parse(text) as {users: {user: Record<string, unknown>}[]}).users[0]!.user
+    assert.deepEqual(user, {tokenFile: '/tmp/token-1'})
+    assert.doesNotMatch(text, /"token"|client-key-data|client-certificate-data|exec/)
+  })
+})
+
+describe("what exec's credential files hold", () => {
+  it('is the bare token, and the certificate chain followed by its key in one PEM', () => {
+    const chain =
+      '-----BEGIN CERTIFICATE-----\nA\n-----END CERTIFICATE-----\n-----BEGIN CERTIFICATE-----\nB\n-----END CERTIFICATE-----'
+    const key = '-----BEGIN EC PRIVATE KEY-----\nK\n-----END EC PRIVATE KEY-----\n'
+    assert.deepEqual(targetCredential({token: 't0k'}), {token: 't0k'})
+    assert.deepEqual(targetCredential({clientCertificateData: chain, clientKeyData: key}), {
+      certificate: `${chain}\n${key}`,
+    })
+    // A certificate without its key is no credential for a file (the plugin output check refuses it first).
+    assert.deepEqual(targetCredential({token: 't', clientCertificateData: chain}), {token: 't'})
+  })
+
+  it('is renewed early enough that client-go has re-read it before the old credential expires', () => {
+    // A token file is re-read after 50 s, a certificate file by a 5-minute poll.
+    assert.ok(fileRereadSeconds({token: 't'}) >= 50)
+    assert.ok(fileRereadSeconds({certificate: 'pem'}) >= 300)
+    assert.ok(fileRereadSeconds({token: 't', certificate: 'pem'}) >= 300)
   })
 })

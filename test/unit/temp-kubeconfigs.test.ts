@@ -15,7 +15,7 @@ describe('tempKubeconfigs', () => {
       for (const leaveOne of [false, true]) {
         const temp = tempKubeconfigs({XDG_RUNTIME_DIR: runtime})
         const kubeconfig = await temp.create('apiVersion: v1\n')
-        const credential = await temp.create('{}', 'credential')
+        const credential = await temp.create('t0k', 'token')
         const dir = path.dirname(kubeconfig)
         assert.equal((await stat(dir)).mode & 0o777, 0o700)
         assert.equal((await stat(kubeconfig)).mode & 0o777, 0o600)
@@ -41,7 +41,7 @@ describe('tempKubeconfigs', () => {
     async () => {
       const temp = tempKubeconfigs({})
       try {
-        const credential = await temp.create('{}', 'credential')
+        const credential = await temp.create('t0k', 'token')
         assert.equal(path.dirname(path.dirname(credential)), `/dev/shm/cpcred-${process.getuid!()}`)
         assert.equal(statfsSync(credential).type, TMPFS_MAGIC)
       } finally {

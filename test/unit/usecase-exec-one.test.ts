@@ -9,6 +9,7 @@ import {
   answers,
   children,
   NOW,
+  execCredentialJson,
   notices,
   outage,
   plugins,
@@ -45,11 +46,12 @@ function world(
     kept?: ReturnType<typeof snapshot>[]
     exit?: () => Partial<ChildResult>
     targets?: ClusterProfile[]
+    pluginStdout?: string
   } = {},
 ) {
   const hub = profileHub(options.read ?? (() => profile()))
   const kept = snapshots(options.kept)
-  const plugin = plugins()
+  const plugin = plugins(options.pluginStdout === undefined ? {} : {stdout: options.pluginStdout})
   const cache = store()
   const book = answers()
   const told = notices()
@@ -174,9 +176,24 @@ describe('exec on one target', () => {
     await execCommand(w.ports, input)
     assert.deepEqual(w.book.begun, [{command: 'exec', args: ['fleet/eu']}])
     assert.equal(w.book.kept.length, 1)
-    const target = JSON.parse(w.book.kept[0]!.payload) as {env: Record<string, string>; credential: string}
+    const target = JSON.parse(w.book.kept[0]!.payload) as {
+      env: Record<string, string>
+      credential: {token?: string}
+    }
     assert.equal(target.env.CPCRED_PROFILE, 'eu')
-    assert.match(target.credential, /fresh-token/)
+    assert.match(target.credential.token!, /fresh-token/)
+  })
+
+  it("renews a short credential's file early enough for kubectl to re-read it before it expires", async () => {
+    // 100 s: a command must start with half of it left (50 s), but kubectl re-reads a token file
+    // only every 50 s, so the renewal asks for 70 s left, which the cached copy no longer has.
+    const expiresAt = new Date(Date.now() + 100_000)
+    const w = world({kept: [snapshot(1_000)], pluginStdout: execCredentialJson('short-token', expiresAt)})
+    await execCommand(w.ports, input)
+    const target = JSON.parse(w.book.kept[0]!.payload) as {refresh: {minLifetimeSeconds: number; at: number}}
+    assert.equal(target.refresh.minLifetimeSeconds, 70)
+    // Not before half of it has passed, so that a plugin of short credentials is not asked every few seconds.
+    assert.ok(Math.abs(target.refresh.at - (expiresAt.getTime() - 50_000)) < 1_000, 'renewed halfway')
   })
 
   it('a single target picked (not named) runs alone, without an answer', async () => {
@@ -239,7 +256,7 @@ describe('runWithTerminal (the answered path)', () => {
     }
     const target = {
       connection: {server: 'https://eu.example'},
-      credential: '{}',
+      credential: {token: 't0k'},
       env: {CPCRED_PROFILE: 'eu', CPCRED_NAMESPACE: 'fleet'},
     }
     await assert.rejects(

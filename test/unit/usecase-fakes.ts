@@ -235,7 +235,6 @@ export function temp() {
   let created = 0
   let disposed = 0
   const fake: TempKubeconfigs = {
-    credentialReader: '/bin/cat',
     async create(content, kind = 'kubeconfig') {
       const file = `/run/cpcred/${kind}-${++created}`
       files.set(file, content)

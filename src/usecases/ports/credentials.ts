@@ -218,7 +218,7 @@ export interface ChildRunner {
 
 export interface TempKubeconfigs {
   /** Writes the content to a new private file (0600 in a 0700 directory); returns its path. */
-  create(content: string, kind?: 'kubeconfig' | 'credential' | 'token'): Promise<string>
+  create(content: string, kind?: 'kubeconfig' | 'token' | 'certificate'): Promise<string>
   /** Replaces a file create made with new content, atomically (a reader sees the old or the new). */
   replace(file: string, content: string): Promise<void>
   /** Removes the file. */
@@ -229,8 +229,6 @@ export interface TempKubeconfigs {
   dispose(): Promise<void>
   /** Removes what runs killed before they could clean up left behind (housekeeping, never fails). */
   sweepStale(): Promise<unknown>
-  /** The absolute path of the program that prints the credential file for kubectl (cat). */
-  readonly credentialReader: string
 }
 
 /**
