@@ -499,8 +499,11 @@ export async function commitEpoch(): Promise<number> {
   return Number((await run('git', ['log', '-1', '--format=%ct'], {cwd: root})).trim())
 }
 
-/** `npm pack` of this checkout (prepack builds dist/), into `dir`; returns the tarball. */
+/** `npm pack` of this checkout (prepack builds dist/, unless `ignoreScripts`), into `dir`; returns the tarball. */
 export async function packRepository(dir: string, options: {ignoreScripts?: boolean} = {}): Promise<string> {
+  // Without prepack the tarball is whatever the last build left: refuse one without oclif's manifest.
+  if (options.ignoreScripts && !existsSync(path.join(root, 'oclif.manifest.json')))
+    throw new Error('packing without scripts needs a build first: npm run build')
   const out = await run(
     'npm',
     ['pack', '--json', '--pack-destination', dir, ...(options.ignoreScripts ? ['--ignore-scripts'] : [])],

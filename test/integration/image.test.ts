@@ -6,15 +6,16 @@
 // No network namespace: the container reaches the hub and spoke on this machine's loopback.
 import assert from 'node:assert/strict'
 import {existsSync} from 'node:fs'
-import {chmod, chown, mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
+import {chmod, chown, mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
-import {before, describe, it} from 'node:test'
+import {after, before, describe, it} from 'node:test'
 import YAML from 'yaml'
 import {
   buildImage,
   commitEpoch,
   ENTRYPOINT,
   IMAGE_UID,
+  NODE_VERSION,
   packRepository,
   type BuiltImage,
 } from '../../scripts/release-image.js'
@@ -22,18 +23,26 @@ import {applyAccessExamples, applyProfileExamples, examplesDir, PROFILES} from '
 import {isolatedEnv, repoRoot, runProgram, tempDir, testEnv, uniqueName} from '../helpers/env.js'
 import {FLEET_JOB_FILE, junitTestcases, renderedFleetJob} from '../helpers/fleet-job.js'
 import {makePod, SERVICE_ACCOUNT_DIR} from '../helpers/pods.js'
+import {KUBERNETES_VERSION} from '../testenv/binaries.js'
 
-const TOOLS = ['mmdebstrap', 'umoci', 'runc', 'skopeo']
+/** What the tests run, and the Debian package that has it. */
+const TOOLS: Record<string, string> = {
+  mmdebstrap: 'mmdebstrap',
+  umoci: 'umoci',
+  runc: 'runc',
+  skopeo: 'skopeo',
+  readelf: 'binutils',
+}
 const SHARDS = 3
 
 function unavailable(): string | undefined {
   if (process.platform !== 'linux') return 'the image is built and run on Linux only'
   if (process.getuid?.() !== 0) return 'mmdebstrap --mode=root and runc need root'
-  const path_ = (process.env.PATH ?? '').split(':')
-  const missing = TOOLS.filter((tool) => !path_.some((dir) => dir && existsSync(path.join(dir, tool))))
-  if (missing.length)
-    return `${missing.join(', ')} not installed (Debian: apt-get install ${TOOLS.join(' ')}; .ci/run does it as root)`
-  return undefined
+  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean)
+  const missing = Object.keys(TOOLS).filter((tool) => !dirs.some((dir) => existsSync(path.join(dir, tool))))
+  if (missing.length === 0) return undefined
+  const packages = missing.map((tool) => TOOLS[tool]).join(' ')
+  return `${missing.join(', ')} not installed (apt-get install ${packages}; .ci/run does it as root)`
 }
 
 const skip = unavailable()
@@ -83,6 +92,32 @@ describe(
       })
       log(`first build ${((Date.now() - started) / 1000).toFixed(0)}s: ${JSON.stringify(first.sizes)}`)
     })
+
+    // Two layouts, a pushed copy and two unpacked root filesystems: about 1 GB.
+    after(() => dir && rm(dir, {recursive: true, force: true}))
+
+    /** umoci's bundle of one platform's image: its root filesystem and runtime spec, unpacked once. */
+    const bundles = new Map<string, Promise<{rootfs: string; spec: RuntimeSpec}>>()
+    const unpack = (arch: string) => {
+      if (!bundles.has(arch)) {
+        bundles.set(
+          arch,
+          (async () => {
+            const bundle = path.join(dir, `bundle-${arch}`)
+            const unpacked = await runProgram('umoci', [
+              'unpack',
+              '--image',
+              `${first.layout}:${version}-${arch}`,
+              bundle,
+            ])
+            assert.equal(unpacked.code, 0, unpacked.stderr)
+            const spec = JSON.parse(await readFile(path.join(bundle, 'config.json'), 'utf8')) as RuntimeSpec
+            return {rootfs: path.join(bundle, 'rootfs'), spec}
+          })(),
+        )
+      }
+      return bundles.get(arch)!
+    }
 
     it('is reproducible: a second build of the commit has the same index digest, blob for blob', async () => {
       const started = Date.now()
@@ -157,23 +192,59 @@ describe(
       )
     })
 
+    it('starts cpcred as its entrypoint with kubectl v1.37.2 beside it; the arm64 image holds every library its programs load', async () => {
+      const {rootfs, spec} = await unpack('amd64')
+      assert.equal(spec.process.user.uid, IMAGE_UID)
+      assert.deepEqual(spec.process.args, ENTRYPOINT)
+      const where = path.join(dir, 'entrypoint')
+      const started = await runContainer(where, spec, rootfs, {args: [...spec.process.args, '--version']})
+      assert.equal(started.code, 0, started.stderr)
+      assert.match(
+        started.stdout,
+        new RegExp(`cpcred/${version.replaceAll('.', '\\.')} linux-x64 node-v${NODE_VERSION}`),
+      )
+      const kubectl = await runContainer(where, spec, rootfs, {
+        args: ['kubectl', 'version', '--client', '-o', 'json'],
+      })
+      assert.equal(kubectl.code, 0, kubectl.stderr)
+      const client = (JSON.parse(kubectl.stdout) as {clientVersion: {gitVersion: string; platform: string}})
+        .clientVersion
+      assert.deepEqual([client.gitVersion, client.platform], [KUBERNETES_VERSION, 'linux/amd64'])
+
+      // No emulator here to run arm64: its loader and every library node and cat ask for are there.
+      const arm = await unpack('arm64')
+      for (const program of ['usr/local/bin/node', 'bin/cat']) {
+        const headers = await runProgram('readelf', [
+          '--file-header',
+          '--program-headers',
+          '--dynamic',
+          path.join(arm.rootfs, program),
+        ])
+        assert.equal(headers.code, 0, headers.stderr)
+        assert.match(headers.stdout, /Machine:\s+AArch64/)
+        const loader = /Requesting program interpreter: (\S+)\]/.exec(headers.stdout)?.[1]
+        assert.equal(loader, '/lib/ld-linux-aarch64.so.1', program)
+        assert.ok(existsSync(path.join(arm.rootfs, loader)), `${program}: ${loader}`)
+        const needed = [...headers.stdout.matchAll(/\(NEEDED\)\s+Shared library: \[(.+?)\]/g)].map(
+          (match) => match[1]!,
+        )
+        assert.ok(needed.includes('libc.so.6'), `${program}: ${needed.join(' ')}`)
+        for (const library of needed) {
+          const found = ['lib/aarch64-linux-gnu', 'usr/lib/aarch64-linux-gnu'].some((libDir) =>
+            existsSync(path.join(arm.rootfs, libDir, library)),
+          )
+          assert.ok(found, `${program} needs ${library}, which the arm64 image lacks`)
+        }
+      }
+    })
+
     it("runs the fleet Job's pods with runc: each shard's targets pass, the one the guides make unusable fails for that reason", async () => {
       const {env, hub, spoke} = await testEnv()
-      const bundle = path.join(dir, 'bundle')
-      const unpacked = await runProgram('umoci', [
-        'unpack',
-        '--image',
-        `${first.layout}:${version}-amd64`,
-        bundle,
-      ])
-      assert.equal(unpacked.code, 0, unpacked.stderr)
-      const du = await runProgram('du', ['-sb', path.join(bundle, 'rootfs')])
+      const {rootfs, spec: imageSpec} = await unpack('amd64')
+      const du = await runProgram('du', ['-sb', rootfs])
       log(`amd64 root filesystem unpacked: ${du.stdout.trim().split('\t')[0]} bytes`)
       // Nothing a shell-less Job does not need.
-      assert.equal(existsSync(path.join(bundle, 'rootfs', 'bin', 'sh')), false, 'no shell in the image')
-      const imageSpec = JSON.parse(await readFile(path.join(bundle, 'config.json'), 'utf8')) as RuntimeSpec
-      assert.equal(imageSpec.process.user.uid, IMAGE_UID)
-      assert.deepEqual(imageSpec.process.args, ENTRYPOINT)
+      assert.equal(existsSync(path.join(rootfs, 'bin', 'sh')), false, 'no shell in the image')
 
       // The hub as the admin guides set it up, and fleet-job.yaml applied with this image's name.
       const namespace = uniqueName('fleetimage')
@@ -232,38 +303,25 @@ describe(
         await writeFile(path.join(volumes.providers!, 'providers.json'), providers, {mode: 0o644})
         // What the kubelet does: $(VAR) expanded from the container's environment, volumes mounted.
         const args = container.args.map((arg) => arg.replaceAll('$(JOB_COMPLETION_INDEX)', String(index)))
-        const spec = structuredClone(imageSpec)
-        spec.root = {
-          path: path.join(bundle, 'rootfs'),
-          readonly: container.securityContext.readOnlyRootFilesystem,
-        }
-        spec.process.args = [...container.command, ...args]
-        spec.process.terminal = false
-        spec.process.noNewPrivileges = true
-        spec.process.capabilities = {bounding: [], effective: [], permitted: [], ambient: []}
-        spec.process.env = [
-          ...spec.process.env,
-          ...container.env.map(({name, value}) => `${name}=${value}`),
-          `KUBERNETES_SERVICE_HOST=${pod.env.KUBERNETES_SERVICE_HOST}`,
-          `KUBERNETES_SERVICE_PORT=${pod.env.KUBERNETES_SERVICE_PORT}`,
-          `JOB_COMPLETION_INDEX=${index}`,
-        ]
-        spec.mounts.push(
-          ...container.volumeMounts.map(({name, mountPath, readOnly}) =>
-            bind(volumes[name]!, mountPath, readOnly),
-          ),
-          bind(pod.dir, SERVICE_ACCOUNT_DIR, true),
-        )
-        spec.linux.namespaces = spec.linux.namespaces.filter((namespace) => namespace.type !== 'network')
-        const shardBundle = path.join(root, 'bundle')
-        await mkdir(shardBundle)
-        await writeFile(path.join(shardBundle, 'config.json'), JSON.stringify(spec))
-        const id = `cpcred-image-${process.pid}-${index}`
-        const result = await runProgram('runc', ['run', '--bundle', shardBundle, id])
-        await runProgram('runc', ['delete', '--force', id])
+        assert.equal(container.securityContext.readOnlyRootFilesystem, true)
+        const result = await runContainer(path.join(dir, `pod-${index}`), imageSpec, rootfs, {
+          args: [...container.command, ...args],
+          env: [
+            ...container.env.map(({name, value}) => `${name}=${value}`),
+            `KUBERNETES_SERVICE_HOST=${pod.env.KUBERNETES_SERVICE_HOST}`,
+            `KUBERNETES_SERVICE_PORT=${pod.env.KUBERNETES_SERVICE_PORT}`,
+            `JOB_COMPLETION_INDEX=${index}`,
+          ],
+          mounts: [
+            ...container.volumeMounts.map(({name, mountPath, readOnly}) =>
+              bind(volumes[name]!, mountPath, readOnly),
+            ),
+            bind(pod.dir, SERVICE_ACCOUNT_DIR, true),
+          ],
+        })
         return {result, report: path.join(volumes.reports!, `fleet-${index}.xml`)}
       }
-      log(`runc run --bundle <bundle> <id>, ${SHARDS} shards`)
+      log(`runc run --bundle <pod>/bundle <id>, ${SHARDS} shards at once`)
       const shards = await Promise.all(Array.from({length: SHARDS}, (_, index) => runShard(index)))
       const passed: string[] = []
       const failed: string[] = []
@@ -315,4 +373,46 @@ interface RuntimeSpec {
 
 function bind(source: string, destination: string, readOnly = false) {
   return {destination, type: 'bind', source, options: ['rbind', 'nosuid', 'nodev', readOnly ? 'ro' : 'rw']}
+}
+
+let containers = 0
+
+/**
+ * Runs one container of the image as a pod's container runs: the image's spec with a read-only
+ * root, no capabilities, no new privileges, `args` and `env` added, `mounts` added, and no network
+ * namespace (the hub and spoke listen on this machine's loopback).
+ */
+async function runContainer(
+  where: string,
+  imageSpec: RuntimeSpec,
+  rootfs: string,
+  {args, env = [], mounts = []}: {args: string[]; env?: string[]; mounts?: RuntimeSpec['mounts']},
+) {
+  const spec = structuredClone(imageSpec)
+  spec.root = {path: rootfs, readonly: true}
+  spec.process.args = args
+  spec.process.env = [...spec.process.env, ...env]
+  spec.process.terminal = false
+  spec.process.noNewPrivileges = true
+  spec.process.capabilities = {bounding: [], effective: [], permitted: [], ambient: []}
+  spec.mounts.push(...mounts)
+  if (!mounts.some((mount) => mount.destination === '/tmp')) {
+    spec.mounts.push({
+      destination: '/tmp',
+      type: 'tmpfs',
+      source: 'tmpfs',
+      options: ['nosuid', 'nodev', 'mode=1777'],
+    })
+  }
+  spec.linux.namespaces = spec.linux.namespaces.filter((namespace) => namespace.type !== 'network')
+  const number = ++containers
+  const bundle = path.join(where, `bundle-${number}`)
+  await mkdir(bundle, {recursive: true})
+  await writeFile(path.join(bundle, 'config.json'), JSON.stringify(spec))
+  const id = `cpcred-image-${process.pid}-${number}`
+  try {
+    return await runProgram('runc', ['run', '--bundle', bundle, id])
+  } finally {
+    await runProgram('runc', ['delete', '--force', id])
+  }
 }
