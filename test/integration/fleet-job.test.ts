@@ -6,7 +6,6 @@ import assert from 'node:assert/strict'
 import {chmod, mkdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
-import {XMLParser} from 'fast-xml-parser'
 import YAML from 'yaml'
 import {
   applyAccessExamples,
@@ -32,6 +31,7 @@ import {
   tokenKubeconfig,
   uniqueName,
 } from '../helpers/env.js'
+import {junitTestcases as testcases, renderedFleetJob as rendered} from '../helpers/fleet-job.js'
 import {inPod, makePod, podsUnavailable} from '../helpers/pods.js'
 
 const FILE = 'fleet-job.yaml'
@@ -54,25 +54,6 @@ interface KubeObject {
     template: {spec: {serviceAccountName: string; containers: Container[]}}
   }
   data?: Record<string, string>
-}
-
-/**
- * The file with each ${NAME} replaced in its text, as envsubst does, so numbers stay numbers;
- * comment lines are left as they are.
- */
-function rendered(text: string, variables: Record<string, string>): string {
-  return text
-    .split('\n')
-    .map((line) =>
-      line.trimStart().startsWith('#')
-        ? line
-        : line.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (_match, name: string) => {
-            const value = variables[name]
-            if (value === undefined) throw new Error(`${FILE}: \${${name}} has no value`)
-            return value
-          }),
-    )
-    .join('\n')
 }
 
 describe('fleet jobs on Kubernetes: docs/examples/fleet-job.yaml', () => {
@@ -465,17 +446,3 @@ describe(
     })
   },
 )
-
-function testcases(xml: string): {classname: string; name: string; failed: boolean}[] {
-  const parsed = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '',
-    isArray: (name) => name === 'testcase',
-  }).parse(xml)
-  const cases = (parsed.testsuites.testsuite.testcase ?? []) as Record<string, unknown>[]
-  return cases.map((testcase) => ({
-    classname: String(testcase.classname),
-    name: String(testcase.name),
-    failed: testcase.failure !== undefined || testcase.error !== undefined,
-  }))
-}

@@ -35,7 +35,12 @@ interface Recipe {
   module: string
   pkg: string
   stamped: boolean
+  /** A cross build for linux/<arch> (the container image's); the host's own platform when absent. */
+  arch?: LinuxArch
 }
+
+/** The platforms of the container image (scripts/release-image.ts), as Go and OCI name them. */
+export type LinuxArch = 'amd64' | 'arm64'
 
 const KUBE_APISERVER_MODULES: Record<string, string> = {
   [KUBERNETES_VERSION]: 'kube-apiserver',
@@ -64,8 +69,24 @@ export function binaryCacheDir(): string {
 }
 
 function binaryPath(recipe: Recipe): string {
-  return path.join(binaryCacheDir(), `${recipe.name}-${recipe.version}`, recipe.name)
+  const platform = recipe.arch ? `-linux-${recipe.arch}` : ''
+  return path.join(binaryCacheDir(), `${recipe.name}-${recipe.version}${platform}`, recipe.name)
 }
+
+/**
+ * kubectl KUBERNETES_VERSION for linux/`arch`, built as the tests' own (same module, same version
+ * stamps); on a linux host of that arch it is the tests' kubectl itself.
+ */
+export async function ensureKubectl(
+  arch: LinuxArch,
+  log: (line: string) => void = () => {},
+): Promise<string> {
+  const kubectl = recipes(KUBERNETES_VERSION).find((recipe) => recipe.name === 'kubectl')!
+  const native = process.platform === 'linux' && GO_ARCH[process.arch] === arch
+  return ensureBinary(native ? kubectl : {...kubectl, arch}, log)
+}
+
+const GO_ARCH: Partial<Record<string, LinuxArch>> = {x64: 'amd64', arm64: 'arm64'}
 
 /**
  * Returns the cached binaries for `kubernetesVersion`, building whichever is missing (each under a
@@ -93,11 +114,12 @@ async function ensureBinary(recipe: Recipe, log: (line: string) => void): Promis
   })
   try {
     if (!existsSync(output)) {
+      const platform = recipe.arch ? ` for linux/${recipe.arch}` : ''
       log(
-        `building ${recipe.name} ${recipe.version} from the Go module proxy (first run only, a few minutes)…`,
+        `building ${recipe.name} ${recipe.version}${platform} from the Go module proxy (first run only, a few minutes)…`,
       )
       const ldflags = ['-s -w', ...(recipe.stamped ? versionLdflags(recipe.version) : [])].join(' ')
-      await goBuild(path.join(goModulesDir, recipe.module), recipe.pkg, output, ldflags)
+      await goBuild(path.join(goModulesDir, recipe.module), recipe.pkg, output, ldflags, recipe.arch)
     }
   } finally {
     await release()
@@ -133,12 +155,24 @@ function versionLdflags(version: string): string[] {
   ])
 }
 
-async function goBuild(moduleDir: string, pkg: string, output: string, ldflags: string): Promise<void> {
+async function goBuild(
+  moduleDir: string,
+  pkg: string,
+  output: string,
+  ldflags: string,
+  arch?: LinuxArch,
+): Promise<void> {
   const partial = `${output}.partial-${process.pid}`
   try {
     await promisify(execFile)('go', ['build', '-trimpath', '-ldflags', ldflags, '-o', partial, pkg], {
       cwd: moduleDir,
-      env: {...process.env, CGO_ENABLED: '0', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=readonly -buildvcs=false'},
+      env: {
+        ...process.env,
+        CGO_ENABLED: '0',
+        GOTOOLCHAIN: 'local',
+        GOFLAGS: '-mod=readonly -buildvcs=false',
+        ...(arch ? {GOOS: 'linux', GOARCH: arch} : {}),
+      },
       maxBuffer: 64 * 1024 * 1024,
     })
     await rename(partial, output)
