@@ -1,6 +1,6 @@
 // The cpcred container image: an OCI image layout with one image index for linux/amd64 and
 // linux/arm64, built without a container daemon from what the package registries serve (Debian's
-// libc, libstdc++, CA certificates and cat through mmdebstrap, Node from the npm packages node-linux-*,
+// libc, libstdc++ and CA certificates through mmdebstrap, Node from the npm packages node-linux-*,
 // kubectl built from the Go module proxy, cpcred from its npm tarball) and reproducibly: layers are
 // tars with sorted entries, one mtime (SOURCE_DATE_EPOCH), root-owned files and gzip without a name
 // or time, so two builds of one commit give the same index digest.
@@ -51,7 +51,7 @@ const NODE_PACKAGES: Record<LinuxArch, {name: string; integrity: string}> = {
   },
 }
 const DEBIAN_SUITE = 'bookworm'
-const DEBIAN_PACKAGES = ['libc6', 'libstdc++6', 'libgcc-s1', 'ca-certificates', 'coreutils']
+const DEBIAN_PACKAGES = ['libc6', 'libstdc++6', 'libgcc-s1', 'ca-certificates']
 const TRIPLETS: Record<LinuxArch, string> = {amd64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu'}
 /** What node needs from libc6 (and name lookups); everything else in the packages is left out. */
 const LIBC_FILES = /^(ld-linux.*|lib(c|m|dl|pthread|rt|resolv|nss_files|nss_dns)\.so\.\d|libgcc_s\.so\.1)$/
@@ -249,13 +249,8 @@ async function baseTree(
   await libs(`usr/lib/${triplet}`, /^libstdc\+\+\.so\.6/)
   // The loader's path in the ELF interpreter field (/lib64/ld-linux-x86-64.so.2, /lib/ld-linux-aarch64.so.1).
   for (const rel of ['lib64', 'lib']) if (existsSync(path.join(dir, rel))) await libs(rel, /^ld-linux/)
-  // cpcred exec's private kubeconfigs hand kubectl each credential through an exec entry that runs
-  // `cat FILE` (src/adapters/temp-kubeconfigs.ts): the one program of coreutils the image keeps.
-  await libs('bin', /^cat$/)
-  if (!keep.includes('bin/cat')) throw new Error(`coreutils for ${arch} has no /bin/cat`)
   // The licenses of what is kept (libgcc-s1's and libstdc++6's doc directories link to gcc-12-base's).
-  for (const pkg of ['libc6', 'gcc-12-base', 'ca-certificates', 'coreutils'])
-    keep.push(`usr/share/doc/${pkg}/copyright`)
+  for (const pkg of ['libc6', 'gcc-12-base', 'ca-certificates']) keep.push(`usr/share/doc/${pkg}/copyright`)
 
   // What update-ca-certificates would make (extract runs no maintainer script).
   const mozilla = path.join(dir, 'usr/share/ca-certificates/mozilla')
