@@ -15,6 +15,9 @@ import type {HubPort, HubSelection} from '../usecases/ports.js'
 import {COMPLETE_COMMAND} from './router.js'
 import {wire} from './wiring.js'
 
+/** An empty kubeconfig: the command completes its own words, and asks no cluster for names. */
+const NO_CLUSTER = '/dev/null'
+
 export async function runComplete(argv: string[]): Promise<void> {
   try {
     if (argv[0] === '--refresh') await refresh(JSON.parse(argv[1] ?? '{}') as HubSelection)
@@ -29,6 +32,12 @@ async function candidates(words: string[]): Promise<string> {
     await readFile(new URL('../../oclif.manifest.json', import.meta.url), 'utf8'),
   ) as {commands: Record<string, ManifestCommand>}
   const request = completionRequest(words, manifest.commands)
+  if (request.kind === 'command') {
+    // The command is completed with its target's kubeconfig; with none (several targets, or it
+    // could not be had in time) with no cluster at all, never the hub's.
+    const kubeconfig = request.target && (await (await wire().completionTargets()).kubeconfig(request.target))
+    return completionOutput(request, () => [], kubeconfig ?? NO_CLUSTER)
+  }
   if (request.kind !== 'profiles') return completionOutput(request, () => [])
   const wiring = wire()
   const [hub, lists, {completionNames}] = await Promise.all([

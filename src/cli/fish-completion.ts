@@ -47,7 +47,8 @@ export function fishQuote(word: string): string {
 /**
  * The script. At TAB, `cpcred __complete` answers for the words before the cursor: candidates one per
  * line, or `:commands` (the next command or topic name, which the script knows by the words typed),
- * `:command N` (exec's command line from word N on: fish completes it as a line of its own) or
+ * `:command N KUBECONFIG` (exec's command line from word N on: fish completes it as a line of its own,
+ * with that KUBECONFIG) or
  * another directive (nothing). No file names but after exec's `--`, as in the bash script.
  */
 export function fishCompletionScript(bin: string, entries: CompletionEntry[]): string {
@@ -83,8 +84,11 @@ function __${name}_complete
 ${cases.join('\n')}
             end
         case ':command *'
-            # The words from the command exec runs on: complete them as that command's own line.
-            set -l first (math (string replace ':command ' '' -- $answer[1]) + 1)
+            # The words from the command exec runs on: complete them as that command's own line,
+            # with the target's KUBECONFIG (":command N KUBECONFIG").
+            set -l directive (string split -m 2 ' ' -- $answer[1])
+            set -lx KUBECONFIG $directive[3]
+            set -l first (math $directive[2] + 1)
             set -l line
             if test $first -le (count $words)
                 set line (string escape -- $words[$first..-1])

@@ -9,6 +9,7 @@ import type {fanOutView} from '../adapters/fan-out-view.js'
 import type {makeDirectory} from '../adapters/directories.js'
 import type {LogFile, writeFileAtomic} from '../adapters/files.js'
 import type * as Picker from '../adapters/picker.js'
+import type {CompletionTargets} from '../adapters/completion-targets.js'
 import type {spoolStdin} from '../adapters/stdin-spool.js'
 import * as interrupts from '../adapters/interrupts.js'
 import type {LoadedProviders} from '../adapters/providers.js'
@@ -77,6 +78,8 @@ export interface Wiring {
   completionHub(selection: HubSelection): Promise<CompletionHub & {connect(): Promise<HubPort>}>
   /** The lists of profile names offered at TAB, beside the credential cache. */
   completionLists(): Promise<CompletionLists>
+  /** The kubeconfigs of exec's targets, for completing the command after `--` against its target. */
+  completionTargets(): Promise<CompletionTargets>
 
   // -------------------------------------------------------------------------------------------
   // The hub, the targets and doctor's probes
@@ -192,6 +195,13 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         namespace: config.namespace,
         connect: () => hubConnector.connect(config, {stdinIsTTY: false, onPluginStderr: () => undefined}),
       }
+    },
+    async completionTargets() {
+      const [{CompletionTargets}, {cacheDir}] = await Promise.all([
+        import('../adapters/completion-targets.js'),
+        import('../adapters/cache-dir.js'),
+      ])
+      return new CompletionTargets(cacheDir('completion', env), [process.execPath, ...cpcredCommand()], env)
     },
     async completionLists() {
       const [{CompletionCache}, {cacheDir}] = await Promise.all([

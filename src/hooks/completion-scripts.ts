@@ -68,8 +68,11 @@ _${name}_profiles()
   topic=("\${(@)@[separator+1,-1]}")
   answer=(\${(f)"$(${bin} ${COMPLETE_COMMAND} "\${(@)topic}" "\${(@)words[1,CURRENT]}" 2>/dev/null)"})
   if [[ \${answer[1]} == ':command '* ]]; then
-    # The words from the command exec runs on: complete them as that command's own line.
-    local -i skip=$(( \${answer[1]#:command } - \${#topic} ))
+    # The words from the command exec runs on: complete them as that command's own line, with the
+    # target's KUBECONFIG (":command N KUBECONFIG").
+    local rest=\${answer[1]#:command }
+    local -x KUBECONFIG=\${rest#* }
+    local -i skip=$(( \${rest%% *} - \${#topic} ))
     shift skip words
     (( CURRENT -= skip ))
     _normal
@@ -96,24 +99,29 @@ export function bashProfileCompletion(bin: string): string {
 ${MARK} (NAMESPACE/NAME), flags and values for the commands; the shell's own completion after exec's --.
 _${name}_complete_profiles()
 {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" IFS=$'\\n'
+  # IFS stays the shell's: the command's own completion after -- runs in this function, and
+  # cobra's (kubectl's) joins its words with IFS before it evals them.
+  local cur="\${COMP_WORDS[COMP_CWORD]}"
   local -a answer
-  answer=($(${bin} ${COMPLETE_COMMAND} "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+  mapfile -t answer < <(${bin} ${COMPLETE_COMMAND} "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
   case "\${answer[0]}" in
     :commands) _${name}_autocomplete ;;
     ":command "*)
-      local -i offset=$(( \${answer[0]#:command } + 1 ))
+      # ":command N KUBECONFIG": the command's words start at N, its completion asks the target.
+      local rest="\${answer[0]#:command }"
+      local -i offset=$(( \${rest%% *} + 1 ))
+      local -x KUBECONFIG="\${rest#* }"
       if declare -F _command_offset >/dev/null; then
         _command_offset "$offset"
       elif (( COMP_CWORD == offset )); then
-        COMPREPLY=($(compgen -c -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -c -- "$cur")
       else
         compopt -o filenames 2>/dev/null
-        COMPREPLY=($(compgen -f -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       fi
       ;;
     :*) COMPREPLY=() ;;
-    *) COMPREPLY=($(compgen -W "\${answer[*]}" -- "$cur")) ;;
+    *) mapfile -t COMPREPLY < <(compgen -W "\${answer[*]}" -- "$cur") ;;
   esac
 }
 complete -F _${name}_complete_profiles ${bin}

@@ -48,6 +48,19 @@ function onPath(program: string): string | undefined {
 const notInstalled = (shell: string) =>
   `${shell} is not installed: install it (Debian: apt-get install ${shell}; .ci/run does) to run these tests`
 
+/**
+ * kubectl words after `cpcred exec NS/target --provider-file F -- kubectl`, and what kubectl's own
+ * completion offers for them when it asks the target: the target's resources (the credential is
+ * cpcred's, got at TAB), not the hub's ClusterProfile CRD, and the target kubeconfig's one context.
+ */
+function kubectlOnTarget(fixture: SpokeFixture): [string[], string[]][] {
+  return [
+    [['get', 'namespa'], ['namespaces']],
+    [['get', 'clusterprofil'], []],
+    [['config', 'use-context', ''], [`${fixture.namespace}/target`]],
+  ]
+}
+
 /** bash-completion, where installed: what a bash user's shell normally has loaded. */
 const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion'
 
@@ -158,6 +171,36 @@ describe('shell completion of commands, flags and profile names', () => {
     },
   )
 
+  it(
+    "after exec's `--`: kubectl's own completion (cobra's) asks the target, and completes each word once",
+    {skip: existsSync(BASH_COMPLETION) ? false : notInstalled('bash-completion')},
+    async () => {
+      /** What bash offers with bash-completion and kubectl's completion loaded, as in a user's shell. */
+      const offered = async (...words: string[]) => {
+        const result = await runProgram(
+          'bash',
+          [
+            '-c',
+            'source "$1"; source <(kubectl completion bash); source "$2"; shift 2; COMP_WORDS=(cpcred "$@"); COMP_CWORD=$#; COMP_LINE="cpcred $*"; COMP_POINT=${#COMP_LINE}; _cpcred_complete_profiles 2>/dev/null; printf "%s\\n" "${COMPREPLY[@]}"',
+            'complete',
+            BASH_COMPLETION,
+            script,
+            ...words,
+          ],
+          {env},
+        )
+        assert.equal(result.code, 0, result.stderr)
+        return result.stdout.split('\n').filter(Boolean)
+      }
+      const line = [`${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '--', 'kubectl']
+      for (const [words, expected] of kubectlOnTarget(fixture)) {
+        assert.deepEqual(await offered('exec', ...line, ...words), expected, words.join(' '))
+      }
+      // The next word: never the command's own words again (`get get`).
+      assert.ok(!(await offered('exec', ...line, 'get', 'namespaces', '')).includes('get'))
+    },
+  )
+
   it('the script is what `autocomplete` wrote: the plugin function and cpcred’s profile function', async () => {
     const text = await readFile(script, 'utf8')
     assert.match(text, /^_cpcred_autocomplete\(\)/m)
@@ -222,6 +265,16 @@ describe('zsh completion of profile names', {skip: zsh ? false : notInstalled('z
       offered.some((word) => word.endsWith('manifest.yaml')),
       `files after the command: ${offered.join(' ')}`,
     )
+  })
+
+  it("after exec's `--`: kubectl's own completion asks the target, not the hub", async () => {
+    const kubectl = await runProgram('kubectl', ['completion', 'zsh'], {env})
+    assert.equal(kubectl.code, 0, kubectl.stderr)
+    await writeFile(path.join(functions, '_kubectl'), kubectl.stdout)
+    const line = [`${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '--', 'kubectl']
+    for (const [words, expected] of kubectlOnTarget(fixture)) {
+      assert.deepEqual(await complete('exec', ...line, ...words), expected, words.join(' '))
+    }
   })
 })
 
@@ -304,6 +357,17 @@ describe(
       assert.deepEqual(await complete('exec', target, '--', 'kubectl', 'apply', '-f', `${dir}/man`), [
         `${dir}/manifest.yaml`,
       ])
+    })
+
+    it("after exec's `--`: kubectl's own completion asks the target, not the hub", async () => {
+      const kubectl = await runProgram('kubectl', ['completion', 'fish'], {env})
+      assert.equal(kubectl.code, 0, kubectl.stderr)
+      const completions = path.join(env.XDG_CONFIG_HOME!, 'fish', 'completions')
+      await writeFile(path.join(completions, 'kubectl.fish'), kubectl.stdout)
+      const line = [`${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '--', 'kubectl']
+      for (const [words, expected] of kubectlOnTarget(fixture)) {
+        assert.deepEqual(await complete('exec', ...line, ...words), expected, words.join(' '))
+      }
     })
 
     it('`autocomplete script fish` loads the script `autocomplete` keeps in the cache', async () => {

@@ -23,6 +23,8 @@ const commands: Record<string, ManifestCommand> = {
     flags: {
       ...hubFlags,
       parallel: {type: 'option'},
+      all: {type: 'boolean'},
+      'provider-file': {type: 'option'},
       'fail-fast': {type: 'boolean'},
       output: {type: 'option', char: 'o', options: ['text', 'json']},
       secret: {type: 'boolean', hidden: true},
@@ -100,8 +102,29 @@ describe('completionRequest: what the word under the cursor asks for', () => {
   })
 
   it("after exec's `--`: the shell's completion of the command line from the word after it", () => {
-    assert.deepEqual(completionRequest(['exec', 'a/b', '--', 'kub'], commands), {kind: 'command', offset: 3})
+    // One target: it and the flags that find it, for `cpcred kubeconfig` to write its kubeconfig.
+    assert.deepEqual(completionRequest(['exec', 'a/b', '--', 'kub'], commands), {
+      kind: 'command',
+      offset: 3,
+      target: {profile: 'a/b', flags: []},
+    })
+    assert.deepEqual(
+      completionRequest(
+        ['exec', '--kubeconfig', 'hub', '-n', 'ns', '--parallel', '2', 'p', '--provider-file=f', '--', 'k'],
+        commands,
+      ),
+      {
+        kind: 'command',
+        offset: 10,
+        target: {profile: 'p', flags: ['--kubeconfig=hub', '--namespace=ns', '--provider-file=f']},
+      },
+    )
+    // A fleet (--all, -l, several profiles) has no one target.
     assert.deepEqual(completionRequest(['exec', '-A', '--all', '--', 'kubectl', 'get', '-o', ''], commands), {
+      kind: 'command',
+      offset: 4,
+    })
+    assert.deepEqual(completionRequest(['exec', 'a/b', 'a/c', '--', 'k'], commands), {
       kind: 'command',
       offset: 4,
     })
@@ -145,8 +168,8 @@ describe('completionOutput: what `cpcred __complete` prints for the shell script
       'a\nns/a\n',
     )
     assert.equal(
-      completionOutput({kind: 'command', offset: 3}, () => []),
-      ':command 3\n',
+      completionOutput({kind: 'command', offset: 3}, () => [], '/cache/t 1.kubeconfig'),
+      ':command 3 /cache/t 1.kubeconfig\n',
     )
     assert.equal(
       completionOutput({kind: 'commands'}, () => []),

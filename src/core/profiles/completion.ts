@@ -25,6 +25,20 @@ const COMMAND_RUNNERS = new Set(['exec'])
 
 export type HubFlags = {kubeconfig?: string; context?: string; namespace?: string}
 
+/**
+ * The one profile an exec line runs on, and the flags that find it and its provider, as
+ * `cpcred kubeconfig` takes them: the command after `--` is completed against that target.
+ */
+export interface TargetArgs {
+  profile: string
+  flags: string[]
+}
+
+/** exec's flags that `cpcred kubeconfig` needs to write the same target's kubeconfig. */
+const TARGET_FLAGS = new Set(['kubeconfig', 'context', 'namespace', 'provider-file', 'access-provider'])
+/** exec's flags that select more than the profiles named: then there is no one target. */
+const SELECTING_FLAGS = new Set(['selector', 'all', 'placement', 'placement-key'])
+
 export type CompletionRequest =
   /** No cpcred command yet: the command and topic names (oclif's script knows them). */
   | {kind: 'commands'}
@@ -36,7 +50,7 @@ export type CompletionRequest =
    * After exec's `--`: the shell's own completion of the command line that starts at word `offset`
    * (an index into the words given), as `sudo` or `xargs` complete theirs.
    */
-  | {kind: 'command'; offset: number}
+  | {kind: 'command'; offset: number; target?: TargetArgs}
   /** Nothing cpcred knows of. */
   | {kind: 'none'}
 
@@ -72,14 +86,27 @@ export function completionRequest(
   }
 
   const hub: HubFlags = {}
+  const operands: string[] = []
+  const targetFlags: string[] = []
+  let selecting = false
   for (let index = start; index < before.length; index++) {
     const word = before[index]!
     if (word === '--') {
-      if (COMMAND_RUNNERS.has(id)) return {kind: 'command', offset: index + 1}
+      if (COMMAND_RUNNERS.has(id)) {
+        const one = operands.length === 1 && !selecting
+        return {
+          kind: 'command',
+          offset: index + 1,
+          ...(one ? {target: {profile: operands[0]!, flags: targetFlags}} : {}),
+        }
+      }
       // Elsewhere `--` only ends the flags: what follows are operands.
       return PROFILE_COMMANDS.has(id) ? {kind: 'profiles', hub, prefix: current} : {kind: 'none'}
     }
-    if (!word.startsWith('-') || word === '-') continue
+    if (!word.startsWith('-') || word === '-') {
+      operands.push(word)
+      continue
+    }
     const [flagWord, inline] = word.split(/=(.*)/s, 2) as [string, string | undefined]
     const name = flagNamed(flagWord)
     let value = inline
@@ -90,6 +117,9 @@ export function completionRequest(
       value = before[++index]
     }
     if (name === 'kubeconfig' || name === 'context' || name === 'namespace') hub[name] = value
+    if (name !== undefined && TARGET_FLAGS.has(name) && value !== undefined)
+      targetFlags.push(`--${name}=${value}`)
+    if (name !== undefined && SELECTING_FLAGS.has(name)) selecting = true
   }
   if (current.startsWith('-')) return {kind: 'words', words: startingWith(flagWords(flags), current)}
   return PROFILE_COMMANDS.has(id) ? {kind: 'profiles', hub, prefix: current} : {kind: 'none'}
@@ -119,14 +149,21 @@ export function profileCandidates(keys: string[], namespace: string, prefix: str
 
 /**
  * What `cpcred __complete` prints: candidates one per line, or one directive line starting with
- * `:` (no candidate can: profile names are DNS labels, flags start with `-`) for the shell script.
+ * `:` (no candidate can: profile names are DNS labels, flags start with `-`) for the shell script:
+ * `:commands`, or `:command N KUBECONFIG` (complete the words from N on as a command line of its
+ * own, with that KUBECONFIG).
  */
-export function completionOutput(request: CompletionRequest, profiles: () => string[]): string {
+export function completionOutput(
+  request: CompletionRequest,
+  profiles: () => string[],
+  kubeconfig = '',
+): string {
   switch (request.kind) {
     case 'commands':
       return ':commands\n'
     case 'command':
-      return `:command ${request.offset}\n`
+      // The rest of the line is the KUBECONFIG the command's own completion runs with.
+      return `:command ${request.offset} ${kubeconfig}\n`
     case 'words':
       return request.words.map((word) => `${word}\n`).join('')
     case 'profiles':
