@@ -399,4 +399,75 @@ describe('kubectl cpcred', () => {
     assert.equal(help.code, 0, help.stderr)
     assert.match(help.stdout, /List the ClusterProfiles on the hub/)
   })
+
+  describe('kubectl cpcred <TAB> (kubectl_complete-cpcred on PATH)', () => {
+    let fixture: SpokeFixture
+    let env: NodeJS.ProcessEnv
+
+    before(async () => {
+      fixture = await spokeFixture({prefix: 'kubectl-completion'})
+      const bin = await tempDir('cpcred-kubectl-completion-')
+      await symlink(cpcredBin, path.join(bin, 'kubectl-cpcred'))
+      await symlink(
+        path.join(repoRoot, 'bin', 'kubectl_complete-cpcred'),
+        path.join(bin, 'kubectl_complete-cpcred'),
+      )
+      env = {
+        ...isolatedEnv,
+        PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+        XDG_CACHE_HOME: await tempDir('cpcred-kubectl-completion-cache-'),
+        KUBECONFIG: fixture.hubKubeconfig,
+      }
+    })
+
+    /** What kubectl's completion protocol answers for `kubectl cpcred WORDS…`: candidates, directive. */
+    async function complete(...words: string[]): Promise<{candidates: string[]; directive: string}> {
+      const result = await runProgram('kubectl', ['__complete', 'cpcred', ...words], {env})
+      assert.equal(result.code, 0, result.stderr)
+      const lines = result.stdout.split('\n').filter(Boolean)
+      return {candidates: lines.slice(0, -1).map((line) => line.split('\t')[0]!), directive: lines.at(-1)!}
+    }
+
+    it('commands, topics, flags and profile names, no files', async () => {
+      const top = await complete('')
+      for (const command of ['cache', 'describe', 'exec', 'list', 'whoami'])
+        assert.ok(top.candidates.includes(command), top.candidates.join(' '))
+      assert.ok(!top.candidates.includes('autocomplete:script'))
+      assert.equal(top.directive, ':4')
+      assert.deepEqual((await complete('cache', '')).candidates, ['clear'])
+      assert.deepEqual((await complete('describe', `${fixture.namespace}/`)).candidates, [
+        `${fixture.namespace}/target`,
+      ])
+      assert.deepEqual((await complete('exec', `${fixture.namespace}/target`, '--paral')).candidates, [
+        '--parallel',
+      ])
+    })
+
+    it("after exec's `--`: kubectl's own completion, against the target", async () => {
+      const line = [`${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '--', 'kubectl']
+      for (const [words, expected] of kubectlOnTarget(fixture)) {
+        assert.deepEqual((await complete('exec', ...line, ...words)).candidates, expected, words.join(' '))
+      }
+    })
+
+    it(
+      'in bash, with kubectl’s completion loaded',
+      {skip: existsSync(BASH_COMPLETION) ? false : notInstalled('bash-completion')},
+      async () => {
+        const result = await runProgram(
+          'bash',
+          [
+            '-c',
+            'source "$1"; source <(kubectl completion bash); shift; COMP_WORDS=(kubectl cpcred "$@"); COMP_CWORD=$(( $# + 1 )); COMP_LINE="kubectl cpcred $*"; COMP_POINT=${#COMP_LINE}; __start_kubectl 2>/dev/null; printf "%s\\n" "${COMPREPLY[@]}"',
+            'complete',
+            BASH_COMPLETION,
+            'descr',
+          ],
+          {env},
+        )
+        assert.equal(result.code, 0, result.stderr)
+        assert.deepEqual(result.stdout.split('\n').filter(Boolean), ['describe'])
+      },
+    )
+  })
 })

@@ -5,6 +5,8 @@ import path from 'node:path'
 import {describe, it} from 'node:test'
 import {CompletionCache} from '../../src/adapters/completion-cache.js'
 import {
+  cobraOutput,
+  commandCandidates,
   completionOutput,
   completionRequest,
   profileCandidates,
@@ -213,5 +215,35 @@ describe('CompletionCache.waitFor: the first TAB waits for a refresh running els
     assert.equal(await cache.waitFor('hub', 300), undefined)
     const waited = Date.now() - started
     assert.ok(waited >= 280 && waited < 1500, `waited ${waited} ms`)
+  })
+})
+
+describe('kubectl cpcred <TAB>: commandCandidates and cobraOutput', () => {
+  const manifest: Record<string, ManifestCommand> = {
+    describe: {flags: {}, summary: 'Show a profile.\nMore.'},
+    'cache:clear': {flags: {}, summary: 'Remove cached credentials.'},
+    'autocomplete:script': {flags: {}, hidden: true},
+    autocomplete: {flags: {}, summary: 'Set up completion.'},
+  }
+
+  it('the next command or topic word, with the command summary, never a hidden one', () => {
+    assert.deepEqual(commandCandidates([''], manifest), [
+      {word: 'autocomplete', summary: 'Set up completion.'},
+      {word: 'cache', summary: ''},
+      {word: 'describe', summary: 'Show a profile.'},
+    ])
+    assert.deepEqual(commandCandidates(['cache', 'c'], manifest), [
+      {word: 'clear', summary: 'Remove cached credentials.'},
+    ])
+    assert.deepEqual(commandCandidates(['autocomplete', ''], manifest), [])
+    assert.deepEqual(commandCandidates(['nonsense', ''], manifest), [])
+  })
+
+  it("cobra's format: a line per candidate (tab, description), then the directive", () => {
+    assert.equal(
+      cobraOutput([{word: 'describe', summary: 'Show\ta  profile.'}, {word: 'ns/p'}]),
+      'describe\tShow a profile.\nns/p\n:4\n',
+    )
+    assert.equal(cobraOutput([], 0), ':0\n')
   })
 })

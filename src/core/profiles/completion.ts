@@ -3,6 +3,8 @@
 
 /** A command's flags as the oclif manifest records them. */
 export interface ManifestCommand {
+  hidden?: boolean
+  summary?: string
   flags: Record<
     string,
     {type: 'boolean' | 'option'; char?: string; hidden?: boolean; allowNo?: boolean; options?: string[]}
@@ -173,4 +175,46 @@ export function completionOutput(
     case 'none':
       return ''
   }
+}
+
+/**
+ * The command and topic names that may follow the words typed (`cache` → `clear`), starting with
+ * the word under the cursor, each with its summary: what oclif's bash function and the fish script
+ * know by themselves, for a client that asks for everything (kubectl's plugin completion).
+ */
+export function commandCandidates(
+  words: string[],
+  commands: Record<string, ManifestCommand>,
+): {word: string; summary: string}[] {
+  const current = words.at(-1) ?? ''
+  const before = words.slice(0, -1)
+  const found = new Map<string, string>()
+  for (const [id, command] of Object.entries(commands)) {
+    const parts = id.split(':')
+    if (command.hidden || parts.length <= before.length) continue
+    if (before.some((word, index) => parts[index] !== word)) continue
+    const word = parts[before.length]!
+    // A topic's own summary is not in the manifest: its word alone is offered.
+    const summary = parts.length === before.length + 1 ? (command.summary ?? '').split('\n')[0]! : ''
+    if (word.startsWith(current) && !found.get(word)) found.set(word, summary)
+  }
+  return [...found].sort(([a], [b]) => a.localeCompare(b)).map(([word, summary]) => ({word, summary}))
+}
+
+/** cobra's ShellCompDirective values that kubectl reads from a plugin's completion. */
+export const COBRA_DEFAULT = 0
+export const COBRA_NO_FILES = 4
+
+/**
+ * kubectl's plugin completion protocol (cobra's `__complete`): candidates one per line (a tab before
+ * a description), then `:DIRECTIVE`. Files are offered nowhere cpcred knows the answer.
+ */
+export function cobraOutput(
+  candidates: {word: string; summary?: string}[],
+  directive = COBRA_NO_FILES,
+): string {
+  const lines = candidates.map(({word, summary}) =>
+    summary ? `${word}\t${summary.replace(/\s+/g, ' ')}` : word,
+  )
+  return [...lines, `:${directive}`].map((line) => `${line}\n`).join('')
 }
