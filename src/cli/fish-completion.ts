@@ -1,8 +1,7 @@
 // fish completion, which @oclif/plugin-autocomplete does not write: a script made from the commands
 // oclif knows (their names and summaries), asking `cpcred __complete` (src/cli/complete.ts) for
 // everything else, as the bash and zsh scripts do (src/hooks/completion-scripts.ts). The
-// `autocomplete` commands (src/commands/autocomplete/) print how to load it.
-import path from 'node:path'
+// `autocomplete` commands (src/commands/autocomplete/) print how to load it (src/cli/completion-setup.ts).
 import {COMPLETE_COMMAND} from './router.js'
 
 /** A command or topic the shell offers, by its oclif id (`cache:clear`). */
@@ -32,11 +31,6 @@ export function completionEntries({bin, commands, topics}: CommandsAndTopics): C
       .filter((topic) => !topic.hidden)
       .map((topic) => ({id: topic.name, summary: firstLine(topic.description)})),
   ]
-}
-
-/** Where the script is kept, beside the bash and zsh ones that the plugin writes. */
-export function fishScriptPath(cacheDir: string, bin: string): string {
-  return path.join(cacheDir, 'autocomplete', 'functions', 'fish', `${bin}.fish`)
 }
 
 /** A fish single-quoted word: only `\` and `'` are special there. */
@@ -101,33 +95,5 @@ ${cases.join('\n')}
 end
 complete -c ${bin} -e
 complete -c ${bin} -f -a '(__${name}_complete)'
-`
-}
-
-/** What `autocomplete script fish` prints: the line a fish completions file needs to load the script. */
-export function fishSetupScript(bin: string, script: string): string {
-  return `# ${bin} autocomplete setup: the completion \`${bin} autocomplete\` keeps up to date
-test -f ${fishQuote(script)}; and source ${fishQuote(script)}
-`
-}
-
-/** What `autocomplete fish` prints, as the plugin does for bash and zsh. */
-export function fishInstructions(bin: string, scriptCommand: string): string {
-  return `
-Setup Instructions for ${bin.toUpperCase()} CLI Autocomplete ---
-==============================================
-
-1) Run this command in fish:
-
-  mkdir -p $__fish_config_dir/completions; ${scriptCommand} > $__fish_config_dir/completions/${bin}.fish
-
-  fish loads that file the first time you complete a ${bin} command line; it sources the completion
-  that \`${bin} autocomplete\` wrote, so \`${bin} autocomplete --refresh-cache\` updates it.
-
-2) Start using autocomplete:
-
-  ${bin} <TAB>                  # Command completion
-  ${bin} command --<TAB>        # Flag completion
-  ${bin} describe <TAB>         # Profile names (NAMESPACE/NAME)
 `
 }

@@ -3,7 +3,7 @@
 // script, in a real bash, zsh and fish, and kubectl finding `kubectl-cpcred` on PATH.
 import assert from 'node:assert/strict'
 import {accessSync, constants, existsSync, statSync} from 'node:fs'
-import {readFile, symlink, writeFile} from 'node:fs/promises'
+import {readFile, rm, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {cpcred, cpcredBin, isolatedEnv, repoRoot, runProgram, tempDir} from '../helpers/env.js'
@@ -17,17 +17,18 @@ async function installCompletion(shell: 'bash' | 'zsh' | 'fish', prefix: string)
   const fixture = await spokeFixture({prefix})
   const bin = await tempDir('cpcred-bin-')
   await symlink(cpcredBin, path.join(bin, 'cpcred'))
-  const cache = await tempDir('cpcred-completion-cache-')
+  const data = await tempDir('cpcred-completion-data-')
   const env: NodeJS.ProcessEnv = {
     ...isolatedEnv,
     PATH: `${bin}${path.delimiter}${process.env.PATH}`,
-    XDG_CACHE_HOME: cache,
+    XDG_CACHE_HOME: await tempDir('cpcred-completion-cache-'),
+    XDG_DATA_HOME: data,
     KUBECONFIG: fixture.hubKubeconfig,
   }
   const setup = await cpcred(['autocomplete', shell], env)
   assert.equal(setup.code, 0, setup.stderr)
   assert.match(setup.stdout, new RegExp(`cpcred autocomplete script ${shell}`))
-  return {fixture, env, functions: path.join(cache, 'cpcred', 'autocomplete', 'functions', shell)}
+  return {fixture, env, functions: path.join(data, 'cpcred', 'completion', shell)}
 }
 
 /** The program's path where it is on PATH (an executable file), as the shell would find it. */
@@ -201,6 +202,44 @@ describe('shell completion of commands, flags and profile names', () => {
     },
   )
 
+  it('`autocomplete bash` is cpcred’s own: its command adds the rc line once, on a line of its own', async () => {
+    const home = await tempDir('cpcred-completion-home-')
+    const rc = path.join(home, '.bashrc')
+    // A file without a final newline: the line must not be glued to its last line.
+    await writeFile(rc, 'alias k=kubectl')
+    const setup = await cpcred(['autocomplete', 'bash'], env)
+    assert.equal(setup.code, 0, setup.stderr)
+    assert.doesNotMatch(setup.stdout, /Setup Instructions for CPCRED CLI Autocomplete|Enjoy!|printf "\$\(/)
+    const command = setup.stdout.split('\n').find((line) => line.includes('autocomplete script bash'))
+    assert.ok(command, setup.stdout)
+    for (let run = 0; run < 2; run++) {
+      const ran = await runProgram('bash', ['-c', command.trim()], {env: {...env, HOME: home}})
+      assert.equal(ran.code, 0, ran.stderr)
+    }
+    const line = (await cpcred(['autocomplete', 'script', 'bash'], env)).stdout
+    assert.equal(await readFile(rc, 'utf8'), `alias k=kubectl\n${line}`)
+  })
+
+  it('the rc line loads completion after a cache clear, and rebuilds a missing script', async () => {
+    const home = await tempDir('cpcred-completion-home-')
+    await writeFile(
+      path.join(home, '.bashrc'),
+      (await cpcred(['autocomplete', 'script', 'bash'], env)).stdout,
+    )
+    const loaded = async () => {
+      const result = await runProgram('bash', ['-c', 'source ~/.bashrc; complete -p cpcred'], {
+        env: {...env, HOME: home},
+      })
+      return result.stdout.trim()
+    }
+    assert.equal(await loaded(), 'complete -F _cpcred_complete_profiles cpcred')
+    await rm(path.join(env.XDG_CACHE_HOME!, 'cpcred'), {recursive: true, force: true})
+    assert.equal(await loaded(), 'complete -F _cpcred_complete_profiles cpcred', 'after the cache is cleared')
+    await rm(path.join(env.XDG_DATA_HOME!, 'cpcred'), {recursive: true, force: true})
+    assert.equal(await loaded(), 'complete -F _cpcred_complete_profiles cpcred', 'the script rebuilt')
+    assert.ok(existsSync(script))
+  })
+
   it('the script is what `autocomplete` wrote: the plugin function and cpcred’s profile function', async () => {
     const text = await readFile(script, 'utf8')
     assert.match(text, /^_cpcred_autocomplete\(\)/m)
@@ -370,17 +409,10 @@ describe(
       }
     })
 
-    it('`autocomplete script fish` loads the script `autocomplete` keeps in the cache', async () => {
+    it('`autocomplete script fish` loads the script `autocomplete` keeps in the data directory', async () => {
       const script = await cpcred(['autocomplete', 'script', 'fish'], env)
       assert.equal(script.code, 0, script.stderr)
-      const file = path.join(
-        env.XDG_CACHE_HOME!,
-        'cpcred',
-        'autocomplete',
-        'functions',
-        'fish',
-        'cpcred.fish',
-      )
+      const file = path.join(env.XDG_DATA_HOME!, 'cpcred', 'completion', 'fish', 'cpcred.fish')
       assert.ok(script.stdout.includes(`source '${file}'`), script.stdout)
       assert.match(await readFile(file, 'utf8'), /^complete -c cpcred -f -a '\(__cpcred_complete\)'$/m)
     })
