@@ -306,6 +306,23 @@ describe('zsh completion of profile names', {skip: zsh ? false : notInstalled('z
     )
   })
 
+  it('the `autocomplete script zsh` line loads completion, and rebuilds a missing script', async () => {
+    const home = await tempDir('cpcred-zsh-home-')
+    await writeFile(path.join(home, '.zshrc'), (await cpcred(['autocomplete', 'script', 'zsh'], env)).stdout)
+    const loaded = async () => {
+      const result = await runProgram(zsh!, ['-f', '-c', 'source ~/.zshrc; print -r -- $_comps[cpcred]'], {
+        env: {...env, HOME: home},
+      })
+      assert.equal(result.code, 0, result.stderr)
+      return result.stdout.trim()
+    }
+    assert.equal(await loaded(), '_cpcred')
+    await rm(path.join(env.XDG_CACHE_HOME!, 'cpcred'), {recursive: true, force: true})
+    await rm(path.join(env.XDG_DATA_HOME!, 'cpcred'), {recursive: true, force: true})
+    assert.equal(await loaded(), '_cpcred', 'the script rebuilt')
+    assert.ok(existsSync(path.join(functions, '_cpcred')))
+  })
+
   it("after exec's `--`: kubectl's own completion asks the target, not the hub", async () => {
     const kubectl = await runProgram('kubectl', ['completion', 'zsh'], {env})
     assert.equal(kubectl.code, 0, kubectl.stderr)
