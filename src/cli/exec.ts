@@ -24,8 +24,7 @@ import {
   TARGET_FLAGS,
   VERBOSE_FLAG,
 } from './flags.js'
-import {wire, type Wiring} from './wiring.js'
-import type {ProviderSelection} from '../core/access/provider-selection.js'
+import {wire} from './wiring.js'
 
 export const EXEC_USAGE = usageLine('exec', '[PROFILE...] -- COMMAND [ARGS...]')
 
@@ -174,7 +173,7 @@ export async function runExec(argv: string[]): Promise<number> {
           return printer.interactive
             ? async (profiles: ClusterProfile[], message: string) =>
                 (await wiring.picker()).pickProfiles(profiles, message, {
-                  reachable: await reachableWith(wiring, pipelineInput(flags).providers),
+                  reachable: await wiring.reachability(pipelineInput(flags).providers),
                 })
             : undefined
         },
@@ -260,23 +259,4 @@ function renewCommand(flags: ExecFlags): (profile: string) => string[] {
   pass('profile-max-stale', `${flags['profile-max-stale']}ms`)
   const self = [process.execPath, realpathSync(process.argv[1]!)]
   return (profile) => [...self, 'credential', profile, ...args]
-}
-
-/**
- * Which profiles one of these providers reaches, for the picker to mark the others; undefined
- * (no marks) when the providers cannot be read: the run itself then says why.
- */
-async function reachableWith(
-  wiring: Wiring,
-  selection: ProviderSelection,
-): Promise<((profile: ClusterProfile) => boolean) | undefined> {
-  try {
-    const [{providers}, {chooseProvider}] = await Promise.all([
-      wiring.providers.load(selection),
-      import('../core/access/resolve-access.js'),
-    ])
-    return (profile) => chooseProvider(profile, providers) !== undefined
-  } catch {
-    return undefined
-  }
 }

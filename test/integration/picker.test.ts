@@ -272,5 +272,18 @@ describe('interactive picking on a terminal', () => {
     assert.equal(code, 130, output)
     assert.match(output, /\/far \(healthy: [^)]*\) ✗ no provider of yours\r?$/m)
     assert.doesNotMatch(output, /\/near \(healthy: [^)]*\) ✗/)
+    // The single select of a command that needs a credential marks them too.
+    const whoami = runOnTty(
+      [process.execPath, cpcredBin, 'whoami', '-n', far.namespace, '--provider-file', far.providerFile],
+      env(),
+    )
+    await whoami.waitFor('Which ClusterProfile?')
+    await whoami.waitFor('/near')
+    await settle()
+    whoami.type('\x03')
+    const picked = await whoami.exited
+    assert.equal(picked.code, 130, picked.output)
+    assert.match(picked.output, /\/far \(healthy: [^)]*\) ✗ no provider of yours\r?$/m)
+    assert.doesNotMatch(picked.output, /\/near \(healthy: [^)]*\) ✗/)
   })
 })
