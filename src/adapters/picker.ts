@@ -24,10 +24,18 @@ interface PickerConfig {
   glyphs: Glyphs
 }
 
-type PickerResult = {kind: 'picked'; indexes: number[]} | {kind: 'cancelled'}
+/** A pick, with the line that says what was chosen. */
+type PickerResult = {kind: 'picked'; indexes: number[]; answer: string} | {kind: 'cancelled'}
 
-export async function pickProfile(profiles: ClusterProfile[], message: string): Promise<ClusterProfile> {
-  const [index] = await pick(profiles, message, false, () => Promise.resolve())
+/** Whether one of the consumer's providers can reach a profile; those it cannot are marked. */
+export type Reachable = (profile: ClusterProfile) => boolean
+
+export async function pickProfile(
+  profiles: ClusterProfile[],
+  message: string,
+  {reachable}: {reachable?: Reachable} = {},
+): Promise<ClusterProfile> {
+  const [index] = await pick(profiles, message, false, reachable, () => Promise.resolve())
   return profiles[index!]!
 }
 
@@ -38,14 +46,14 @@ export async function pickProfile(profiles: ClusterProfile[], message: string): 
 export async function pickProfiles(
   profiles: ClusterProfile[],
   message: string,
-  {confirmAbove = CONFIRM_ABOVE}: {confirmAbove?: number} = {},
+  {confirmAbove = CONFIRM_ABOVE, reachable}: {confirmAbove?: number; reachable?: Reachable} = {},
 ): Promise<ClusterProfile[]> {
-  const indexes = await pick(profiles, message, true, async (chosen, context, prompts) => {
+  const indexes = await pick(profiles, message, true, reachable, async (chosen, context, prompts) => {
     if (chosen.length <= confirmAbove) return
     const question = `Run on ${chosen.length} clusters?`
-    if (!(await prompts.confirm({message: question}, context()))) {
-      throw new CpcredError(`nothing was run: "${question}" was answered no`)
-    }
+    // No is a cancel, as Esc and Ctrl-C are (gh exits all three alike): the answer stays on screen,
+    // and 130 keeps `cpcred exec … && next` from going on as if the command had run.
+    if (!(await prompts.confirm({message: question}, context()))) throw interrupted()
   })
   return indexes.map((index) => profiles[index]!)
 }
@@ -56,17 +64,26 @@ async function pick(
   profiles: ClusterProfile[],
   message: string,
   multiple: boolean,
+  reachable: Reachable | undefined,
   confirm: (chosen: number[], context: () => PromptContext, prompts: Prompts) => Promise<void>,
 ): Promise<number[]> {
   if (profiles.length === 0)
     throw new CpcredError('there are no ClusterProfiles to choose from here', {hint: 'try -A'})
   const prompts = await loadPrompts()
   const glyphs = glyphsFor(process.env)
-  const entries = profiles.map((profile) => ({key: profileKey(profile), label: describe(profile, glyphs)}))
+  const entries = profiles.map((profile) => ({
+    key: profileKey(profile),
+    label: describe(profile, glyphs, reachable?.(profile) ?? true),
+  }))
   return withPromptTerminal(async (context) => {
     try {
-      const result = await prompts.picker({message, entries, multiple, glyphs}, context())
+      // Cleared when done, so a cancel leaves no list behind; a pick puts its answer line back.
+      const result = await prompts.picker(
+        {message, entries, multiple, glyphs},
+        {...context(), clearPromptOnDone: true},
+      )
       if (result.kind === 'cancelled') throw interrupted()
+      context().output.end(`${result.answer}\n`)
       await confirm(result.indexes, context, prompts)
       return result.indexes
     } catch (error) {
@@ -82,10 +99,12 @@ function interrupted(): QuietExit {
 }
 
 /** A choice as the prompt draws it: the prompt writes to the terminal itself, so it gets printable text. */
-function describe(profile: ClusterProfile, glyphs: Glyphs): string {
+function describe(profile: ClusterProfile, glyphs: Glyphs, reachable: boolean): string {
   const display = profile.spec?.displayName ? ` ${glyphs.dash} ${profile.spec.displayName}` : ''
+  // Offered all the same (describe shows why), but a run on it fails: say so before it is chosen.
+  const unreachable = reachable ? '' : ` ${glyphs.fail} no provider of yours`
   return printable(
-    `${profileKey(profile)}${display} (healthy: ${healthOf(profile)})`,
+    `${profileKey(profile)}${display} (healthy: ${healthOf(profile)})${unreachable}`,
     undefined,
     glyphs.ellipsis,
   )
@@ -96,7 +115,6 @@ async function loadPrompts() {
 
   const picker = createPrompt<PickerResult, PickerConfig>((config, done) => {
     const [state, setState] = useState(initialPickerState)
-    const [answer, setAnswer] = useState<string | undefined>(undefined)
     const keys = config.entries.map((entry) => entry.key)
     const shown = shownEntries(keys, state.term)
     const {glyphs, multiple} = config
@@ -106,19 +124,16 @@ async function loadPrompts() {
       rl.clearLine(0)
       const outcome = pickerStep(state, key as PickerKey, keys, multiple)
       if (outcome.kind === 'editing') return setState(outcome.state)
-      if (outcome.kind === 'picked') {
-        const {indexes} = outcome
-        // What was chosen stays on screen, in one short line however many it was.
-        setAnswer(
-          indexes.length <= CONFIRM_ABOVE
-            ? printable(indexes.map((index) => config.entries[index]!.key).join(', '))
-            : `${indexes.length} clusters`,
-        )
-      }
-      done(outcome)
+      if (outcome.kind !== 'picked') return done(outcome)
+      const {indexes} = outcome
+      // What was chosen stays on screen, in one short line however many it was.
+      const chosen =
+        indexes.length <= CONFIRM_ABOVE
+          ? printable(indexes.map((index) => config.entries[index]!.key).join(', '))
+          : `${indexes.length} clusters`
+      done({...outcome, answer: `${config.message} ${chosen}`})
     })
 
-    if (answer !== undefined) return `${config.message} ${answer}`
     const page = usePagination({
       items: shown,
       active: Math.min(state.active, Math.max(shown.length - 1, 0)),

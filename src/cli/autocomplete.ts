@@ -1,9 +1,10 @@
 // The front of `autocomplete` and `autocomplete script`: @oclif/plugin-autocomplete's commands with
-// fish added. bash, zsh and powershell stay the plugin's; for fish the plugin builds its cache (the
-// completion-scripts hook writes the fish script beside the others) and cpcred says how to load it.
+// cpcred's own setup for bash, zsh and fish (src/cli/completion-setup.ts). The plugin still builds
+// the command and flag completion (the completion-scripts hook keeps cpcred's copies out of the
+// cache); powershell stays entirely the plugin's.
 import type {Command, Config} from '@oclif/core'
 import {CpcredError} from '../core/errors.js'
-import {fishInstructions, fishScriptPath, fishSetupScript} from './fish-completion.js'
+import {isOwnShell, setupInstructions, setupLine} from './completion-setup.js'
 import {wire} from './wiring.js'
 
 /** `autocomplete [SHELL] [-r]`. */
@@ -13,22 +14,23 @@ export async function runAutocomplete(
   input: {shell?: string; refreshOnly: boolean},
 ): Promise<void> {
   const plugin = await pluginCommand(config, 'autocomplete')
-  if ((input.shell ?? config.shell) !== 'fish') return plugin.run(argv, config)
+  const shell = input.shell ?? config.shell
+  if (!isOwnShell(shell)) return plugin.run(argv, config)
   await plugin.run(['--refresh-cache'], config)
   if (input.refreshOnly) return
-  const scriptCommand = `${config.bin} autocomplete${config.topicSeparator}script fish`
-  wire().printer.data(fishInstructions(config.bin, scriptCommand))
+  const scriptCommand = `${config.bin} autocomplete${config.topicSeparator}script ${shell}`
+  wire().printer.data(setupInstructions(shell, config.bin, scriptCommand))
 }
 
-/** `autocomplete script [SHELL]`: the lines a shell's setup file gets. */
+/** `autocomplete script [SHELL]`: the line a shell's setup file gets. */
 export async function runAutocompleteScript(
   config: Config,
   argv: string[],
   shell: string | undefined,
 ): Promise<void> {
-  if ((shell ?? config.shell) !== 'fish')
-    return (await pluginCommand(config, 'autocomplete:script')).run(argv, config)
-  wire().printer.data(fishSetupScript(config.bin, fishScriptPath(config.cacheDir, config.bin)))
+  const chosen = shell ?? config.shell
+  if (!isOwnShell(chosen)) return (await pluginCommand(config, 'autocomplete:script')).run(argv, config)
+  wire().printer.data(setupLine(chosen, config.bin, config.dataDir))
 }
 
 /** The plugin's command of that id, which cpcred's own of the same id stands in front of. */

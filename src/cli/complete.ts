@@ -1,35 +1,102 @@
 // `cpcred __complete WORD...`: what the shell offers at TAB (the scripts that call it are patched
-// into oclif's completion scripts by src/hooks/completion-scripts.ts). It runs on every keypress,
+// into oclif's completion scripts by src/hooks/completion-scripts.ts), and, with --kubectl, what
+// kubectl offers after `kubectl cpcred` (bin/kubectl_complete-cpcred). It runs on every keypress,
 // so it starts on the fast path and never prints an error: the profile names come from a
 // short-lived local list that a detached `cpcred __complete --refresh` renews. Only the very first
 // TAB for a hub, with no list at all, waits a moment for that refresh instead of offering nothing.
-import {spawn} from 'node:child_process'
+import {execFile, spawn} from 'node:child_process'
 import {readFile} from 'node:fs/promises'
+import path from 'node:path'
 import {
+  COBRA_DEFAULT,
+  cobraOutput,
+  commandCandidates,
   completionOutput,
   completionRequest,
   profileCandidates,
+  type CompletionRequest,
   type ManifestCommand,
 } from '../core/profiles/completion.js'
 import type {HubPort, HubSelection} from '../usecases/ports.js'
 import {COMPLETE_COMMAND} from './router.js'
 import {wire} from './wiring.js'
 
+/** An empty kubeconfig: the command completes its own words, and asks no cluster for names. */
+const NO_CLUSTER = '/dev/null'
+
+/** `__complete --kubectl WORDS…`: the answer in cobra's protocol, for kubectl_complete-cpcred. */
+export const KUBECTL_PLUGIN_MODE = '--kubectl'
+
 export async function runComplete(argv: string[]): Promise<void> {
   try {
     if (argv[0] === '--refresh') await refresh(JSON.parse(argv[1] ?? '{}') as HubSelection)
-    else wire().printer.data(await candidates(argv))
+    else if (argv[0] === KUBECTL_PLUGIN_MODE) wire().printer.data(await kubectlAnswer(argv.slice(1)))
+    else wire().printer.data(await shellAnswer(argv))
   } catch {
     // A completion that fails offers nothing; the shell line must stay clean.
   }
 }
 
-async function candidates(words: string[]): Promise<string> {
+/** What the words ask for, with the profile names or the target's kubeconfig it needs. */
+async function answer(
+  words: string[],
+): Promise<{request: CompletionRequest; commands: Record<string, ManifestCommand>; found: string[]}> {
   const manifest = JSON.parse(
     await readFile(new URL('../../oclif.manifest.json', import.meta.url), 'utf8'),
   ) as {commands: Record<string, ManifestCommand>}
   const request = completionRequest(words, manifest.commands)
-  if (request.kind !== 'profiles') return completionOutput(request, () => [])
+  let found: string[] = []
+  if (request.kind === 'command') {
+    // The command is completed with its target's kubeconfig; with none (several targets, or it
+    // could not be had in time) with no cluster at all, never the hub's.
+    const kubeconfig = request.target && (await (await wire().completionTargets()).kubeconfig(request.target))
+    found = [kubeconfig ?? NO_CLUSTER]
+  }
+  if (request.kind === 'profiles') found = await profileNames(request)
+  return {request, commands: manifest.commands, found}
+}
+
+/** For cpcred's bash, zsh and fish scripts (src/core/profiles/completion.ts says the format). */
+async function shellAnswer(words: string[]): Promise<string> {
+  const {request, found} = await answer(words)
+  return completionOutput(request, () => found, found[0])
+}
+
+/**
+ * For kubectl: the same answers in cobra's format, the command names too, and after exec's `--`
+ * kubectl's own `__complete` run with the target's kubeconfig (another command gets files).
+ */
+async function kubectlAnswer(words: string[]): Promise<string> {
+  const {request, commands, found} = await answer(words)
+  switch (request.kind) {
+    case 'commands':
+      return cobraOutput(commandCandidates(words, commands))
+    case 'words':
+      return cobraOutput(request.words.map((word) => ({word})))
+    case 'profiles':
+      return cobraOutput(found.map((word) => ({word})))
+    case 'none':
+      return cobraOutput([])
+    case 'command': {
+      const [program, ...rest] = words.slice(request.offset)
+      if (program === undefined || rest.length === 0 || path.basename(program) !== 'kubectl')
+        return cobraOutput([], COBRA_DEFAULT)
+      return new Promise((resolve) =>
+        execFile(
+          program,
+          ['__complete', ...rest],
+          {env: {...process.env, KUBECONFIG: found[0]}, timeout: COMMAND_COMPLETION_WAIT_MS},
+          (error, stdout) => resolve(error ? cobraOutput([], COBRA_DEFAULT) : stdout),
+        ),
+      )
+    }
+  }
+}
+
+/** How long kubectl's own completion of the command after `--` may take. */
+const COMMAND_COMPLETION_WAIT_MS = 10_000
+
+async function profileNames(request: Extract<CompletionRequest, {kind: 'profiles'}>): Promise<string[]> {
   const wiring = wire()
   const [hub, lists, {completionNames}] = await Promise.all([
     wiring.completionHub(request.hub),
@@ -46,7 +113,7 @@ async function candidates(words: string[]): Promise<string> {
         {detached: true, stdio: 'ignore'},
       ).unref(),
   })
-  return completionOutput(request, () => profileCandidates(keys, namespace, request.prefix))
+  return profileCandidates(keys, namespace, request.prefix)
 }
 
 /** Lists every profile the hub user may see into the list (a detached `__complete --refresh`). */

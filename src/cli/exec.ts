@@ -172,7 +172,9 @@ export async function runExec(argv: string[]): Promise<number> {
         get pick() {
           return printer.interactive
             ? async (profiles: ClusterProfile[], message: string) =>
-                (await wiring.picker()).pickProfiles(profiles, message)
+                (await wiring.picker()).pickProfiles(profiles, message, {
+                  reachable: await wiring.reachability(pipelineInput(flags).providers),
+                })
             : undefined
         },
         fold: (profiles) => foldTargets(profiles, flags['no-dedupe'], printer),

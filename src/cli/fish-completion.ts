@@ -1,8 +1,7 @@
 // fish completion, which @oclif/plugin-autocomplete does not write: a script made from the commands
 // oclif knows (their names and summaries), asking `cpcred __complete` (src/cli/complete.ts) for
 // everything else, as the bash and zsh scripts do (src/hooks/completion-scripts.ts). The
-// `autocomplete` commands (src/commands/autocomplete/) print how to load it.
-import path from 'node:path'
+// `autocomplete` commands (src/commands/autocomplete/) print how to load it (src/cli/completion-setup.ts).
 import {COMPLETE_COMMAND} from './router.js'
 
 /** A command or topic the shell offers, by its oclif id (`cache:clear`). */
@@ -34,11 +33,6 @@ export function completionEntries({bin, commands, topics}: CommandsAndTopics): C
   ]
 }
 
-/** Where the script is kept, beside the bash and zsh ones that the plugin writes. */
-export function fishScriptPath(cacheDir: string, bin: string): string {
-  return path.join(cacheDir, 'autocomplete', 'functions', 'fish', `${bin}.fish`)
-}
-
 /** A fish single-quoted word: only `\` and `'` are special there. */
 export function fishQuote(word: string): string {
   return `'${word.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
@@ -47,7 +41,8 @@ export function fishQuote(word: string): string {
 /**
  * The script. At TAB, `cpcred __complete` answers for the words before the cursor: candidates one per
  * line, or `:commands` (the next command or topic name, which the script knows by the words typed),
- * `:command N` (exec's command line from word N on: fish completes it as a line of its own) or
+ * `:command N KUBECONFIG` (exec's command line from word N on: fish completes it as a line of its own,
+ * with that KUBECONFIG) or
  * another directive (nothing). No file names but after exec's `--`, as in the bash script.
  */
 export function fishCompletionScript(bin: string, entries: CompletionEntry[]): string {
@@ -83,8 +78,11 @@ function __${name}_complete
 ${cases.join('\n')}
             end
         case ':command *'
-            # The words from the command exec runs on: complete them as that command's own line.
-            set -l first (math (string replace ':command ' '' -- $answer[1]) + 1)
+            # The words from the command exec runs on: complete them as that command's own line,
+            # with the target's KUBECONFIG (":command N KUBECONFIG").
+            set -l directive (string split -m 2 ' ' -- $answer[1])
+            set -lx KUBECONFIG $directive[3]
+            set -l first (math $directive[2] + 1)
             set -l line
             if test $first -le (count $words)
                 set line (string escape -- $words[$first..-1])
@@ -97,33 +95,5 @@ ${cases.join('\n')}
 end
 complete -c ${bin} -e
 complete -c ${bin} -f -a '(__${name}_complete)'
-`
-}
-
-/** What `autocomplete script fish` prints: the line a fish completions file needs to load the script. */
-export function fishSetupScript(bin: string, script: string): string {
-  return `# ${bin} autocomplete setup: the completion \`${bin} autocomplete\` keeps up to date
-test -f ${fishQuote(script)}; and source ${fishQuote(script)}
-`
-}
-
-/** What `autocomplete fish` prints, as the plugin does for bash and zsh. */
-export function fishInstructions(bin: string, scriptCommand: string): string {
-  return `
-Setup Instructions for ${bin.toUpperCase()} CLI Autocomplete ---
-==============================================
-
-1) Run this command in fish:
-
-  mkdir -p $__fish_config_dir/completions; ${scriptCommand} > $__fish_config_dir/completions/${bin}.fish
-
-  fish loads that file the first time you complete a ${bin} command line; it sources the completion
-  that \`${bin} autocomplete\` wrote, so \`${bin} autocomplete --refresh-cache\` updates it.
-
-2) Start using autocomplete:
-
-  ${bin} <TAB>                  # Command completion
-  ${bin} command --<TAB>        # Flag completion
-  ${bin} describe <TAB>         # Profile names (NAMESPACE/NAME)
 `
 }

@@ -9,10 +9,12 @@ import type {fanOutView} from '../adapters/fan-out-view.js'
 import type {makeDirectory} from '../adapters/directories.js'
 import type {LogFile, writeFileAtomic} from '../adapters/files.js'
 import type * as Picker from '../adapters/picker.js'
+import type {CompletionTargets} from '../adapters/completion-targets.js'
 import type {spoolStdin} from '../adapters/stdin-spool.js'
 import * as interrupts from '../adapters/interrupts.js'
 import type {LoadedProviders} from '../adapters/providers.js'
 import type {Provider} from '../core/access/provider-file.js'
+import type {ProviderSelection} from '../core/access/provider-selection.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import type {DoctorDeps} from '../usecases/doctor.js'
 import type {RecentProfilePorts} from '../usecases/recent-profile.js'
@@ -68,8 +70,13 @@ export interface Wiring {
   kubeconfigFiles(): Promise<KubeconfigFiles>
   /** kubectl's kuberc and command lookup, for its credential-plugin policy. */
   kubectlPreferences(): Promise<KubectlPreferences>
-  /** The person at the terminal, asked this question to choose one profile (when interactive). */
-  chooser(question: string): Chooser
+  /**
+   * The person at the terminal, asked this question to choose one profile (when interactive); the
+   * profiles none of these providers reaches are marked.
+   */
+  chooser(question: string, providers?: ProviderSelection): Chooser
+  /** Which profiles one of these providers reaches; undefined (no marks) when they cannot be read. */
+  reachability(providers: ProviderSelection): Promise<Picker.Reachable | undefined>
   /**
    * The hub a completion is for, from the kubeconfig alone; `connect` opens it quietly (a plugin of
    * the hub's user never prompts or prints at TAB).
@@ -77,6 +84,8 @@ export interface Wiring {
   completionHub(selection: HubSelection): Promise<CompletionHub & {connect(): Promise<HubPort>}>
   /** The lists of profile names offered at TAB, beside the credential cache. */
   completionLists(): Promise<CompletionLists>
+  /** The kubeconfigs of exec's targets, for completing the command after `--` against its target. */
+  completionTargets(): Promise<CompletionTargets>
 
   // -------------------------------------------------------------------------------------------
   // The hub, the targets and doctor's probes
@@ -103,7 +112,7 @@ export interface Wiring {
     apiVersion?: string,
   ): Promise<RecentProfilePorts & {hubConfig(): Promise<HubConfig>}>
   /** The hub, connected, for commands that may pick a profile on a terminal. */
-  sessionHub(selection: HubSelection): Promise<SessionHub>
+  sessionHub(selection: HubSelection, providers?: ProviderSelection): Promise<SessionHub>
   readonly providers: ProviderSource
   /** Plugins; the runner's module loads only when one runs (a cached credential needs none). */
   readonly plugins: PluginProcessRunner
@@ -193,6 +202,13 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         connect: () => hubConnector.connect(config, {stdinIsTTY: false, onPluginStderr: () => undefined}),
       }
     },
+    async completionTargets() {
+      const [{CompletionTargets}, {cacheDir}] = await Promise.all([
+        import('../adapters/completion-targets.js'),
+        import('../adapters/cache-dir.js'),
+      ])
+      return new CompletionTargets(cacheDir('completion', env), [process.execPath, ...cpcredCommand()], env)
+    },
     async completionLists() {
       const [{CompletionCache}, {cacheDir}] = await Promise.all([
         import('../adapters/completion-cache.js'),
@@ -200,10 +216,25 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       ])
       return new CompletionCache(cacheDir('completion', env))
     },
-    chooser(question) {
+    chooser(question, providers) {
       return {
         interactive: wiring.printer.interactive,
-        pickOne: async (profiles) => (await import('../adapters/picker.js')).pickProfile(profiles, question),
+        pickOne: async (profiles) =>
+          (await wiring.picker()).pickProfile(profiles, question, {
+            reachable: providers && (await wiring.reachability(providers)),
+          }),
+      }
+    },
+    async reachability(providers) {
+      try {
+        const [{providers: loaded}, {chooseProvider}] = await Promise.all([
+          wiring.providers.load(providers),
+          import('../core/access/resolve-access.js'),
+        ])
+        return (profile) => chooseProvider(profile, loaded) !== undefined
+      } catch {
+        // The run itself says what is wrong with the providers.
+        return undefined
       }
     },
 
@@ -277,7 +308,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         },
       }
     },
-    async sessionHub(selection) {
+    async sessionHub(selection, providers) {
       const [hub, {oneProfile}] = await Promise.all([
         wiring.openHub(selection),
         import('../usecases/find-profiles.js'),
@@ -288,7 +319,12 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         pin: hub.pin(),
         namespace,
         chooseProfile: (text, allNamespaces) =>
-          oneProfile(hub, text, {namespace, allNamespaces}, wiring.chooser('Which ClusterProfile?')),
+          oneProfile(
+            hub,
+            text,
+            {namespace, allNamespaces},
+            wiring.chooser('Which ClusterProfile?', providers),
+          ),
         close: () => hub.close(),
       }
     },

@@ -45,9 +45,11 @@ export default class Whoami extends Command {
     const profile = atMostOneOperand(positionals, WHOAMI_USAGE)
     const wiring = wire()
     const {printer} = wiring
+    const providers = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
     const review = await whoami(
       {
-        openHub: () => wiring.sessionHub(hubSelection(flags)),
+        // The picker marks the profiles these providers do not reach.
+        openHub: () => wiring.sessionHub(hubSelection(flags), providers),
         federation: () => wiring.federation(() => wiring.hubConnector.loadConfig(hubSelection(flags))),
         providers: wiring.providers,
         plugins: wiring.plugins,
@@ -62,7 +64,7 @@ export default class Whoami extends Command {
       {
         profile,
         allNamespaces: flags['all-namespaces'],
-        providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
+        providers,
         noCache: flags['no-cache'],
         pluginTimeoutMs: flags['plugin-timeout'],
         stdinIsTTY: printer.stdinIsTTY,

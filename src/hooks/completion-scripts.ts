@@ -1,10 +1,12 @@
-// After @oclif/plugin-autocomplete writes its completion scripts (commands and flags), add profile
-// names to the bash and zsh ones: a function that asks `cpcred __complete` (src/cli/complete.ts),
-// which answers from a local list in a few tens of milliseconds and renews the list in the background.
-// fish, which the plugin does not know, gets a script of cpcred's own beside them
-// (src/cli/fish-completion.ts).
+// After @oclif/plugin-autocomplete writes its completion scripts (commands and flags) into its
+// cache, cpcred keeps its own copies in the data directory (src/cli/completion-setup.ts), where a
+// cache clear does not reach them: the bash and zsh ones with a function that asks
+// `cpcred __complete` (src/cli/complete.ts) for profile names and the rest, which answers from a
+// local list in a few tens of milliseconds and renews the list in the background; and a fish
+// script of cpcred's own, since the plugin does not know fish (src/cli/fish-completion.ts).
 import type {Hook} from '@oclif/core'
-import {completionEntries, fishCompletionScript, fishScriptPath} from '../cli/fish-completion.js'
+import {completionScriptPath} from '../cli/completion-setup.js'
+import {completionEntries, fishCompletionScript} from '../cli/fish-completion.js'
 import {COMPLETE_COMMAND} from '../cli/router.js'
 
 const MARK = '# cpcred: profile names'
@@ -15,18 +17,25 @@ const hook: Hook<'postrun'> = async function ({Command, config}) {
     import('node:fs/promises'),
     import('node:path'),
   ])
-  const functions = path.join(config.cacheDir, 'autocomplete', 'functions')
-  for (const [file, addProfiles] of [
-    [path.join(functions, 'bash', `${config.bin}.bash`), bashWithProfiles],
-    [path.join(functions, 'zsh', `_${config.bin}`), zshWithProfiles],
-  ] as const) {
-    const script = await readFile(file, 'utf8').catch(() => undefined)
-    if (script === undefined || script.includes(MARK)) continue
-    await writeFile(file, addProfiles(script, config.bin))
+  const write = async (file: string, text: string) => {
+    await mkdir(path.dirname(file), {recursive: true})
+    await writeFile(file, text)
   }
-  const fish = fishScriptPath(config.cacheDir, config.bin)
-  await mkdir(path.dirname(fish), {recursive: true})
-  await writeFile(fish, fishCompletionScript(config.bin, completionEntries(config)))
+  const functions = path.join(config.cacheDir, 'autocomplete', 'functions')
+  for (const [shell, built, addProfiles] of [
+    ['bash', path.join(functions, 'bash', `${config.bin}.bash`), bashWithProfiles],
+    ['zsh', path.join(functions, 'zsh', `_${config.bin}`), zshWithProfiles],
+  ] as const) {
+    const script = await readFile(built, 'utf8').catch(() => undefined)
+    if (script === undefined) continue
+    // An older cpcred patched the plugin's file in place.
+    const own = script.includes(MARK) ? script : addProfiles(script, config.bin)
+    await write(completionScriptPath(config.dataDir, shell, config.bin), own)
+  }
+  await write(
+    completionScriptPath(config.dataDir, 'fish', config.bin),
+    fishCompletionScript(config.bin, completionEntries(config)),
+  )
 }
 
 export default hook
@@ -68,8 +77,11 @@ _${name}_profiles()
   topic=("\${(@)@[separator+1,-1]}")
   answer=(\${(f)"$(${bin} ${COMPLETE_COMMAND} "\${(@)topic}" "\${(@)words[1,CURRENT]}" 2>/dev/null)"})
   if [[ \${answer[1]} == ':command '* ]]; then
-    # The words from the command exec runs on: complete them as that command's own line.
-    local -i skip=$(( \${answer[1]#:command } - \${#topic} ))
+    # The words from the command exec runs on: complete them as that command's own line, with the
+    # target's KUBECONFIG (":command N KUBECONFIG").
+    local rest=\${answer[1]#:command }
+    local -x KUBECONFIG=\${rest#* }
+    local -i skip=$(( \${rest%% *} - \${#topic} ))
     shift skip words
     (( CURRENT -= skip ))
     _normal
@@ -96,24 +108,29 @@ export function bashProfileCompletion(bin: string): string {
 ${MARK} (NAMESPACE/NAME), flags and values for the commands; the shell's own completion after exec's --.
 _${name}_complete_profiles()
 {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" IFS=$'\\n'
+  # IFS stays the shell's: the command's own completion after -- runs in this function, and
+  # cobra's (kubectl's) joins its words with IFS before it evals them.
+  local cur="\${COMP_WORDS[COMP_CWORD]}"
   local -a answer
-  answer=($(${bin} ${COMPLETE_COMMAND} "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+  mapfile -t answer < <(${bin} ${COMPLETE_COMMAND} "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
   case "\${answer[0]}" in
     :commands) _${name}_autocomplete ;;
     ":command "*)
-      local -i offset=$(( \${answer[0]#:command } + 1 ))
+      # ":command N KUBECONFIG": the command's words start at N, its completion asks the target.
+      local rest="\${answer[0]#:command }"
+      local -i offset=$(( \${rest%% *} + 1 ))
+      local -x KUBECONFIG="\${rest#* }"
       if declare -F _command_offset >/dev/null; then
         _command_offset "$offset"
       elif (( COMP_CWORD == offset )); then
-        COMPREPLY=($(compgen -c -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -c -- "$cur")
       else
         compopt -o filenames 2>/dev/null
-        COMPREPLY=($(compgen -f -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       fi
       ;;
     :*) COMPREPLY=() ;;
-    *) COMPREPLY=($(compgen -W "\${answer[*]}" -- "$cur")) ;;
+    *) mapfile -t COMPREPLY < <(compgen -W "\${answer[*]}" -- "$cur") ;;
   esac
 }
 complete -F _${name}_complete_profiles ${bin}

@@ -3,7 +3,7 @@
 // script, in a real bash, zsh and fish, and kubectl finding `kubectl-cpcred` on PATH.
 import assert from 'node:assert/strict'
 import {accessSync, constants, existsSync, statSync} from 'node:fs'
-import {readFile, symlink, writeFile} from 'node:fs/promises'
+import {readFile, rm, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {cpcred, cpcredBin, isolatedEnv, repoRoot, runProgram, tempDir} from '../helpers/env.js'
@@ -17,17 +17,18 @@ async function installCompletion(shell: 'bash' | 'zsh' | 'fish', prefix: string)
   const fixture = await spokeFixture({prefix})
   const bin = await tempDir('cpcred-bin-')
   await symlink(cpcredBin, path.join(bin, 'cpcred'))
-  const cache = await tempDir('cpcred-completion-cache-')
+  const data = await tempDir('cpcred-completion-data-')
   const env: NodeJS.ProcessEnv = {
     ...isolatedEnv,
     PATH: `${bin}${path.delimiter}${process.env.PATH}`,
-    XDG_CACHE_HOME: cache,
+    XDG_CACHE_HOME: await tempDir('cpcred-completion-cache-'),
+    XDG_DATA_HOME: data,
     KUBECONFIG: fixture.hubKubeconfig,
   }
   const setup = await cpcred(['autocomplete', shell], env)
   assert.equal(setup.code, 0, setup.stderr)
   assert.match(setup.stdout, new RegExp(`cpcred autocomplete script ${shell}`))
-  return {fixture, env, functions: path.join(cache, 'cpcred', 'autocomplete', 'functions', shell)}
+  return {fixture, env, functions: path.join(data, 'cpcred', 'completion', shell)}
 }
 
 /** The program's path where it is on PATH (an executable file), as the shell would find it. */
@@ -47,6 +48,19 @@ function onPath(program: string): string | undefined {
 /** Why a shell's tests skip: only when the shell is not installed at all. */
 const notInstalled = (shell: string) =>
   `${shell} is not installed: install it (Debian: apt-get install ${shell}; .ci/run does) to run these tests`
+
+/**
+ * kubectl words after `cpcred exec NS/target --provider-file F -- kubectl`, and what kubectl's own
+ * completion offers for them when it asks the target: the target's resources (the credential is
+ * cpcred's, got at TAB), not the hub's ClusterProfile CRD, and the target kubeconfig's one context.
+ */
+function kubectlOnTarget(fixture: SpokeFixture): [string[], string[]][] {
+  return [
+    [['get', 'namespa'], ['namespaces']],
+    [['get', 'clusterprofil'], []],
+    [['config', 'use-context', ''], [`${fixture.namespace}/target`]],
+  ]
+}
 
 /** bash-completion, where installed: what a bash user's shell normally has loaded. */
 const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion'
@@ -158,6 +172,74 @@ describe('shell completion of commands, flags and profile names', () => {
     },
   )
 
+  it(
+    "after exec's `--`: kubectl's own completion (cobra's) asks the target, and completes each word once",
+    {skip: existsSync(BASH_COMPLETION) ? false : notInstalled('bash-completion')},
+    async () => {
+      /** What bash offers with bash-completion and kubectl's completion loaded, as in a user's shell. */
+      const offered = async (...words: string[]) => {
+        const result = await runProgram(
+          'bash',
+          [
+            '-c',
+            'source "$1"; source <(kubectl completion bash); source "$2"; shift 2; COMP_WORDS=(cpcred "$@"); COMP_CWORD=$#; COMP_LINE="cpcred $*"; COMP_POINT=${#COMP_LINE}; _cpcred_complete_profiles 2>/dev/null; printf "%s\\n" "${COMPREPLY[@]}"',
+            'complete',
+            BASH_COMPLETION,
+            script,
+            ...words,
+          ],
+          {env},
+        )
+        assert.equal(result.code, 0, result.stderr)
+        return result.stdout.split('\n').filter(Boolean)
+      }
+      const line = [`${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '--', 'kubectl']
+      for (const [words, expected] of kubectlOnTarget(fixture)) {
+        assert.deepEqual(await offered('exec', ...line, ...words), expected, words.join(' '))
+      }
+      // The next word: never the command's own words again (`get get`).
+      assert.ok(!(await offered('exec', ...line, 'get', 'namespaces', '')).includes('get'))
+    },
+  )
+
+  it('`autocomplete bash` is cpcred’s own: its command adds the rc line once, on a line of its own', async () => {
+    const home = await tempDir('cpcred-completion-home-')
+    const rc = path.join(home, '.bashrc')
+    // A file without a final newline: the line must not be glued to its last line.
+    await writeFile(rc, 'alias k=kubectl')
+    const setup = await cpcred(['autocomplete', 'bash'], env)
+    assert.equal(setup.code, 0, setup.stderr)
+    assert.doesNotMatch(setup.stdout, /Setup Instructions for CPCRED CLI Autocomplete|Enjoy!|printf "\$\(/)
+    const command = setup.stdout.split('\n').find((line) => line.includes('autocomplete script bash'))
+    assert.ok(command, setup.stdout)
+    for (let run = 0; run < 2; run++) {
+      const ran = await runProgram('bash', ['-c', command.trim()], {env: {...env, HOME: home}})
+      assert.equal(ran.code, 0, ran.stderr)
+    }
+    const line = (await cpcred(['autocomplete', 'script', 'bash'], env)).stdout
+    assert.equal(await readFile(rc, 'utf8'), `alias k=kubectl\n${line}`)
+  })
+
+  it('the rc line loads completion after a cache clear, and rebuilds a missing script', async () => {
+    const home = await tempDir('cpcred-completion-home-')
+    await writeFile(
+      path.join(home, '.bashrc'),
+      (await cpcred(['autocomplete', 'script', 'bash'], env)).stdout,
+    )
+    const loaded = async () => {
+      const result = await runProgram('bash', ['-c', 'source ~/.bashrc; complete -p cpcred'], {
+        env: {...env, HOME: home},
+      })
+      return result.stdout.trim()
+    }
+    assert.equal(await loaded(), 'complete -F _cpcred_complete_profiles cpcred')
+    await rm(path.join(env.XDG_CACHE_HOME!, 'cpcred'), {recursive: true, force: true})
+    assert.equal(await loaded(), 'complete -F _cpcred_complete_profiles cpcred', 'after the cache is cleared')
+    await rm(path.join(env.XDG_DATA_HOME!, 'cpcred'), {recursive: true, force: true})
+    assert.equal(await loaded(), 'complete -F _cpcred_complete_profiles cpcred', 'the script rebuilt')
+    assert.ok(existsSync(script))
+  })
+
   it('the script is what `autocomplete` wrote: the plugin function and cpcred’s profile function', async () => {
     const text = await readFile(script, 'utf8')
     assert.match(text, /^_cpcred_autocomplete\(\)/m)
@@ -222,6 +304,33 @@ describe('zsh completion of profile names', {skip: zsh ? false : notInstalled('z
       offered.some((word) => word.endsWith('manifest.yaml')),
       `files after the command: ${offered.join(' ')}`,
     )
+  })
+
+  it('the `autocomplete script zsh` line loads completion, and rebuilds a missing script', async () => {
+    const home = await tempDir('cpcred-zsh-home-')
+    await writeFile(path.join(home, '.zshrc'), (await cpcred(['autocomplete', 'script', 'zsh'], env)).stdout)
+    const loaded = async () => {
+      const result = await runProgram(zsh!, ['-f', '-c', 'source ~/.zshrc; print -r -- $_comps[cpcred]'], {
+        env: {...env, HOME: home},
+      })
+      assert.equal(result.code, 0, result.stderr)
+      return result.stdout.trim()
+    }
+    assert.equal(await loaded(), '_cpcred')
+    await rm(path.join(env.XDG_CACHE_HOME!, 'cpcred'), {recursive: true, force: true})
+    await rm(path.join(env.XDG_DATA_HOME!, 'cpcred'), {recursive: true, force: true})
+    assert.equal(await loaded(), '_cpcred', 'the script rebuilt')
+    assert.ok(existsSync(path.join(functions, '_cpcred')))
+  })
+
+  it("after exec's `--`: kubectl's own completion asks the target, not the hub", async () => {
+    const kubectl = await runProgram('kubectl', ['completion', 'zsh'], {env})
+    assert.equal(kubectl.code, 0, kubectl.stderr)
+    await writeFile(path.join(functions, '_kubectl'), kubectl.stdout)
+    const line = [`${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '--', 'kubectl']
+    for (const [words, expected] of kubectlOnTarget(fixture)) {
+      assert.deepEqual(await complete('exec', ...line, ...words), expected, words.join(' '))
+    }
   })
 })
 
@@ -306,17 +415,21 @@ describe(
       ])
     })
 
-    it('`autocomplete script fish` loads the script `autocomplete` keeps in the cache', async () => {
+    it("after exec's `--`: kubectl's own completion asks the target, not the hub", async () => {
+      const kubectl = await runProgram('kubectl', ['completion', 'fish'], {env})
+      assert.equal(kubectl.code, 0, kubectl.stderr)
+      const completions = path.join(env.XDG_CONFIG_HOME!, 'fish', 'completions')
+      await writeFile(path.join(completions, 'kubectl.fish'), kubectl.stdout)
+      const line = [`${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '--', 'kubectl']
+      for (const [words, expected] of kubectlOnTarget(fixture)) {
+        assert.deepEqual(await complete('exec', ...line, ...words), expected, words.join(' '))
+      }
+    })
+
+    it('`autocomplete script fish` loads the script `autocomplete` keeps in the data directory', async () => {
       const script = await cpcred(['autocomplete', 'script', 'fish'], env)
       assert.equal(script.code, 0, script.stderr)
-      const file = path.join(
-        env.XDG_CACHE_HOME!,
-        'cpcred',
-        'autocomplete',
-        'functions',
-        'fish',
-        'cpcred.fish',
-      )
+      const file = path.join(env.XDG_DATA_HOME!, 'cpcred', 'completion', 'fish', 'cpcred.fish')
       assert.ok(script.stdout.includes(`source '${file}'`), script.stdout)
       assert.match(await readFile(file, 'utf8'), /^complete -c cpcred -f -a '\(__cpcred_complete\)'$/m)
     })
@@ -334,5 +447,76 @@ describe('kubectl cpcred', () => {
     const help = await runProgram('kubectl', ['cpcred', 'list', '--help'], {env})
     assert.equal(help.code, 0, help.stderr)
     assert.match(help.stdout, /List the ClusterProfiles on the hub/)
+  })
+
+  describe('kubectl cpcred <TAB> (kubectl_complete-cpcred on PATH)', () => {
+    let fixture: SpokeFixture
+    let env: NodeJS.ProcessEnv
+
+    before(async () => {
+      fixture = await spokeFixture({prefix: 'kubectl-completion'})
+      const bin = await tempDir('cpcred-kubectl-completion-')
+      await symlink(cpcredBin, path.join(bin, 'kubectl-cpcred'))
+      await symlink(
+        path.join(repoRoot, 'bin', 'kubectl_complete-cpcred'),
+        path.join(bin, 'kubectl_complete-cpcred'),
+      )
+      env = {
+        ...isolatedEnv,
+        PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+        XDG_CACHE_HOME: await tempDir('cpcred-kubectl-completion-cache-'),
+        KUBECONFIG: fixture.hubKubeconfig,
+      }
+    })
+
+    /** What kubectl's completion protocol answers for `kubectl cpcred WORDS…`: candidates, directive. */
+    async function complete(...words: string[]): Promise<{candidates: string[]; directive: string}> {
+      const result = await runProgram('kubectl', ['__complete', 'cpcred', ...words], {env})
+      assert.equal(result.code, 0, result.stderr)
+      const lines = result.stdout.split('\n').filter(Boolean)
+      return {candidates: lines.slice(0, -1).map((line) => line.split('\t')[0]!), directive: lines.at(-1)!}
+    }
+
+    it('commands, topics, flags and profile names, no files', async () => {
+      const top = await complete('')
+      for (const command of ['cache', 'describe', 'exec', 'list', 'whoami'])
+        assert.ok(top.candidates.includes(command), top.candidates.join(' '))
+      assert.ok(!top.candidates.includes('autocomplete:script'))
+      assert.equal(top.directive, ':4')
+      assert.deepEqual((await complete('cache', '')).candidates, ['clear'])
+      assert.deepEqual((await complete('describe', `${fixture.namespace}/`)).candidates, [
+        `${fixture.namespace}/target`,
+      ])
+      assert.deepEqual((await complete('exec', `${fixture.namespace}/target`, '--paral')).candidates, [
+        '--parallel',
+      ])
+    })
+
+    it("after exec's `--`: kubectl's own completion, against the target", async () => {
+      const line = [`${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '--', 'kubectl']
+      for (const [words, expected] of kubectlOnTarget(fixture)) {
+        assert.deepEqual((await complete('exec', ...line, ...words)).candidates, expected, words.join(' '))
+      }
+    })
+
+    it(
+      'in bash, with kubectl’s completion loaded',
+      {skip: existsSync(BASH_COMPLETION) ? false : notInstalled('bash-completion')},
+      async () => {
+        const result = await runProgram(
+          'bash',
+          [
+            '-c',
+            'source "$1"; source <(kubectl completion bash); shift; COMP_WORDS=(kubectl cpcred "$@"); COMP_CWORD=$(( $# + 1 )); COMP_LINE="kubectl cpcred $*"; COMP_POINT=${#COMP_LINE}; __start_kubectl 2>/dev/null; printf "%s\\n" "${COMPREPLY[@]}"',
+            'complete',
+            BASH_COMPLETION,
+            'descr',
+          ],
+          {env},
+        )
+        assert.equal(result.code, 0, result.stderr)
+        assert.deepEqual(result.stdout.split('\n').filter(Boolean), ['describe'])
+      },
+    )
   })
 })

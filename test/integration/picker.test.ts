@@ -143,9 +143,28 @@ describe('interactive picking on a terminal', () => {
       await session.waitFor(`Run on ${FLEET.length} clusters? (y/N)`)
       session.type(answer.typed)
       const {code, output} = await session.exited
-      assert.equal(code, 1, output)
+      // A cancel, as Esc and Ctrl-C are: 130, quietly, the answer left on screen.
+      assert.equal(code, 130, output)
       assert.deepEqual(ranOn(output), [])
-      assert.match(output, /nothing was run/)
+      assert.match(output, new RegExp(`Run on ${FLEET.length} clusters\\? no`))
+      assert.doesNotMatch(output, /error/i)
+    })
+  }
+
+  for (const cancel of [
+    {typed: '\x1b', shown: 'Esc'},
+    {typed: '\x03', shown: 'Ctrl-C'},
+  ]) {
+    it(`exec: ${cancel.shown} clears the picker off the screen`, async () => {
+      const session = await execPicker()
+      await settle()
+      session.type(cancel.typed)
+      const {code, output} = await session.exited
+      assert.equal(code, 130, output)
+      // After the list was last drawn, every line of it (the question, 5 profiles, the help) erased.
+      const after = output.slice(output.lastIndexOf('beta-west'))
+      const erased = after.split('\x1b[2K').length - 1
+      assert.ok(erased >= FLEET.length + 2, `${erased} lines erased after the list: ${JSON.stringify(after)}`)
     })
   }
 
@@ -221,5 +240,50 @@ describe('interactive picking on a terminal', () => {
     await session.waitFor(/❯ ◯ [\w-]+\/alpha-east/)
     session.type('\x03')
     assert.equal((await session.exited).code, 130)
+  })
+
+  it("marks the profiles none of the consumer's providers reaches", async () => {
+    const {hub} = await testEnv()
+    const far = await spokeFixture({prefix: 'picker-reach', profileName: 'near'})
+    await applyProfile(hub, {
+      metadata: {name: 'far', namespace: far.namespace},
+      spec: {clusterManager: {name: 'test-manager'}},
+      status: {accessProviders: [{name: 'elsewhere', cluster: {server: 'https://far.invalid'}}]},
+    })
+    const session = runOnTty(
+      [
+        process.execPath,
+        cpcredBin,
+        'exec',
+        '-n',
+        far.namespace,
+        '--provider-file',
+        far.providerFile,
+        '--',
+        'true',
+      ],
+      env(),
+    )
+    await session.waitFor('Run on which clusters?')
+    await session.waitFor('/near')
+    await settle()
+    session.type('\x03')
+    const {code, output} = await session.exited
+    assert.equal(code, 130, output)
+    assert.match(output, /\/far \(healthy: [^)]*\) ✗ no provider of yours\r?$/m)
+    assert.doesNotMatch(output, /\/near \(healthy: [^)]*\) ✗/)
+    // The single select of a command that needs a credential marks them too.
+    const whoami = runOnTty(
+      [process.execPath, cpcredBin, 'whoami', '-n', far.namespace, '--provider-file', far.providerFile],
+      env(),
+    )
+    await whoami.waitFor('Which ClusterProfile?')
+    await whoami.waitFor('/near')
+    await settle()
+    whoami.type('\x03')
+    const picked = await whoami.exited
+    assert.equal(picked.code, 130, picked.output)
+    assert.match(picked.output, /\/far \(healthy: [^)]*\) ✗ no provider of yours\r?$/m)
+    assert.doesNotMatch(picked.output, /\/near \(healthy: [^)]*\) ✗/)
   })
 })

@@ -5,6 +5,8 @@ import path from 'node:path'
 import {describe, it} from 'node:test'
 import {CompletionCache} from '../../src/adapters/completion-cache.js'
 import {
+  cobraOutput,
+  commandCandidates,
   completionOutput,
   completionRequest,
   profileCandidates,
@@ -23,6 +25,8 @@ const commands: Record<string, ManifestCommand> = {
     flags: {
       ...hubFlags,
       parallel: {type: 'option'},
+      all: {type: 'boolean'},
+      'provider-file': {type: 'option'},
       'fail-fast': {type: 'boolean'},
       output: {type: 'option', char: 'o', options: ['text', 'json']},
       secret: {type: 'boolean', hidden: true},
@@ -100,8 +104,29 @@ describe('completionRequest: what the word under the cursor asks for', () => {
   })
 
   it("after exec's `--`: the shell's completion of the command line from the word after it", () => {
-    assert.deepEqual(completionRequest(['exec', 'a/b', '--', 'kub'], commands), {kind: 'command', offset: 3})
+    // One target: it and the flags that find it, for `cpcred kubeconfig` to write its kubeconfig.
+    assert.deepEqual(completionRequest(['exec', 'a/b', '--', 'kub'], commands), {
+      kind: 'command',
+      offset: 3,
+      target: {profile: 'a/b', flags: []},
+    })
+    assert.deepEqual(
+      completionRequest(
+        ['exec', '--kubeconfig', 'hub', '-n', 'ns', '--parallel', '2', 'p', '--provider-file=f', '--', 'k'],
+        commands,
+      ),
+      {
+        kind: 'command',
+        offset: 10,
+        target: {profile: 'p', flags: ['--kubeconfig=hub', '--namespace=ns', '--provider-file=f']},
+      },
+    )
+    // A fleet (--all, -l, several profiles) has no one target.
     assert.deepEqual(completionRequest(['exec', '-A', '--all', '--', 'kubectl', 'get', '-o', ''], commands), {
+      kind: 'command',
+      offset: 4,
+    })
+    assert.deepEqual(completionRequest(['exec', 'a/b', 'a/c', '--', 'k'], commands), {
       kind: 'command',
       offset: 4,
     })
@@ -145,8 +170,8 @@ describe('completionOutput: what `cpcred __complete` prints for the shell script
       'a\nns/a\n',
     )
     assert.equal(
-      completionOutput({kind: 'command', offset: 3}, () => []),
-      ':command 3\n',
+      completionOutput({kind: 'command', offset: 3}, () => [], '/cache/t 1.kubeconfig'),
+      ':command 3 /cache/t 1.kubeconfig\n',
     )
     assert.equal(
       completionOutput({kind: 'commands'}, () => []),
@@ -190,5 +215,35 @@ describe('CompletionCache.waitFor: the first TAB waits for a refresh running els
     assert.equal(await cache.waitFor('hub', 300), undefined)
     const waited = Date.now() - started
     assert.ok(waited >= 280 && waited < 1500, `waited ${waited} ms`)
+  })
+})
+
+describe('kubectl cpcred <TAB>: commandCandidates and cobraOutput', () => {
+  const manifest: Record<string, ManifestCommand> = {
+    describe: {flags: {}, summary: 'Show a profile.\nMore.'},
+    'cache:clear': {flags: {}, summary: 'Remove cached credentials.'},
+    'autocomplete:script': {flags: {}, hidden: true},
+    autocomplete: {flags: {}, summary: 'Set up completion.'},
+  }
+
+  it('the next command or topic word, with the command summary, never a hidden one', () => {
+    assert.deepEqual(commandCandidates([''], manifest), [
+      {word: 'autocomplete', summary: 'Set up completion.'},
+      {word: 'cache', summary: ''},
+      {word: 'describe', summary: 'Show a profile.'},
+    ])
+    assert.deepEqual(commandCandidates(['cache', 'c'], manifest), [
+      {word: 'clear', summary: 'Remove cached credentials.'},
+    ])
+    assert.deepEqual(commandCandidates(['autocomplete', ''], manifest), [])
+    assert.deepEqual(commandCandidates(['nonsense', ''], manifest), [])
+  })
+
+  it("cobra's format: a line per candidate (tab, description), then the directive", () => {
+    assert.equal(
+      cobraOutput([{word: 'describe', summary: 'Show\ta  profile.'}, {word: 'ns/p'}]),
+      'describe\tShow a profile.\nns/p\n:4\n',
+    )
+    assert.equal(cobraOutput([], 0), ':0\n')
   })
 })

@@ -5,7 +5,7 @@ import {runAutocomplete} from '../../cli/autocomplete.js'
 export const SHELLS = ['zsh', 'bash', 'fish', 'powershell']
 
 export default class Autocomplete extends Command {
-  static override summary = 'Display autocomplete installation instructions.'
+  static override summary = 'Set up shell completion: print what to run for SHELL (default: your shell).'
   static override examples = [
     '<%= config.bin %> autocomplete',
     '<%= config.bin %> autocomplete bash',
@@ -18,7 +18,7 @@ export default class Autocomplete extends Command {
   static override flags = {
     'refresh-cache': Flags.boolean({
       char: 'r',
-      description: 'Refresh cache (ignores displaying instructions)',
+      description: 'Rebuild the completion scripts (after an upgrade) without printing the instructions.',
     }),
   }
 

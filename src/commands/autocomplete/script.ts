@@ -3,7 +3,7 @@ import {runAutocompleteScript} from '../../cli/autocomplete.js'
 import {SHELLS} from './index.js'
 
 export default class AutocompleteScript extends Command {
-  static override summary = 'outputs autocomplete config script for shells'
+  static override summary = "The line that loads cpcred's completion in SHELL's setup file."
   static override hidden = true
   static override args = {shell: Args.string({description: 'Shell type', options: SHELLS})}
 

@@ -3,6 +3,8 @@
 
 /** A command's flags as the oclif manifest records them. */
 export interface ManifestCommand {
+  hidden?: boolean
+  summary?: string
   flags: Record<
     string,
     {type: 'boolean' | 'option'; char?: string; hidden?: boolean; allowNo?: boolean; options?: string[]}
@@ -25,6 +27,20 @@ const COMMAND_RUNNERS = new Set(['exec'])
 
 export type HubFlags = {kubeconfig?: string; context?: string; namespace?: string}
 
+/**
+ * The one profile an exec line runs on, and the flags that find it and its provider, as
+ * `cpcred kubeconfig` takes them: the command after `--` is completed against that target.
+ */
+export interface TargetArgs {
+  profile: string
+  flags: string[]
+}
+
+/** exec's flags that `cpcred kubeconfig` needs to write the same target's kubeconfig. */
+const TARGET_FLAGS = new Set(['kubeconfig', 'context', 'namespace', 'provider-file', 'access-provider'])
+/** exec's flags that select more than the profiles named: then there is no one target. */
+const SELECTING_FLAGS = new Set(['selector', 'all', 'placement', 'placement-key'])
+
 export type CompletionRequest =
   /** No cpcred command yet: the command and topic names (oclif's script knows them). */
   | {kind: 'commands'}
@@ -36,7 +52,7 @@ export type CompletionRequest =
    * After exec's `--`: the shell's own completion of the command line that starts at word `offset`
    * (an index into the words given), as `sudo` or `xargs` complete theirs.
    */
-  | {kind: 'command'; offset: number}
+  | {kind: 'command'; offset: number; target?: TargetArgs}
   /** Nothing cpcred knows of. */
   | {kind: 'none'}
 
@@ -72,14 +88,27 @@ export function completionRequest(
   }
 
   const hub: HubFlags = {}
+  const operands: string[] = []
+  const targetFlags: string[] = []
+  let selecting = false
   for (let index = start; index < before.length; index++) {
     const word = before[index]!
     if (word === '--') {
-      if (COMMAND_RUNNERS.has(id)) return {kind: 'command', offset: index + 1}
+      if (COMMAND_RUNNERS.has(id)) {
+        const one = operands.length === 1 && !selecting
+        return {
+          kind: 'command',
+          offset: index + 1,
+          ...(one ? {target: {profile: operands[0]!, flags: targetFlags}} : {}),
+        }
+      }
       // Elsewhere `--` only ends the flags: what follows are operands.
       return PROFILE_COMMANDS.has(id) ? {kind: 'profiles', hub, prefix: current} : {kind: 'none'}
     }
-    if (!word.startsWith('-') || word === '-') continue
+    if (!word.startsWith('-') || word === '-') {
+      operands.push(word)
+      continue
+    }
     const [flagWord, inline] = word.split(/=(.*)/s, 2) as [string, string | undefined]
     const name = flagNamed(flagWord)
     let value = inline
@@ -90,6 +119,9 @@ export function completionRequest(
       value = before[++index]
     }
     if (name === 'kubeconfig' || name === 'context' || name === 'namespace') hub[name] = value
+    if (name !== undefined && TARGET_FLAGS.has(name) && value !== undefined)
+      targetFlags.push(`--${name}=${value}`)
+    if (name !== undefined && SELECTING_FLAGS.has(name)) selecting = true
   }
   if (current.startsWith('-')) return {kind: 'words', words: startingWith(flagWords(flags), current)}
   return PROFILE_COMMANDS.has(id) ? {kind: 'profiles', hub, prefix: current} : {kind: 'none'}
@@ -119,14 +151,21 @@ export function profileCandidates(keys: string[], namespace: string, prefix: str
 
 /**
  * What `cpcred __complete` prints: candidates one per line, or one directive line starting with
- * `:` (no candidate can: profile names are DNS labels, flags start with `-`) for the shell script.
+ * `:` (no candidate can: profile names are DNS labels, flags start with `-`) for the shell script:
+ * `:commands`, or `:command N KUBECONFIG` (complete the words from N on as a command line of its
+ * own, with that KUBECONFIG).
  */
-export function completionOutput(request: CompletionRequest, profiles: () => string[]): string {
+export function completionOutput(
+  request: CompletionRequest,
+  profiles: () => string[],
+  kubeconfig = '',
+): string {
   switch (request.kind) {
     case 'commands':
       return ':commands\n'
     case 'command':
-      return `:command ${request.offset}\n`
+      // The rest of the line is the KUBECONFIG the command's own completion runs with.
+      return `:command ${request.offset} ${kubeconfig}\n`
     case 'words':
       return request.words.map((word) => `${word}\n`).join('')
     case 'profiles':
@@ -136,4 +175,46 @@ export function completionOutput(request: CompletionRequest, profiles: () => str
     case 'none':
       return ''
   }
+}
+
+/**
+ * The command and topic names that may follow the words typed (`cache` → `clear`), starting with
+ * the word under the cursor, each with its summary: what oclif's bash function and the fish script
+ * know by themselves, for a client that asks for everything (kubectl's plugin completion).
+ */
+export function commandCandidates(
+  words: string[],
+  commands: Record<string, ManifestCommand>,
+): {word: string; summary: string}[] {
+  const current = words.at(-1) ?? ''
+  const before = words.slice(0, -1)
+  const found = new Map<string, string>()
+  for (const [id, command] of Object.entries(commands)) {
+    const parts = id.split(':')
+    if (command.hidden || parts.length <= before.length) continue
+    if (before.some((word, index) => parts[index] !== word)) continue
+    const word = parts[before.length]!
+    // A topic's own summary is not in the manifest: its word alone is offered.
+    const summary = parts.length === before.length + 1 ? (command.summary ?? '').split('\n')[0]! : ''
+    if (word.startsWith(current) && !found.get(word)) found.set(word, summary)
+  }
+  return [...found].sort(([a], [b]) => a.localeCompare(b)).map(([word, summary]) => ({word, summary}))
+}
+
+/** cobra's ShellCompDirective values that kubectl reads from a plugin's completion. */
+export const COBRA_DEFAULT = 0
+export const COBRA_NO_FILES = 4
+
+/**
+ * kubectl's plugin completion protocol (cobra's `__complete`): candidates one per line (a tab before
+ * a description), then `:DIRECTIVE`. Files are offered nowhere cpcred knows the answer.
+ */
+export function cobraOutput(
+  candidates: {word: string; summary?: string}[],
+  directive = COBRA_NO_FILES,
+): string {
+  const lines = candidates.map(({word, summary}) =>
+    summary ? `${word}\t${summary.replace(/\s+/g, ' ')}` : word,
+  )
+  return [...lines, `:${directive}`].map((line) => `${line}\n`).join('')
 }
