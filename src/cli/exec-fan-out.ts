@@ -103,14 +103,15 @@ export async function runFanOut(
     const show = view.line
     const line =
       show || logs || tail || streams
-        ? (stream: 'stdout' | 'stderr', text: string) => {
+        ? (stream: 'stdout' | 'stderr', text: string, newline?: boolean) => {
             show?.(key, stream, text)
             if (logs) {
               logs.merged.write(`${text}\n`)
-              logs[stream].write(`${text}\n`)
+              // The stream's own file as the command wrote it: a cut line is put back together.
+              logs[stream].write(newline === false ? text : `${text}\n`)
             }
             tail?.push(text)
-            streams?.[stream].push(text)
+            streams?.[stream].push(text, newline !== false)
           }
         : undefined
     return {

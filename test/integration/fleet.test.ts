@@ -327,6 +327,27 @@ describe('cpcred for CI at fleet scale', () => {
       checkRecords(JSON.parse(await readFile(file, 'utf8')).targets)
     })
 
+    it('keeps a stream exactly: a line longer than 64 KiB whole, no newline added; -o json says where it cut', async () => {
+      // 150,000 characters on one line without a newline, as `kubectl get --raw` prints a big list.
+      const long = ['sh', '-c', `head -c 150000 /dev/zero | tr '\\0' a`]
+      const dir = await tempDir('cpcred-out-')
+      const streamed = await run(['exec', 'member-00', '-o', 'jsonl', '--output-dir', dir, '--', ...long])
+      assert.equal(streamed.code, 0, streamed.stderr)
+      const record = JSON.parse(streamed.stdout)
+      assert.equal(record.stdout, 'a'.repeat(150000))
+      assert.equal(record.stdoutTruncated, undefined)
+      const file = path.join(dir, fixture.namespace, 'member-00.stdout')
+      assert.equal(await readFile(file, 'utf8'), 'a'.repeat(150000))
+
+      const held = await run(['exec', 'member-00', '-o', 'json', '--', ...long])
+      assert.equal(held.code, 0, held.stderr)
+      const [cut] = JSON.parse(held.stdout)
+      assert.equal(cut.stdout, 'a'.repeat(64 * 1024))
+      assert.equal(cut.stdoutTruncated, true)
+      assert.equal(cut.outputCapBytes, 64 * 1024)
+      assert.equal(cut.stderrTruncated, undefined)
+    })
+
     it('--output-dir: NAME.stdout is the JSON alone, jq reads the file', {skip}, async () => {
       const dir = await tempDir('cpcred-out-')
       const result = await run([

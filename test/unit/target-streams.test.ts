@@ -24,6 +24,14 @@ describe('StreamCapture: the start of a stream, capped', () => {
     assert.equal(capture.truncated, true)
   })
 
+  it('adds no newline where none ended a piece', () => {
+    const capture = new StreamCapture(100)
+    capture.push('abc', false)
+    capture.push('def', true)
+    capture.push('ok', false)
+    assert.equal(capture.text(), 'abcdef\nok')
+  })
+
   it('refuses a cap that is not a positive whole number', () => {
     assert.throws(() => new StreamCapture(0), RangeError)
   })

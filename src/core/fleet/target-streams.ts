@@ -8,7 +8,7 @@ export const HELD_CAP_BYTES = 64 * 1024
 /** Per stream, when each record is printed as its target ends (-o jsonl): only `parallel` are held. */
 export const STREAMED_CAP_BYTES = 1024 * 1024
 
-/** The start of one stream, at most `capBytes` of it; lines end with \n as the command wrote them. */
+/** The start of one stream, at most `capBytes` of it, as the command wrote it (a CR before \n dropped). */
 export class StreamCapture {
   private readonly parts: string[] = []
   private bytes = 0
@@ -20,10 +20,10 @@ export class StreamCapture {
     }
   }
 
-  /** One output line without its newline. */
-  push(line: string): void {
+  /** One output line without its newline; `newline` false when none ended it (see LineSplitter). */
+  push(line: string, newline = true): void {
     if (this.full) return
-    const text = `${line}\n`
+    const text = newline ? `${line}\n` : line
     const size = Buffer.byteLength(text)
     if (this.bytes + size <= this.capBytes) {
       this.parts.push(text)
