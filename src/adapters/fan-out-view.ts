@@ -3,8 +3,9 @@
 // summary at the end.
 import type {ChalkInstance} from 'chalk'
 import {formatDuration} from '../core/duration.js'
-import {exportJson} from '../core/text/export.js'
-import {causeLine, outcomeOf, type TargetResult} from '../core/fleet/fan-out-report.js'
+import {exportData, exportJsonLine} from '../core/text/export.js'
+import {causeLine, targetRecord, type TargetResult} from '../core/fleet/fan-out-report.js'
+import type {TargetStreams} from '../core/fleet/target-streams.js'
 import {kubectlTable} from '../core/text/format.js'
 import type {Printer} from './printer.js'
 
@@ -19,15 +20,20 @@ export interface FanOutView {
   started(profile: string): void
   done(result: TargetResult, done: number, total: number): void
   /** The summary; `interrupted` names the signal that stopped the run before its end. */
-  finish(results: TargetResult[], interrupted?: NodeJS.Signals): void
+  finish(results: TargetResult[], interrupted?: NodeJS.Signals): Promise<void>
 }
+
+/** exec's -o: a table on stderr, or records on stdout (all at the end, or one a line as each ends). */
+export type FanOutFormat = 'text' | 'json' | 'yaml' | 'jsonl'
 
 export interface FanOutViewOptions {
   profiles: string[]
   printer: Printer
   chalk: ChalkInstance
-  /** stdout carries the JSON summary: the commands' stdout lines go to stderr. */
-  json: boolean
+  /** Not text: stdout carries the records, and the commands' stdout lines go to stderr. */
+  format: FanOutFormat
+  /** A target's captured stdout and stderr, for its record; `take` lets go of it once printed. */
+  streams?: {get(profile: string): TargetStreams | undefined; take(profile: string): void}
   /** --quiet: only the summary. */
   quiet: boolean
   now?: () => number
@@ -43,12 +49,21 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
   const paintPrefix = (profile: string) => (prefix: string) => chalk[colourOf.get(profile) ?? 'cyan'](prefix)
   const prefix = (profile: string) => `${profile.padEnd(width)} |`
   const progress = printer.statusShown ? new Progress(options.profiles.length, printer, now) : undefined
+  const data = options.format !== 'text'
+  const recordOf = (result: TargetResult) => targetRecord(result, options.streams?.get(result.profile))
+  /** -o jsonl: the profiles whose record is out; the rest (never run) come at the end. */
+  const streamed = new Set<string>()
+  const streamRecord = (result: TargetResult) => {
+    printer.data(exportJsonLine(recordOf(result)))
+    streamed.add(result.profile)
+    options.streams?.take(result.profile)
+  }
 
   return {
     line: options.quiet
       ? undefined
       : (profile, stream, text) => {
-          const to = stream === 'stdout' && !options.json ? 'stdout' : 'stderr'
+          const to = stream === 'stdout' && !data ? 'stdout' : 'stderr'
           printer.prefixed(to, prefix(profile), text, {paintPrefix: paintPrefix(profile)})
         },
     started: () => progress?.started(),
@@ -63,11 +78,16 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         })
       }
       progress?.done(result)
+      if (options.format === 'jsonl') streamRecord(result)
     },
-    finish(results, interrupted) {
+    async finish(results, interrupted) {
       progress?.stop()
-      if (options.json) {
-        printer.data(exportJson(results.map(summaryOf)))
+      if (options.format === 'jsonl') {
+        for (const result of results) if (!streamed.has(result.profile)) streamRecord(result)
+        return
+      }
+      if (options.format !== 'text') {
+        printer.data(await exportData(results.map(recordOf), options.format))
         return
       }
       if (results.length === 0) return
@@ -98,20 +118,6 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         printer.note(skipped ? `${said}, ${skipped} skipped (not healthy)` : said)
       }
     },
-  }
-}
-
-/** One entry of `exec -o json`. */
-function summaryOf(result: TargetResult) {
-  return {
-    profile: result.profile,
-    outcome: outcomeOf(result),
-    exitCode: result.exitCode,
-    durationMs: Math.round(result.durationMs),
-    ...(result.signal ? {signal: result.signal} : {}),
-    ...(result.timedOut ? {timedOut: true} : {}),
-    ...(result.error ? {error: result.error} : {}),
-    ...(result.hint ? {hint: result.hint} : {}),
   }
 }
 

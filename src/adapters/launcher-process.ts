@@ -85,7 +85,11 @@ function start(request: Extract<ToLauncher, {kind: 'start'}>): void {
     for (const stream of ['stdout', 'stderr'] as const) {
       const readable = group.child[stream]
       if (readable)
-        streams.push(eachChunkOfLines(readable, (lines) => send({kind: 'lines', id, stream, lines})))
+        streams.push(
+          eachChunkOfLines(readable, (lines, open) =>
+            send(open.length ? {kind: 'lines', id, stream, lines, open} : {kind: 'lines', id, stream, lines}),
+          ),
+        )
     }
   }
   void group.ended.then(async (exit) => {
@@ -109,14 +113,22 @@ let env: NodeJS.ProcessEnv | undefined
 const baseEnv = () => (env ??= {...process.env})
 
 /** The lines of each chunk of output, together: one message per chunk rather than per line. */
-function eachChunkOfLines(stream: NodeJS.ReadableStream, onLines: (lines: string[]) => void): Promise<void> {
+function eachChunkOfLines(
+  stream: NodeJS.ReadableStream,
+  onLines: (lines: string[], open: number[]) => void,
+): Promise<void> {
   return new Promise((resolve) => {
     let lines: string[] = []
-    const splitter = new LineSplitter((line) => lines.push(line))
+    let open: number[] = []
+    const splitter = new LineSplitter((line, newline) => {
+      if (!newline) open.push(lines.length)
+      lines.push(line)
+    })
     const flush = () => {
       if (lines.length === 0) return
-      onLines(lines)
+      onLines(lines, open)
       lines = []
+      open = []
     }
     stream.setEncoding('utf8')
     stream.on('data', (chunk: string) => {

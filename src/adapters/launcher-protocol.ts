@@ -27,7 +27,14 @@ export type ToLauncher =
   | {kind: 'stdin-destroy'; id: number}
 
 export type FromLauncher =
-  | {kind: 'lines'; id: number; stream: 'stdout' | 'stderr'; lines: string[]}
+  | {
+      kind: 'lines'
+      id: number
+      stream: 'stdout' | 'stderr'
+      lines: string[]
+      /** Which of `lines` no newline ended (a piece of a longer line, a last line without one). */
+      open?: number[]
+    }
   /** A stdin chunk is written (or could not be: the command closed its stdin). */
   | {kind: 'stdin-written'; id: number}
   /** The command's stdin is gone (it exited or closed it): stop feeding it. */

@@ -114,9 +114,12 @@ class Launcher {
     const target = this.targets.get(message.id)
     if (!target) return
     switch (message.kind) {
-      case 'lines':
-        for (const line of message.lines) target.onLine?.(message.stream, line)
+      case 'lines': {
+        const {open, stream} = message
+        if (open === undefined) for (const line of message.lines) target.onLine?.(stream, line)
+        else message.lines.forEach((line, index) => target.onLine?.(stream, line, !open.includes(index)))
         return
+      }
       case 'stdin-written':
         return target.stdin?.written()
       case 'stdin-closed':

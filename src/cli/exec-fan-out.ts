@@ -22,6 +22,13 @@ import {
   type TargetResult,
 } from '../core/fleet/fan-out-report.js'
 import {renderJUnit} from '../core/fleet/junit.js'
+import {
+  HELD_CAP_BYTES,
+  STREAMED_CAP_BYTES,
+  targetStreams,
+  type TargetStreams,
+} from '../core/fleet/target-streams.js'
+import type {FanOutFormat} from '../adapters/fan-out-view.js'
 import type {LogFile} from '../adapters/files.js'
 import type {Printer} from '../adapters/printer.js'
 import type {StdinCopies} from '../adapters/stdin-spool.js'
@@ -40,7 +47,7 @@ export interface ReportRequest {
 export interface FanOutRequest {
   parallel: number
   failFast: boolean
-  json: boolean
+  format: FanOutFormat
   quiet: boolean
   outputDir?: string
   reports: ReportRequest[]
@@ -75,33 +82,49 @@ export async function runFanOut(
     profiles: profiles.map(profileKey),
     printer,
     chalk: await printer.paint(),
-    json: request.json,
+    format: request.format,
     quiet: request.quiet,
+    streams: {get: (key) => captured.get(key), take: (key) => void captured.delete(key)},
   })
   const tails = new Map<string, OutputTail>()
+  // Each target's stdout and stderr apart, for its record (-o) and the JSON report. Held to the end
+  // for -o json|yaml and the report, so capped lower than for -o jsonl, which lets go as each ends.
+  const held = request.format === 'json' || request.format === 'yaml' || request.reports.some(isJson)
+  const captureCap = held ? HELD_CAP_BYTES : request.format === 'jsonl' ? STREAMED_CAP_BYTES : undefined
+  const captured = new Map<string, TargetStreams>()
   const byKey = new Map(profiles.map((profile) => [profileKey(profile), profile]))
   const openOutput = (key: string): TargetOutput => {
-    const log =
-      request.outputDir === undefined ? undefined : openLog(LogFile, request.outputDir, byKey.get(key)!)
+    const logs =
+      request.outputDir === undefined ? undefined : openLogs(LogFile, request.outputDir, byKey.get(key)!)
     const tail = request.reports.length ? new OutputTail() : undefined
     if (tail) tails.set(key, tail)
+    const streams = captureCap === undefined ? undefined : targetStreams(captureCap)
+    if (streams) captured.set(key, streams)
     const show = view.line
     const line =
-      show || log || tail
-        ? (stream: 'stdout' | 'stderr', text: string) => {
+      show || logs || tail || streams
+        ? (stream: 'stdout' | 'stderr', text: string, newline?: boolean) => {
             show?.(key, stream, text)
-            log?.write(`${text}\n`)
+            if (logs) {
+              logs.merged.write(`${text}\n`)
+              // The stream's own file as the command wrote it: a cut line is put back together.
+              logs[stream].write(newline === false ? text : `${text}\n`)
+            }
             tail?.push(text)
+            streams?.[stream].push(text, newline !== false)
           }
         : undefined
     return {
       line,
       close(result) {
-        if (!log) return
+        if (!logs) return
+        const {merged} = logs
         if (result.error)
-          log.write(`cpcred: error: ${result.error}\n${result.hint ? `${result.hint}\n` : ''}`)
-        else if (result.exitCode !== 0) log.write(`cpcred: exit code ${result.exitCode}\n`)
-        log.close()
+          merged.write(`cpcred: error: ${result.error}\n${result.hint ? `${result.hint}\n` : ''}`)
+        else if (result.exitCode !== 0) merged.write(`cpcred: exit code ${result.exitCode}\n`)
+        merged.close()
+        logs.stdout.close()
+        logs.stderr.close()
       },
     }
   }
@@ -140,7 +163,7 @@ export async function runFanOut(
   // The reader went away while targets still ran: they were stopped, and cpcred ends as kubectl
   // would. One that goes after the last target ended changes nothing.
   const readerGone = stop.gone && outcome.stopped === true
-  if (!readerGone) view.finish(results, interrupted)
+  if (!readerGone) await view.finish(results, interrupted)
   const failed = results.some((result) => result.exitCode !== 0)
   const written = await writeReports(
     writeFileAtomic,
@@ -149,7 +172,11 @@ export async function runFanOut(
       program: path.basename(input.command[0]!),
       startedAt,
       durationMs: performance.now() - startedMs,
-      targets: results.map((result: TargetResult) => ({result, output: tails.get(result.profile)})),
+      targets: results.map((result: TargetResult) => ({
+        result,
+        output: tails.get(result.profile),
+        streams: captured.get(result.profile),
+      })),
     },
     printer,
   )
@@ -167,7 +194,17 @@ function stdinCopy(copies: StdinCopies): () => ChildStdin {
   }
 }
 
-function openLog(logFile: typeof LogFile, dir: string, profile: ClusterProfile): LogFile {
+const isJson = (report: ReportRequest) => report.kind === 'json'
+
+/**
+ * --output-dir's files for one target: NAME.log (both streams and cpcred's word on how it ended, as a
+ * person reads them), NAME.stdout and NAME.stderr (each stream exactly, for a program such as jq).
+ */
+function openLogs(
+  logFile: typeof LogFile,
+  dir: string,
+  profile: ClusterProfile,
+): {merged: LogFile; stdout: LogFile; stderr: LogFile} {
   const namespace = profile.metadata.namespace ?? ''
   const {name} = profile.metadata
   if (!isDnsSubdomain(namespace) || !isDnsSubdomain(name)) {
@@ -175,7 +212,17 @@ function openLog(logFile: typeof LogFile, dir: string, profile: ClusterProfile):
       hint: 'Kubernetes names are DNS labels; check what the hub serves',
     })
   }
-  return logFile.open(path.join(dir, namespace, `${name}.log`))
+  const base = path.join(dir, namespace, name)
+  const opened: LogFile[] = []
+  try {
+    for (const suffix of ['log', 'stdout', 'stderr']) opened.push(logFile.open(`${base}.${suffix}`))
+  } catch (error) {
+    // One that cannot be opened fails the target; those opened before it are closed.
+    for (const file of opened) file.close()
+    throw error
+  }
+  const [merged, stdout, stderr] = opened as [LogFile, LogFile, LogFile]
+  return {merged, stdout, stderr}
 }
 
 /** Every report is attempted; false when one could not be written (the CI job must fail then). */

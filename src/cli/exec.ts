@@ -42,8 +42,9 @@ export const EXEC_FLAGS = {
   output: {
     kind: 'option',
     char: 'o',
-    summary: 'Summary format for many targets.',
-    options: ['text', 'json'],
+    summary:
+      'What stdout carries for many targets: text (their output; a summary on stderr), json|yaml (a record per target with its stdout and stderr, at the end) or jsonl (a record per target as it ends).',
+    options: ['text', 'json', 'yaml', 'jsonl'],
     default: 'text',
   },
   timeout: {
@@ -59,7 +60,8 @@ export const EXEC_FLAGS = {
   },
   'output-dir': {
     kind: 'string',
-    summary: "Write each target's output to DIR/NAMESPACE/NAME.log (created 0700; files 0600).",
+    summary:
+      "Write each target's output to DIR/NAMESPACE/NAME.log (both streams), NAME.stdout and NAME.stderr (created 0700; files 0600).",
     helpGroup: 'CI',
   },
   stdin: {
@@ -189,7 +191,7 @@ export async function runExec(argv: string[]): Promise<number> {
           {
             parallel: flags.parallel,
             failFast: flags['fail-fast'],
-            json: flags.output === 'json',
+            format: flags.output,
             quiet: flags.quiet,
             outputDir: flags['output-dir'] === undefined ? undefined : path.resolve(flags['output-dir']),
             reports: options.reports,
@@ -224,7 +226,7 @@ export async function runExec(argv: string[]): Promise<number> {
         options.reports.length > 0 ||
         flags['output-dir'] !== undefined ||
         flags.quiet ||
-        flags.output === 'json',
+        flags.output !== 'text',
       command: options.command,
       ...pipelineInput(flags),
       timeoutMs: flags.timeout,

@@ -172,6 +172,10 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     endpoint: async (cluster) => (await import('../adapters/self-review.js')).targetPort.endpoint(cluster),
     reviewSelf: async (resolution, credential) =>
       (await import('../adapters/self-review.js')).targetPort.reviewSelf(resolution, credential),
+    reviewRules: async (resolution, credential, namespace) =>
+      (await import('../adapters/self-review.js')).targetPort.reviewRules(resolution, credential, namespace),
+    reviewAccess: async (resolution, credential, question) =>
+      (await import('../adapters/self-review.js')).targetPort.reviewAccess(resolution, credential, question),
   }
   const wiring: Wiring = {
     get printer() {

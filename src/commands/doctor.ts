@@ -17,6 +17,7 @@ import {chosenShard} from '../cli/shard.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {exportJson} from '../core/text/export.js'
 import {runDoctor} from '../usecases/doctor.js'
+import {parseAccessQuestion} from '../core/doctor/target-access.js'
 
 const DOCTOR_FLAGS = {
   ...HUB_FLAGS,
@@ -28,6 +29,11 @@ const DOCTOR_FLAGS = {
   // Doctor never writes the cache; like every other credential command it can be told not to read it.
   'no-cache': {kind: 'boolean', summary: 'Do not read the credential cache (the cache check is left out).'},
   ...KUBERC_FLAG,
+  can: {
+    kind: 'string',
+    summary:
+      "Ask each target whether the credential may do one action, as kubectl auth can-i does: 'VERB RESOURCE [-n NAMESPACE]' (its namespace is also the one whose rules are listed; default: default). Exit code 4 when it may not.",
+  },
   output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
 } as const satisfies FlagTable
 
@@ -36,7 +42,7 @@ const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')
 export default class Doctor extends Command {
   static override summary =
     'Walk the chain from the hub to a cluster, name the link that is broken, and how to fix it.'
-  static override description = `Checks, in order: the hub kubeconfig, the hub's TLS, who you are on the hub and whether you may read ClusterProfiles, the ClusterProfile API, the provider file; and for a profile: which provider matches and why, the plugin command, whether kubectl's credential-plugin policy (its kuberc) lets it run the plugin and cpcred, a fresh run of the plugin, the target's TLS, whether the target accepts the credential, the clocks, and the credential cache. Nothing is changed: the plugin runs without the cache, and no credential is ever printed.
+  static override description = `Checks, in order: the hub kubeconfig, the hub's TLS, who you are on the hub and whether you may read ClusterProfiles, the ClusterProfile API, the provider file; and for a profile: which provider matches and why, the plugin command, whether kubectl's credential-plugin policy (its kuberc) lets it run the plugin and cpcred, a fresh run of the plugin, the target's TLS, whether the target accepts the credential and what it may do there (with --can, one action), the clocks, and the credential cache. Nothing is changed: the plugin runs without the cache, and no credential is ever printed.
 
 Without a profile only the hub and the provider file are checked; with -A, -l or --all every selected profile gets one line. Exit code: 0 when nothing failed, else that of the first failure (3 unreachable or not served, 4 denied, 5 plugin, 1 anything else).`
   static override examples = [
@@ -60,6 +66,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
     const {flags, positionals} = parseFlags(DOCTOR_FLAGS, this.argv, DOCTOR_USAGE)
     const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
     checkLabelSelector(flags.selector)
+    const can = flags.can === undefined ? undefined : parseAccessQuestion(flags.can)
     const wiring = wire()
     const {printer} = wiring
     const report = await runDoctor(await doctorDeps(wiring), {
@@ -87,6 +94,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
       profileMaxStaleMs: flags['profile-max-stale'],
       noCache: flags['no-cache'],
       kuberc: flags.kuberc,
+      can,
     }).finally(() => printer.status(''))
     if (flags.output === 'json') printer.data(exportJson(doctorJson(report)))
     else await showReport(printer, report)

@@ -1,6 +1,7 @@
 // `cpcred doctor` for one profile: the links from the profile on the hub to its cluster (resolution,
-// plugin command, a fresh plugin run, the target's TLS and its answer to the credential, the clock,
-// the credential cache), run after the hub's with src/core/doctor/checks.ts's prerequisites.
+// plugin command, a fresh plugin run, the target's TLS, its answer to the credential and what that
+// credential may do there, the clock, the credential cache), run after the hub's with
+// src/core/doctor/checks.ts's prerequisites.
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {
   PROFILE_PLAN,
@@ -22,6 +23,12 @@ import {entryMode} from '../core/kubeconfig/render.js'
 import {judgeProfile, judgeResolution} from '../core/doctor/providers.js'
 import {judgeServerTls, type ServerProbe} from '../core/doctor/server-tls.js'
 import {explainRejection} from '../core/doctor/target.js'
+import {
+  DEFAULT_TARGET_NAMESPACE,
+  judgeAccess,
+  judgeRules,
+  type AccessQuestion,
+} from '../core/doctor/target-access.js'
 import {ExitCode} from '../core/errors.js'
 import {httpStatusOf} from '../core/failures.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
@@ -68,6 +75,8 @@ export interface ProfileCheckInput {
   noCache?: boolean
   /** The kuberc as kubectl's --kuberc names it. */
   kuberc?: string
+  /** --can: one action to ask the target about; its namespace is the one whose rules are listed. */
+  can?: AccessQuestion
 }
 
 /** What the hub checks found, for the profile checks after them. */
@@ -193,6 +202,12 @@ export async function checkProfile(
         return targetRefusal(error, credential!, resolution!.cluster.server, deps.now())
       }
     },
+    'target-access': async () => {
+      const namespace = input.can?.namespace ?? DEFAULT_TARGET_NAMESPACE
+      return judgeRules(await deps.target.reviewRules(resolution!, credential!, namespace), namespace)
+    },
+    'target-can': async () =>
+      judgeAccess(input.can!, await deps.target.reviewAccess(resolution!, credential!, input.can!)),
     'target-clock': async () => judgeClock(probe?.http, 'the target', whyNoAnswer(probe)),
     cache: async () => {
       if (input.noCache) return ok('not read (--no-cache)')
@@ -213,13 +228,18 @@ export async function checkProfile(
     },
   }
 
-  const results = await runPlan(PROFILE_PLAN, (id) => checks[id](), {
+  // Not asked, not done: the report says so rather than passing over it.
+  const notDone = input.can ? [] : [{id: 'target-can' as const, why: ASK_WITH_CAN}]
+  const plan = PROFILE_PLAN.filter(({id}) => !notDone.some((left) => left.id === id))
+  const results = await runPlan(plan, (id) => checks[id](), {
     earlier: hubResults,
     profile: key(),
     onStart: (id) => deps.onCheck?.(id, key()),
   })
-  return {profile: key(), checks: results}
+  return {profile: key(), checks: results, notDone}
 }
+
+const ASK_WITH_CAN = "ask about one action with --can 'VERB RESOURCE [-n NAMESPACE]'"
 
 /** Why the target refused the credential, as far as the credential tells; other failures as they are. */
 function targetRefusal(error: unknown, credential: Credential, server: string, now: Date): CheckOutcome {

@@ -2,6 +2,7 @@
 // order and with the prerequisites of src/core/doctor/checks.ts, and records what each link showed. It
 // changes nothing on the way: the plugin runs without the cache, and nothing is written. Everything
 // outside the process comes through its ports (the hub, the targets, the probes, the provider file).
+import type {AccessQuestion} from '../core/doctor/target-access.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {
   HUB_PLAN,
@@ -73,6 +74,8 @@ export interface DoctorInput {
   noCache?: boolean
   /** --kuberc: the kuberc kubectl reads, as its own --kuberc names it. */
   kuberc?: string
+  /** --can: one action to ask each target about. */
+  can?: AccessQuestion
 }
 
 export interface DoctorDeps extends ProfileCheckDeps {

@@ -1,6 +1,7 @@
 // The recipes of docs/ci.md, run as written against the real hub and spoke: the CI system's
 // variables, secrets and expressions stood in, its install step left out (test:pack covers that).
 import assert from 'node:assert/strict'
+import {spawnSync} from 'node:child_process'
 import {copyFile, mkdir, readFile, writeFile, chmod} from 'node:fs/promises'
 import {existsSync} from 'node:fs'
 import path from 'node:path'
@@ -162,6 +163,21 @@ describe('the CI recipes of docs/ci.md', () => {
       reached.push(...testcases(await readFile(path.join(dir, job.artifacts.reports.junit), 'utf8')))
     }
     assert.deepEqual(reached.sort(), expected)
+  })
+
+  it("each output recipe gives jq every target's version, one line a target", async (t) => {
+    if (spawnSync('jq', ['--version']).status !== 0)
+      return t.skip('jq is not installed (.ci/run installs it)')
+    const recipes = blocks.sh.filter((block) => block.includes('kubectl version -o json'))
+    assert.equal(recipes.length, 4)
+    const env = shellEnv({KUBECONFIG: fixture.hubKubeconfig, CPCRED_PROVIDER_FILE: 'ci/providers.json'})
+    for (const recipe of recipes) {
+      const result = await runProgram('sh', ['-e', '-c', recipe], {cwd: await workspace(), env})
+      assert.equal(result.code, 0, `${recipe}\n${result.stderr}`)
+      const lines = result.stdout.trimEnd().split('\n')
+      assert.equal(lines.length, TARGETS, `${recipe}\n${result.stdout}`)
+      for (const line of lines) assert.match(line, /^\S+ v1\.\d+\.\d+/, recipe)
+    }
   })
 
   it('the shell loop runs the shards side by side and fails when one of them fails', async () => {

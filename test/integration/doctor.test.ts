@@ -17,6 +17,7 @@ import {
   testEnv,
   tokenKubeconfig,
   writeProviderFile,
+  runProgram,
   type RunResult,
 } from '../helpers/env.js'
 import {fakePlugin, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
@@ -43,6 +44,7 @@ const PROFILE_IDS = [
   'plugin-run',
   'target-tls',
   'target-auth',
+  'target-access',
   'target-clock',
   'cache',
 ]
@@ -69,6 +71,15 @@ describe('cpcred doctor against the real hub and spoke', () => {
     const {env} = await testEnv()
     hubServer = env.hub.server
     spokeServer = env.spoke.server
+    // On the spoke, the fixture's identity may read pods in namespace default, and nothing else.
+    const role = `doctor-${fixture.namespace}`
+    for (const args of [
+      ['create', 'role', role, '-n', 'default', '--verb=get,list', '--resource=pods'],
+      ['create', 'rolebinding', role, '-n', 'default', `--role=${role}`, `--user=${fixture.username}`],
+    ]) {
+      const created = await runProgram('kubectl', ['--kubeconfig', env.spoke.kubeconfig, ...args])
+      assert.equal(created.code, 0, created.stderr)
+    }
   })
 
   const target = () => `${fixture.namespace}/target`
@@ -201,9 +212,9 @@ describe('cpcred doctor against the real hub and spoke', () => {
       const lines = result.stdout.trimEnd().split('\n')
       assert.deepEqual(
         lines.slice(0, -1).map((line) => line.split(/\s+/).slice(0, 2)),
-        [...HUB_IDS, ...PROFILE_IDS].map((id) => ['ok', id]),
+        [...[...HUB_IDS, ...PROFILE_IDS].map((id) => ['ok', id]), ['skip', 'not']],
       )
-      assert.equal(lines.at(-1), 'All 17 checks pass.')
+      assert.equal(lines.at(-1), 'All 18 checks pass; not done: target-can.')
       assert.equal(result.stderr, '', 'no progress line without a terminal')
     })
 
@@ -423,6 +434,47 @@ describe('cpcred doctor against the real hub and spoke', () => {
     })
   })
 
+  describe('what the credential may do on the target', () => {
+    it('lists what it may do in the namespace, and says that one action was not asked', async () => {
+      const json = await report([target(), '--provider-file', fixture.providerFile])
+      assert.equal(check(json, 'target-access').status, 'ok')
+      assert.equal(check(json, 'target-access').detail, 'in namespace default may get,list pods')
+      assert.deepEqual(json.profiles[0]!.notDone, [
+        {id: 'target-can', why: "ask about one action with --can 'VERB RESOURCE [-n NAMESPACE]'"},
+      ])
+      const text = await run([target(), '--provider-file', fixture.providerFile])
+      assert.match(text.stdout, /^skip\s+not done: target-can \(ask about one action with --can/m)
+    })
+
+    it('--can answers for one action: allowed, or denied with exit code 4', async () => {
+      const allowed = await report([target(), '--provider-file', fixture.providerFile, '--can', 'list pods'])
+      assert.equal(allowed.exitCode, 0)
+      assert.equal(check(allowed, 'target-can').status, 'ok')
+      assert.match(check(allowed, 'target-can').detail, /^may list pods in namespace default/)
+      assert.deepEqual(allowed.profiles[0]!.notDone, [])
+
+      const args = [target(), '--provider-file', fixture.providerFile, '--can', 'get pods -n kube-system']
+      const denied = await report(args)
+      assert.equal(denied.exitCode, 4)
+      assert.equal(check(denied, 'target-can').status, 'fail')
+      assert.match(check(denied, 'target-can').detail, /^may not get pods in namespace kube-system/)
+      assert.match(check(denied, 'target-can').hint!, /Role in kube-system .* allows get on pods/)
+      // The rules are listed for the namespace --can asks about: nothing there.
+      assert.equal(check(denied, 'target-access').status, 'warn')
+      assert.match(
+        check(denied, 'target-access').detail,
+        /^may do nothing in namespace kube-system but ask who it is/,
+      )
+      const text = await run(args)
+      assert.equal(text.code, 4)
+      assert.match(text.stdout, /The chain breaks at target-can/)
+
+      const bad = await run([target(), '--can', 'get'])
+      assert.equal(bad.code, 2)
+      assert.match(bad.stderr, /^error: --can "get" is not VERB RESOURCE \[-n NAMESPACE\]/)
+    })
+  })
+
   describe('the provider file and the plugin', () => {
     it('says which provider the profile offers and the file lacks, and warns on the unused one (exit 1)', async () => {
       const file = await providerFile({}, {}, 'other')
@@ -430,7 +482,9 @@ describe('cpcred doctor against the real hub and spoke', () => {
       assert.equal(check(json, 'provider-usage').status, 'warn')
       assert.match(
         check(json, 'provider-usage').detail,
-        new RegExp(`no profile in namespace "${fixture.namespace}" offers "other"$`),
+        new RegExp(
+          `^0 of 1 profile in namespace "${fixture.namespace}" can be reached with your providers: they offer "fake", your provider file has "other"$`,
+        ),
       )
       expectBrokenAt(
         json,
@@ -490,10 +544,13 @@ describe('cpcred doctor against the real hub and spoke', () => {
         result.stdout,
         /\nFAIL +plugin-run +provider "fake" \(.*\) exited with code 1; its stderr:\n +fake-plugin: the identity provider said no\n +hint: run the plugin by hand to see what it says; 'cpcred describe .*\/target --show-env'/,
       )
-      assert.match(result.stdout, /\nskip +not checked \(they need a link that broke\): target-auth\n/)
       assert.match(
         result.stdout,
-        /\nThe chain breaks at plugin-run: 1 failed, 0 with warnings, 1 not checked \(exit code 5\)\.\n$/,
+        /\nskip +not checked \(they need a link that broke\): target-auth, target-access\n/,
+      )
+      assert.match(
+        result.stdout,
+        /\nThe chain breaks at plugin-run: 1 failed, 0 with warnings, 2 not checked \(exit code 5\)\.\n$/,
       )
     })
 

@@ -1,6 +1,7 @@
 // CI at fleet scale against the real hub and spoke: --shard, --report, --output-dir, --timeout,
 // and one plugin run for many targets that share a credential.
 import assert from 'node:assert/strict'
+import {spawnSync} from 'node:child_process'
 import {readFile, readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
@@ -28,7 +29,7 @@ describe('cpcred for CI at fleet scale', () => {
       metadata: {
         name: `member-${String(index).padStart(2, '0')}`,
         namespace: fixture.namespace,
-        labels: {fleet: 'yes', ...(index < 3 ? {trio: 'yes'} : {})},
+        labels: {fleet: 'yes', ...(index < 3 ? {trio: 'yes'} : {}), ...(index < 10 ? {ten: 'yes'} : {})},
       },
       spec: {clusterManager: {name: 'test-manager'}},
       status: {
@@ -222,8 +223,24 @@ describe('cpcred for CI at fleet scale', () => {
     assert.match(result.stderr, /PROFILE\s+EXIT\s+DURATION\s+NOTE/)
     assert.equal((await stat(dir)).mode & 0o777, 0o700)
     assert.equal((await stat(path.join(dir, fixture.namespace))).mode & 0o777, 0o700)
-    const files = (await readdir(path.join(dir, fixture.namespace))).sort()
-    assert.deepEqual(files, ['member-00.log', 'member-01.log', 'member-02.log'])
+    const all = (await readdir(path.join(dir, fixture.namespace))).sort()
+    assert.deepEqual(
+      all,
+      ['member-00', 'member-01', 'member-02'].flatMap((name) => [
+        `${name}.log`,
+        `${name}.stderr`,
+        `${name}.stdout`,
+      ]),
+    )
+    for (const name of ['member-00', 'member-01', 'member-02']) {
+      const base = path.join(dir, fixture.namespace, name)
+      // Each stream exactly, in a file of its own.
+      assert.equal(await readFile(`${base}.stdout`, 'utf8'), `out ${name}\n`)
+      assert.equal(await readFile(`${base}.stderr`, 'utf8'), `err ${name}\n`)
+      for (const suffix of ['stdout', 'stderr'])
+        assert.equal((await stat(`${base}.${suffix}`)).mode & 0o777, 0o600)
+    }
+    const files = all.filter((file) => file.endsWith('.log'))
     for (const file of files) {
       const log = path.join(dir, fixture.namespace, file)
       assert.equal((await stat(log)).mode & 0o777, 0o600)
@@ -233,6 +250,126 @@ describe('cpcred for CI at fleet scale', () => {
       if (name === 'member-02') assert.ok(lines.includes('cpcred: exit code 1'))
       else assert.ok(!lines.some((line) => line.startsWith('cpcred:')))
     }
+  })
+
+  describe("each target's output for a program: kubectl version -o json on 10 targets, read by jq", () => {
+    // kubectl's version-skew WARNING goes to stderr; stdout must stay JSON that jq reads.
+    const versionCommand = [
+      'sh',
+      '-c',
+      'echo "WARNING: version difference between client and server exceeds the supported minor version skew" >&2; exec kubectl version -o json',
+    ]
+    const hasJq = spawnSync('jq', ['--version']).status === 0
+    const skip = hasJq ? false : 'jq is not installed (.ci/run installs it)'
+    const tenNames = Array.from({length: 10}, (_, index) => `member-${String(index).padStart(2, '0')}`)
+    /** The server's version, as jq reads it from one target's stdout. */
+    const jqServerVersion = (json: string) => {
+      const read = spawnSync('jq', ['-er', '.serverVersion.gitVersion'], {input: json, encoding: 'utf8'})
+      assert.equal(read.status, 0, `jq could not read: ${json}\n${read.stderr}`)
+      return read.stdout.trim()
+    }
+    const checkRecords = (records: Array<Record<string, unknown>>) => {
+      assert.deepEqual(records.map((record) => String(record.profile).replace(/^.*\//, '')).sort(), tenNames)
+      for (const record of records) {
+        assert.equal(record.outcome, 'passed', JSON.stringify(record))
+        assert.match(jqServerVersion(record.stdout as string), /^v1\.\d+\./)
+        assert.match(record.stderr as string, /^WARNING: version difference/)
+        assert.equal(record.stdoutTruncated, undefined)
+      }
+    }
+
+    for (const format of ['json', 'yaml'] as const) {
+      it(`-o ${format}: one record per target with its stdout and stderr apart`, {skip}, async () => {
+        const result = await run(['exec', '-l', 'ten=yes', '-o', format, '--', ...versionCommand])
+        assert.equal(result.code, 0, result.stderr)
+        checkRecords(format === 'json' ? JSON.parse(result.stdout) : parse(result.stdout))
+      })
+    }
+
+    it('-o jsonl: one JSON object a line, as each target ends', {skip}, async () => {
+      const result = await run([
+        'exec',
+        '-l',
+        'ten=yes',
+        '-o',
+        'jsonl',
+        '--parallel',
+        '3',
+        '--',
+        ...versionCommand,
+      ])
+      assert.equal(result.code, 0, result.stderr)
+      const lines = result.stdout.trimEnd().split('\n')
+      assert.equal(lines.length, 10)
+      checkRecords(lines.map((line) => JSON.parse(line)))
+      // The stream as a CI job reads it: jq on the whole of it, one target's output at a time.
+      const read = spawnSync('jq', ['-r', '.stdout | fromjson | .serverVersion.major'], {
+        input: result.stdout,
+        encoding: 'utf8',
+      })
+      assert.equal(read.status, 0, read.stderr)
+      assert.equal(read.stdout.trim().split('\n').length, 10)
+    })
+
+    it('--report json: stdout and stderr apart for each target', {skip}, async () => {
+      const file = path.join(await tempDir('cpcred-report-'), 'fleet.json')
+      const result = await run([
+        'exec',
+        '-l',
+        'ten=yes',
+        '--quiet',
+        '--report',
+        `json=${file}`,
+        '--',
+        ...versionCommand,
+      ])
+      assert.equal(result.code, 0, result.stderr)
+      checkRecords(JSON.parse(await readFile(file, 'utf8')).targets)
+    })
+
+    it('keeps a stream exactly: a line longer than 64 KiB whole, no newline added; -o json says where it cut', async () => {
+      // 150,000 characters on one line without a newline, as `kubectl get --raw` prints a big list.
+      const long = ['sh', '-c', `head -c 150000 /dev/zero | tr '\\0' a`]
+      const dir = await tempDir('cpcred-out-')
+      const streamed = await run(['exec', 'member-00', '-o', 'jsonl', '--output-dir', dir, '--', ...long])
+      assert.equal(streamed.code, 0, streamed.stderr)
+      const record = JSON.parse(streamed.stdout)
+      assert.equal(record.stdout, 'a'.repeat(150000))
+      assert.equal(record.stdoutTruncated, undefined)
+      const file = path.join(dir, fixture.namespace, 'member-00.stdout')
+      assert.equal(await readFile(file, 'utf8'), 'a'.repeat(150000))
+
+      const held = await run(['exec', 'member-00', '-o', 'json', '--', ...long])
+      assert.equal(held.code, 0, held.stderr)
+      const [cut] = JSON.parse(held.stdout)
+      assert.equal(cut.stdout, 'a'.repeat(64 * 1024))
+      assert.equal(cut.stdoutTruncated, true)
+      assert.equal(cut.outputCapBytes, 64 * 1024)
+      assert.equal(cut.stderrTruncated, undefined)
+    })
+
+    it('--output-dir: NAME.stdout is the JSON alone, jq reads the file', {skip}, async () => {
+      const dir = await tempDir('cpcred-out-')
+      const result = await run([
+        'exec',
+        '-l',
+        'ten=yes',
+        '--quiet',
+        '--output-dir',
+        dir,
+        '--',
+        ...versionCommand,
+      ])
+      assert.equal(result.code, 0, result.stderr)
+      for (const name of tenNames) {
+        const base = path.join(dir, fixture.namespace, name)
+        const read = spawnSync('jq', ['-er', '.serverVersion.gitVersion', `${base}.stdout`], {
+          encoding: 'utf8',
+        })
+        assert.equal(read.status, 0, read.stderr)
+        assert.match(await readFile(`${base}.stderr`, 'utf8'), /^WARNING: version difference/)
+      }
+    })
   })
 
   it('--timeout stops a hung target, wrapper and child, and reports it; alone it exits 124', async () => {

@@ -438,23 +438,35 @@ describe('providers and profiles', () => {
     assert.match(none.hint!, /docs\/providers\.md/)
   })
 
-  it('warns on providers no profile offers, and counts the profiles that can be reached', () => {
+  it('counts the profiles that can be reached, and does not warn of providers this namespace does not use', () => {
+    // The provider file serves every namespace: "old" may be another namespace's.
     const profiles = [profile('a', ['token']), profile('b', ['secret']), profile('c', ['other'])]
     const outcome = judgeProviderUsage(
       [provider('token'), provider('secret'), provider('old')],
       profiles,
       'in namespace "fleet"',
     )
-    assert.equal(outcome.status, 'warn')
-    assert.equal(
-      outcome.detail,
-      '2 of 3 profiles in namespace "fleet" can be reached with your providers; no profile in namespace "fleet" offers "old"',
-    )
+    assert.equal(outcome.status, 'ok')
+    assert.equal(outcome.detail, '2 of 3 profiles in namespace "fleet" can be reached with your providers')
     assert.equal(judgeProviderUsage([provider('token')], [profile('a', ['token'])], 'here').status, 'ok')
     assert.equal(
       judgeProviderUsage([provider('token')], [], 'in namespace "empty"').hint,
       'look elsewhere with -n NAMESPACE or -A',
     )
+  })
+
+  it('warns when no provider reaches any profile, naming what they offer and what the file has', () => {
+    const outcome = judgeProviderUsage(
+      [provider('old')],
+      [profile('a', ['token']), profile('b', ['token', 'secret'])],
+      'in namespace "fleet"',
+    )
+    assert.equal(outcome.status, 'warn')
+    assert.equal(
+      outcome.detail,
+      '0 of 2 profiles in namespace "fleet" can be reached with your providers: they offer "token", "secret", your provider file has "old"',
+    )
+    assert.match(outcome.hint!, /add a provider the profiles offer/)
   })
 
   it("shows the profile's manager and health, warning when the control plane is not healthy", () => {

@@ -87,18 +87,29 @@ const passingProfile: CheckResult[] = failingProfile.map((check) =>
         : check,
 )
 
+const CAN_NOT_ASKED = {
+  id: 'target-can' as const,
+  why: "ask about one action with --can 'VERB RESOURCE [-n NAMESPACE]'",
+}
+
 const profileReport: DoctorReport = {
   mode: 'profile',
   checks: hubChecks,
-  profiles: [{profile: 'fleet/eu-1', checks: failingProfile}],
+  profiles: [
+    {
+      profile: 'fleet/eu-1',
+      checks: failingProfile,
+      notDone: [CAN_NOT_ASKED],
+    },
+  ],
 }
 
 const fleetReport: DoctorReport = {
   mode: 'fleet',
   checks: [...hubChecks, {id: 'profiles', status: 'ok', detail: '2 profiles in namespace "fleet"'}],
   profiles: [
-    {profile: 'fleet/eu-1', checks: failingProfile},
-    {profile: 'fleet/us-1', checks: passingProfile},
+    {profile: 'fleet/eu-1', checks: failingProfile, notDone: [CAN_NOT_ASKED]},
+    {profile: 'fleet/us-1', checks: passingProfile, notDone: [CAN_NOT_ASKED]},
   ],
 }
 

@@ -200,7 +200,7 @@ describe('renderJsonReport', () => {
     )
   })
 
-  it('leaves out signal, timedOut and error when there are none, and lastLines is always a list', () => {
+  it('leaves out signal, timedOut and error when there are none; lastLines is always a list, stdout and stderr strings', () => {
     const parsed = JSON.parse(renderJsonReport(representativeReport()))
     assert.deepEqual(Object.keys(parsed.targets[0]), [
       'profile',
@@ -210,6 +210,8 @@ describe('renderJsonReport', () => {
       'exitCode',
       'durationMs',
       'lastLines',
+      'stdout',
+      'stderr',
     ])
     assert.deepEqual(parsed.targets[3].lastLines, [])
   })

@@ -35,11 +35,11 @@ async function shown(quiet: boolean, results: TargetResult[]): Promise<{stdout: 
     profiles: results.map((result) => result.profile),
     printer,
     chalk: await printer.paint(),
-    json: false,
+    format: 'text',
     quiet,
   })
   results.forEach((result, index) => view.done(result, index + 1, results.length))
-  view.finish(results)
+  await view.finish(results)
   return {stdout, stderr}
 }
 
@@ -98,10 +98,77 @@ describe('fanOutView: the summary keeps the cause', () => {
       profiles: [stopped.profile],
       printer,
       chalk: await printer.paint(),
-      json: false,
+      format: 'text',
       quiet: false,
     })
     view.done(stopped, 1, 1)
     assert.equal(stderr, '')
+  })
+})
+
+describe('fanOutView: records for a program', () => {
+  async function records(format: 'json' | 'yaml' | 'jsonl') {
+    let stdout = ''
+    let stderr = ''
+    const printer = printerFor({
+      stdout: {write: (text: string) => (stdout += text)},
+      stderr: {write: (text: string) => (stderr += text)},
+    })
+    const {targetStreams} = await import('../../src/core/fleet/target-streams.js')
+    const held = new Map([[passed.profile, targetStreams(1024)]])
+    held.get(passed.profile)!.stdout.push('{"clientVersion": {}}')
+    held.get(passed.profile)!.stderr.push('WARNING: skew')
+    const view = fanOutView({
+      profiles: [passed.profile, notFound.profile],
+      printer,
+      chalk: await printer.paint(),
+      format,
+      quiet: false,
+      streams: {get: (key) => held.get(key), take: (key) => void held.delete(key)},
+    })
+    view.line?.(passed.profile, 'stdout', '{"clientVersion": {}}')
+    view.done(passed, 1, 2)
+    const afterFirst = stdout
+    await view.finish([passed, notFound])
+    return {stdout, stderr, afterFirst, held}
+  }
+
+  it('-o jsonl prints each record as its target ends, and lets go of its output', async () => {
+    const {stdout, afterFirst, held} = await records('jsonl')
+    assert.deepEqual(JSON.parse(afterFirst), {
+      profile: 'fleet/c03',
+      outcome: 'passed',
+      exitCode: 0,
+      durationMs: 80,
+      stdout: '{"clientVersion": {}}\n',
+      stderr: 'WARNING: skew\n',
+    })
+    assert.equal(held.size, 0)
+    const lines = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    assert.deepEqual(
+      lines.map((line) => [line.profile, line.outcome, line.stdout]),
+      [
+        ['fleet/c03', 'passed', '{"clientVersion": {}}\n'],
+        ['fleet/c02', 'error', ''],
+      ],
+    )
+  })
+
+  it('-o json prints one array at the end, stdout of the targets going to stderr', async () => {
+    const {stdout, stderr, afterFirst} = await records('json')
+    assert.equal(afterFirst, '')
+    const parsed = JSON.parse(stdout)
+    assert.equal(parsed[0].stderr, 'WARNING: skew\n')
+    assert.deepEqual(JSON.parse(parsed[0].stdout), {clientVersion: {}})
+    assert.match(stderr, /fleet\/c03 \| \{"clientVersion": \{\}\}/)
+  })
+
+  it('-o yaml carries the same record', async () => {
+    const {stdout} = await records('yaml')
+    assert.match(stdout, /^- profile: fleet\/c03\n/)
+    assert.match(stdout, /stderr: \|?\s*WARNING: skew/)
   })
 })

@@ -29,6 +29,26 @@ describe('LineSplitter', () => {
     assert.equal(lines.join('').length, 3000)
   })
 
+  it('says which pieces no newline ended, so they can be put back together exactly', () => {
+    const pieces: [string, boolean][] = []
+    const splitter = new LineSplitter((line, newline) => pieces.push([line, newline]), 3)
+    splitter.push('abcdefg\nhi\n')
+    splitter.push('last')
+    splitter.end()
+    assert.deepEqual(pieces, [
+      ['abc', false],
+      ['def', false],
+      ['g', true],
+      ['hi', true],
+      ['las', false],
+      ['t', false],
+    ])
+    assert.equal(
+      pieces.map(([line, newline]) => (newline ? `${line}\n` : line)).join(''),
+      'abcdefg\nhi\nlast',
+    )
+  })
+
   it('cuts a line of exactly the limit once', () => {
     assert.deepEqual(split(['abc\nabcd\n'], 3), ['abc', 'abc', 'd'])
   })

@@ -1,5 +1,6 @@
 // runDoctor with hand-written fakes at its edges (the hub, the targets, the probes, the provider
 // file, the plugin process): which link breaks, what it says, and what is not checked after it.
+import {parseAccessQuestion} from '../../src/core/doctor/target-access.js'
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {EXEC_API_V1} from '../../src/core/access/exec-config.js'
@@ -123,6 +124,8 @@ function deps(hub: HubPort, overrides: Partial<DoctorDeps> = {}): DoctorDeps {
         kind: 'SelfSubjectReview',
         status: {userInfo: {username: 'alice@spoke'}},
       }),
+      reviewRules: async () => ({resourceRules: [{verbs: ['get'], apiGroups: [''], resources: ['pods']}]}),
+      reviewAccess: async () => ({allowed: true}),
     },
     probes: {
       probe: async () => plainHttp,
@@ -276,12 +279,49 @@ describe('runDoctor: the broken link and what follows it', () => {
     assert.equal(doctorExitCode(report), 4)
   })
 
+  it('asks the target what the credential may do, and about one action with --can (denied: exit 4)', async () => {
+    const hub = fakeHub()
+    const asked: unknown[] = []
+    const target = {
+      ...deps(hub).target,
+      reviewRules: async (_: unknown, __: unknown, namespace: string) => {
+        asked.push(namespace)
+        return {resourceRules: [{verbs: ['get'], apiGroups: [''], resources: ['pods']}]}
+      },
+      reviewAccess: async (_: unknown, __: unknown, question: unknown) => {
+        asked.push(question)
+        return {allowed: false, reason: 'no RBAC policy matched'}
+      },
+    }
+    const plain = await runDoctor(deps(hub, {target}), input({profile: 'fleet/eu'}))
+    assert.equal(check(plain, 'target-access').detail, 'in namespace default may get pods')
+    assert.equal(
+      plain.profiles[0]!.checks.find((result) => result.id === 'target-can'),
+      undefined,
+    )
+    assert.deepEqual(
+      plain.profiles[0]!.notDone?.map((left) => left.id),
+      ['target-can'],
+    )
+    assert.equal(doctorExitCode(plain), 0)
+
+    const can = parseAccessQuestion('get secrets -n ops')
+    const denied = await runDoctor(deps(fakeHub(), {target}), input({profile: 'fleet/eu', can}))
+    assert.deepEqual(asked, ['default', 'ops', can])
+    assert.equal(
+      check(denied, 'target-can').detail,
+      'may not get secrets in namespace ops: no RBAC policy matched',
+    )
+    assert.deepEqual(denied.profiles[0]!.notDone, [])
+    assert.equal(doctorExitCode(denied), 4)
+  })
+
   it('explains a 401 of the target from the credential', async () => {
     const hub = fakeHub()
     const report = await runDoctor(
       deps(hub, {
         target: {
-          endpoint: async (cluster) => ({server: cluster.server}),
+          ...deps(hub).target,
           reviewSelf: async () => {
             throw http(401, 'the target')
           },

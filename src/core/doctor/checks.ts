@@ -26,6 +26,8 @@ export const PROFILE_CHECK_IDS = [
   'plugin-run',
   'target-tls',
   'target-auth',
+  'target-access',
+  'target-can',
   'target-clock',
   'cache',
 ] as const
@@ -105,6 +107,9 @@ export const PROFILE_PLAN: readonly PlannedCheck<ProfileCheckId>[] = [
   {id: 'plugin-run', needs: ['plugin-command']},
   {id: 'target-tls', needs: ['resolution']},
   {id: 'target-auth', needs: ['plugin-run', 'target-tls']},
+  {id: 'target-access', needs: ['target-auth']},
+  // Only when asked (--can); otherwise the report names it among the checks not done.
+  {id: 'target-can', needs: ['target-auth']},
   {id: 'target-clock', needs: ['target-tls']},
   {id: 'cache', needs: ['resolution']},
 ]
@@ -179,6 +184,9 @@ export function fallbackHint(id: CheckId, profile = 'PROFILE'): string {
       return 'check that the target is up and reachable from this machine (VPN, firewall, proxy)'
     case 'target-auth':
       return "ask the target's administrator whether it trusts this identity"
+    case 'target-access':
+    case 'target-can':
+      return "ask the target's administrator what this identity may do ('kubectl auth can-i --list' with the credential)"
     case 'cache':
       return `remove the entry with 'cpcred cache clear ${profile}'`
   }

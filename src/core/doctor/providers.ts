@@ -38,16 +38,14 @@ export function judgeProviderUsage(
   if (profiles.length === 0) {
     return warn(`no ClusterProfiles ${where}`, 'look elsewhere with -n NAMESPACE or -A')
   }
-  const offered = new Set(profiles.flatMap((profile) => offeredProviders(profile).map((entry) => entry.name)))
   const reachable = profiles.filter((profile) => chooseProvider(profile, providers) !== undefined).length
   const reach = `${reachable} of ${count(profiles.length, 'profile')} ${where} can be reached with your providers`
-  const unused = providers
-    .filter((provider) => !offered.has(provider.name))
-    .map((provider) => `"${provider.name}"`)
-  if (unused.length === 0) return ok(reach)
+  // The provider file serves every namespace: a provider no profile here offers is not a problem here.
+  if (reachable > 0) return ok(reach)
+  const offered = new Set(profiles.flatMap((profile) => offeredProviders(profile).map((entry) => entry.name)))
   return warn(
-    `${reach}; no profile ${where} offers ${unused.join(', ')}`,
-    "remove unused providers, or check their names against what the profiles offer ('cpcred list -o wide')",
+    `${reach}: they offer ${[...offered].map((name) => `"${name}"`).join(', ') || 'no provider'}, your provider file has ${providers.map((provider) => `"${provider.name}"`).join(', ') || 'none'}`,
+    "add a provider the profiles offer to your provider file, or check the names ('cpcred list -o wide')",
   )
 }
 

@@ -1,7 +1,7 @@
 // How a `cpcred doctor` run is shown: text for people (one line per check, a hint under each failure,
 // or one line per profile for many), and JSON for CI with a stable schema. The printer makes the
 // text printable; the JSON goes out exactly as built here.
-import {exitCodeOf, overallStatus, type CheckResult, type CheckStatus} from './checks.js'
+import {exitCodeOf, overallStatus, type CheckId, type CheckResult, type CheckStatus} from './checks.js'
 import type {Cells} from '../text/format.js'
 import {UNICODE_GLYPHS} from '../text/glyphs.js'
 
@@ -12,6 +12,13 @@ export interface ProfileReport {
   /** namespace/name. */
   profile: string
   checks: CheckResult[]
+  /** Checks not done because nothing asked for them (target-can without --can), and how to ask. */
+  notDone?: NotDone[]
+}
+
+export interface NotDone {
+  id: CheckId
+  why: string
 }
 
 export interface DoctorReport {
@@ -29,7 +36,7 @@ export function doctorExitCode(report: DoctorReport): number {
 /** `-o json`. Every key is always present (hint is null when there is none), so CI can rely on the shape. */
 export interface DoctorJson {
   checks: CheckJson[]
-  profiles: {profile: string; status: CheckStatus; checks: CheckJson[]}[]
+  profiles: {profile: string; status: CheckStatus; checks: CheckJson[]; notDone: NotDone[]}[]
   exitCode: number
 }
 
@@ -47,6 +54,7 @@ export function doctorJson(report: DoctorReport): DoctorJson {
       profile: profile.profile,
       status: overallStatus(profile.checks),
       checks: profile.checks.map(checkJson),
+      notDone: profile.notDone ?? [],
     })),
     exitCode: doctorExitCode(report),
   }
@@ -81,7 +89,9 @@ export function renderDoctorReport(report: DoctorReport, symbols: StatusSymbols)
   for (const result of checks) out.check(result)
   out.notChecked(checks)
   if (report.mode !== 'fleet') {
-    out.line(chainSummary(checks, doctorExitCode(report)))
+    const notDone = report.profiles.flatMap((profile) => profile.notDone ?? [])
+    out.notDone(notDone)
+    out.line(chainSummary(checks, doctorExitCode(report), notDone))
     return out.done()
   }
   if (report.profiles.length > 0) {
@@ -92,6 +102,11 @@ export function renderDoctorReport(report: DoctorReport, symbols: StatusSymbols)
       out.row(status, [symbols[status], profile.profile, id, oneLine(detail)])
     }
   }
+  // Each check not done once, however many profiles left it out.
+  const notDone = new Map(
+    report.profiles.flatMap((profile) => profile.notDone ?? []).map((left) => [left.id, left]),
+  )
+  out.notDone([...notDone.values()])
   out.line(fleetSummary(report))
   return out.done()
 }
@@ -106,7 +121,7 @@ function profileLine(checks: CheckResult[]): {status: CheckStatus; id: string; d
   return {status, id: status === 'ok' ? '' : shown.id, detail: shown.detail}
 }
 
-function chainSummary(checks: CheckResult[], exitCode: number): string {
+function chainSummary(checks: CheckResult[], exitCode: number, notDone: NotDone[]): string {
   const counts = countStatuses(checks)
   const firstFailure = checks.find((check) => check.status === 'fail')
   if (firstFailure) {
@@ -116,9 +131,10 @@ function chainSummary(checks: CheckResult[], exitCode: number): string {
     )
   }
   const passed = counts.ok + counts.warn
+  const left = notDone.length ? `; not done: ${notDone.map((check) => check.id).join(', ')}` : ''
   return counts.warn === 0
-    ? `All ${passed} checks pass.`
-    : `All ${passed} checks pass, ${counts.warn} with warnings.`
+    ? `All ${passed} checks pass${left}.`
+    : `All ${passed} checks pass, ${counts.warn} with warnings${left}.`
 }
 
 function fleetSummary(report: DoctorReport): string {
@@ -176,6 +192,10 @@ class ReportWriter {
     const skipped = checks.filter((check) => check.status === 'skip').map((check) => check.id)
     if (skipped.length === 0) return
     this.row('skip', [this.symbols.skip, `not checked (they need a link that broke): ${skipped.join(', ')}`])
+  }
+
+  notDone(notDone: NotDone[]): void {
+    for (const {id, why} of notDone) this.row('skip', [this.symbols.skip, `not done: ${id} (${why})`])
   }
 
   done(): RenderedReport {

@@ -3,6 +3,7 @@
 // -o json); the JUnit report in junit.ts. Output comes from remote clusters and can be unbounded, so
 // only a bounded tail of it is ever kept in memory.
 import {exportJson} from '../text/export.js'
+import {streamFields, type TargetStreams} from './target-streams.js'
 
 /** How one target of a fan-out ended. */
 export interface TargetResult {
@@ -177,6 +178,8 @@ function lineEnd(line: string, maxBytes: number): string {
 export interface TargetReport {
   result: TargetResult
   output?: OutputTail
+  /** Its stdout and stderr apart (the JSON report's `stdout` and `stderr`). */
+  streams?: TargetStreams
 }
 
 export interface FanOutReport {
@@ -221,7 +224,8 @@ export const REPORT_LAST_LINES = DEFAULT_LAST_LINES
 /**
  * Pretty JSON (as -o json: 4 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
  * targets:[{profile, namespace, name, outcome, exitCode, durationMs (rounded), signal?, timedOut?,
- * error?, hint?, lastLines}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
+ * error?, hint?, lastLines (both streams merged), stdout, stderr, stdoutTruncated?, stderrTruncated?,
+ * outputCapBytes?}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
  */
 export function renderJsonReport(report: FanOutReport): string {
   const json = {
@@ -229,7 +233,7 @@ export function renderJsonReport(report: FanOutReport): string {
     startedAt: report.startedAt.toISOString(),
     durationMs: Math.round(report.durationMs),
     counts: countOutcomes(report.targets.map((target) => target.result)),
-    targets: report.targets.map(({result, output}) => ({
+    targets: report.targets.map(({result, output, streams}) => ({
       profile: result.profile,
       ...splitProfile(result.profile),
       outcome: outcomeOf(result),
@@ -240,7 +244,26 @@ export function renderJsonReport(report: FanOutReport): string {
       ...(result.error === undefined ? {} : {error: result.error}),
       ...(result.hint === undefined ? {} : {hint: result.hint}),
       lastLines: output?.last(REPORT_LAST_LINES) ?? [],
+      ...streamFields(streams),
     })),
   }
   return exportJson(json)
+}
+
+/**
+ * One target's record in `exec -o json|yaml` (an array of them) and `-o jsonl` (one a line, as each
+ * target ends): how it ended, and its stdout and stderr apart (target-streams.ts: capped, and said so).
+ */
+export function targetRecord(result: TargetResult, streams: TargetStreams | undefined) {
+  return {
+    profile: result.profile,
+    outcome: outcomeOf(result),
+    exitCode: result.exitCode,
+    durationMs: Math.round(result.durationMs),
+    ...(result.signal ? {signal: result.signal} : {}),
+    ...(result.timedOut ? {timedOut: true} : {}),
+    ...(result.error ? {error: result.error} : {}),
+    ...(result.hint ? {hint: result.hint} : {}),
+    ...streamFields(streams),
+  }
 }

@@ -188,7 +188,8 @@ export interface RunningChild {
   stop(): void
 }
 
-export type OnLine = (stream: 'stdout' | 'stderr', line: string) => void
+/** A line of a command's output; `newline` is false when none ended it (a cut piece, the last line). */
+export type OnLine = (stream: 'stdout' | 'stderr', line: string, newline?: boolean) => void
 
 /** A fan-out target's stdin: a file to read from its start, or a pipe that is fed once the child runs. */
 export type TargetStdin = {file: string} | 'pipe'

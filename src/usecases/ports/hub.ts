@@ -17,6 +17,7 @@ import type {MergedKubeconfig} from '../../core/kubeconfig/merge.js'
 import type {ClusterProfile, ProfileCluster, ProfileVersion} from '../../core/profiles/cluster-profile.js'
 import type {HubPin} from '../../core/profiles/hub-pin.js'
 import type {SelfSubjectReview, TempKubeconfigs} from './credentials.js'
+import type {AccessQuestion, AccessStatus, RulesStatus} from '../../core/doctor/target-access.js'
 
 /** How the hub is chosen, as kubectl chooses a cluster (--kubeconfig, KUBECONFIG, --context, -n). */
 export interface HubSelection {
@@ -246,6 +247,14 @@ export interface TargetPort {
   endpoint(cluster: ClusterConnection): Promise<Endpoint>
   /** Who the target says the credential makes you; a 401 or 404 is an ApiFailure with that status. */
   reviewSelf(resolution: Resolution, credential: Credential): Promise<SelfSubjectReview>
+  /** What the credential may do in a namespace of the target (SelfSubjectRulesReview). */
+  reviewRules(resolution: Resolution, credential: Credential, namespace: string): Promise<RulesStatus>
+  /** Whether the credential may do one action on the target (SelfSubjectAccessReview). */
+  reviewAccess(
+    resolution: Resolution,
+    credential: Credential,
+    question: AccessQuestion,
+  ): Promise<AccessStatus>
 }
 
 export interface ProviderFileSelection {
