@@ -39,23 +39,28 @@ export class CompletionTargets {
     ensurePrivateDir(this.dir)
     const temporary = `${file}.${process.pid}`
     const [command, ...args] = this.cpcred
-    const ok = await new Promise<boolean>((resolve) =>
-      execFile(
-        command!,
-        [
-          ...args,
-          'kubeconfig',
-          target.profile,
-          ...target.flags,
-          '--set-current',
-          '--overwrite',
-          `--output-file=${temporary}`,
-        ],
-        // What it says is not shown: a TAB must leave the terminal clean.
-        {env: this.env, timeout: TARGET_KUBECONFIG_WAIT_MS},
-        (error) => resolve(!error),
-      ),
-    )
+    const ok = await new Promise<boolean>((resolve) => {
+      try {
+        execFile(
+          command!,
+          [
+            ...args,
+            'kubeconfig',
+            target.profile,
+            ...target.flags,
+            '--set-current',
+            '--overwrite',
+            `--output-file=${temporary}`,
+          ],
+          // What it says is not shown: a TAB must leave the terminal clean.
+          {env: this.env, timeout: TARGET_KUBECONFIG_WAIT_MS},
+          (error) => resolve(!error),
+        )
+      } catch {
+        // A start failure is a miss too (spawn throws E2BIG and the like instead of calling back).
+        resolve(false)
+      }
+    })
     if (!ok) {
       await rm(temporary, {force: true})
       return undefined

@@ -38,12 +38,20 @@ const PLAIN_ERRORS: Record<string, {texts: string[]; why: string}> = {
     why: 'values come from JSON (no bigint) and from flags already checked by the flag table',
   },
   'core/fleet/fan-out-report.ts': {texts: ['an output tail needs'], why: 'a constant of the caller'},
+  'core/fleet/target-streams.ts': {
+    texts: ['a stream capture needs a positive whole number'],
+    why: 'the caps are constants of the caller',
+  },
   'core/fleet/worker-pool.ts': {
     texts: ['a pool needs at least one worker'],
     why: 'a constant of the caller, or --parallel, which the flag table checks (min 1)',
   },
   'usecases/exec-target-files.ts': {
-    texts: ['cpcred credential did not print an ExecCredential'],
+    texts: [
+      'cpcred credential did not print an ExecCredential',
+      'cpcred credential printed no token',
+      'cpcred credential printed no client certificate',
+    ],
     why: "a renewal's failure: the renewal loop catches it and warns once, the command runs on",
   },
   'adapters/credential-store.ts': {
@@ -178,7 +186,9 @@ describe('no user-controlled input reaches "This is unexpected … report it"', 
     // complete.ts starts cpcred itself, detached, for a background refresh whose failure is silent;
     // credential-renewal.ts starts cpcred itself inside a promise, whose rejection (a throw from
     // spawn included) the renewal loop reports as a warning while the command runs on.
+    // completion-targets.ts starts cpcred itself at TAB time inside a try: any failure is a miss.
     assert.deepEqual(starters, [
+      'adapters/completion-targets.ts',
       'adapters/credential-renewal.ts',
       'adapters/process-group.ts',
       'cli/complete.ts',
