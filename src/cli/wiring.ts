@@ -32,6 +32,7 @@ import type {
   HubConnector,
   HubPort,
   HubSelection,
+  SavedHubStore,
   KubeconfigFiles,
   KubectlPreferences,
   PluginProcessRunner,
@@ -85,6 +86,8 @@ export interface Wiring {
   readonly runExecPlugin: ExecPluginRunner
   /** Loads the hub's kubeconfig and connects to it, exec plugins run by runExecPlugin. */
   readonly hubConnector: HubConnector
+  /** The hub `cpcred hub use` keeps. */
+  savedHub(): Promise<SavedHubStore>
   /** The hub as `selection` names it, connected. */
   openHub(selection: HubSelection, options?: Omit<HubConnectOptions, 'runExecPlugin'>): Promise<HubPort>
   /** Target clusters reached with a credential. */
@@ -165,6 +168,14 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       (await import('../adapters/self-review.js')).targetPort.reviewSelf(resolution, credential),
   }
   const wiring: Wiring = {
+    async savedHub() {
+      const {readSavedHub, savedHubFile, writeSavedHub} = await import('../adapters/hub-choice.js')
+      return {
+        file: savedHubFile(env),
+        read: () => readSavedHub(env),
+        write: (saved) => writeSavedHub(saved, env),
+      }
+    },
     get printer() {
       return (printer ??= processPrinter(env))
     },
@@ -223,6 +234,13 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       ])
       return {
         hub: hubConnector,
+        async hubChain(selection) {
+          const [{sourceChain}, saved] = await Promise.all([
+            import('../core/kubeconfig/hub-choice.js'),
+            wiring.savedHub(),
+          ])
+          return sourceChain(selection, env, await saved.read(), saved.file)
+        },
         target,
         probes: doctorProbes(),
         loadProviders: (selection) => loadProviders(selection, env),
