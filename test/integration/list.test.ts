@@ -188,6 +188,15 @@ describe('cpcred list against the real hub', () => {
     assert.equal(inDefault.stderr, 'No ClusterProfiles found in default namespace.\n')
   })
 
+  it('takes --all, as the other commands do, and lists the same', async () => {
+    const args = ['list', '-n', namespaces[1]!, '-o', 'name']
+    const plain = await cpcred(args, {KUBECONFIG: hubKubeconfig})
+    const all = await cpcred([...args, '--all'], {KUBECONFIG: hubKubeconfig})
+    assert.equal(all.code, 0, all.stderr)
+    assert.equal(all.stdout, plain.stdout)
+    assert.match(all.stdout, /\/beta\n/)
+  })
+
   it('prints YAML and names', async () => {
     const yaml = await cpcred(['list', '-n', namespaces[0]!, '-o', 'yaml'], {KUBECONFIG: hubKubeconfig})
     assert.equal(yaml.code, 0, yaml.stderr)
