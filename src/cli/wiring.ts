@@ -3,7 +3,7 @@
 // needs from it; no front end imports an adapter itself (the layer rule in .dependency-cruiser.cjs).
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
-import {realpathSync} from 'node:fs'
+import {cpcredCommand} from '../adapters/self-command.js'
 import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
 import type {fanOutView} from '../adapters/fan-out-view.js'
 import type {makeDirectory} from '../adapters/directories.js'
@@ -137,10 +137,8 @@ export interface Wiring {
   }>
 }
 
-/** How kubectl starts this very cpcred from a kubeconfig (--mode cpcred): by its real path. */
-export function cpcredCommand(): string[] {
-  return [realpathSync(process.argv[1]!)]
-}
+/** How kubectl starts this very cpcred from a kubeconfig (--mode cpcred): see adapters/self-command.ts. */
+export {cpcredCommand}
 
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   let printer: Printer | undefined
