@@ -4,6 +4,7 @@
 import os from 'node:os'
 import {answerKey, fileSignature, keepAnswer} from './credential-answers.js'
 import {providerFilePath} from './providers.js'
+import {savedHubFile, savedHubKubeconfigSync} from './hub-choice.js'
 import {kubeconfigPaths} from '../core/kubeconfig/merge.js'
 import {inClusterFile, SERVICE_ACCOUNT_DIR, SERVICE_HOST_ENV} from '../core/kubeconfig/in-cluster.js'
 import type {AnswerBook, CredentialStore} from '../usecases/ports.js'
@@ -13,6 +14,10 @@ export function answerBook(store: Pick<CredentialStore, 'dir' | 'entryPath'>, en
     begin(command, args, inputs) {
       const files = [
         ...kubeconfigPaths(inputs.kubeconfig, env.KUBECONFIG, os.homedir()).paths,
+        // The hub cpcred hub use keeps, and the files it or CPCRED_HUB_KUBECONFIG may name.
+        savedHubFile(env),
+        ...(inputs.kubeconfig ? [] : [savedHubKubeconfigSync(env)].filter((file) => file !== undefined)),
+        ...(env.CPCRED_HUB_KUBECONFIG ? kubeconfigPaths(undefined, env.CPCRED_HUB_KUBECONFIG, '').paths : []),
         providerFilePath(inputs.providers, env),
         // In a pod the hub may be the in-cluster config: who the token names and the namespace file.
         ...(env[SERVICE_HOST_ENV]

@@ -28,6 +28,9 @@ const KEY_ENV = [
   'XDG_CONFIG_HOME',
   'XDG_CACHE_HOME',
   'CPCRED_PROVIDER_FILE',
+  // They choose the hub (core/kubeconfig/hub-choice.ts).
+  'CPCRED_HUB_CONTEXT',
+  'CPCRED_HUB_KUBECONFIG',
   'KUBERNETES_EXEC_INFO',
   // In a pod they decide whether the hub is the in-cluster config, and its namespace.
   'KUBERNETES_SERVICE_HOST',

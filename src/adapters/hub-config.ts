@@ -14,7 +14,10 @@ import {
   mergeKubeconfigs,
   type ContextEntry,
   type KubeconfigFile,
+  type MergedKubeconfig,
 } from '../core/kubeconfig/merge.js'
+import {hubContextsOfOwned, sourceWords} from '../core/kubeconfig/hub-choice.js'
+import {chosenSelection} from './hub-choice.js'
 import {
   fallsBackToInCluster,
   IN_CLUSTER,
@@ -44,8 +47,13 @@ export async function loadHubConfig(
   env = process.env,
   serviceAccountDir = SERVICE_ACCOUNT_DIR,
 ): Promise<HubConfig> {
+  selection = await chosenSelection(selection, env)
   if (selection.inCluster) return loadInClusterConfig(selection, env, serviceAccountDir)
-  const {paths, explicit} = kubeconfigPaths(selection.kubeconfig, env.KUBECONFIG, os.homedir())
+  const {paths, explicit} = kubeconfigPaths(
+    selection.kubeconfig,
+    selection.kubeconfigList ?? env.KUBECONFIG,
+    os.homedir(),
+  )
   const files: KubeconfigFile[] = []
   // js-yaml loads in about 5 ms where yaml takes 45: this runs on every kubectl call through a
   // `--mode cpcred` kubeconfig. (Output YAML is still written with the yaml package.)
@@ -87,18 +95,18 @@ export async function loadHubConfig(
       `pass --kubeconfig FILE or set KUBECONFIG to the hub cluster kubeconfig (in a pod, ${SERVICE_HOST_ENV}, ${SERVICE_PORT_ENV} and ${inClusterFile(serviceAccountDir, 'token')} make the in-cluster config)`,
     )
   }
-  const contextName = selection.context ?? merged['current-context']
-  if (!contextName) {
-    throw new UsageError(
-      `the hub kubeconfig (${files.map((f) => f.path).join(', ')}) has no current context`,
-      'pass --context NAME, or set one with: kubectl config use-context NAME',
-    )
-  }
+  const contextName = selection.context ?? currentHubContext(merged, files)
+  const chosenBy = sourceWords(
+    {source: selection.source ?? 'kubectl', context: selection.context},
+    selection.context === undefined && contextName !== merged['current-context']
+      ? merged['current-context']
+      : undefined,
+  )
   const contextEntry = findNamed(merged.contexts, contextName)
   if (!contextEntry) {
     const known = merged.contexts.map((c) => c.name)
     throw new UsageError(
-      `context "${contextName}" not found in ${files.map((f) => f.path).join(', ')}`,
+      `context "${contextName}" (from ${chosenBy}) not found in ${files.map((f) => f.path).join(', ')}`,
       known.length ? `known contexts: ${namesInBrief(known)}` : 'the kubeconfig defines no contexts',
     )
   }
@@ -118,11 +126,35 @@ export async function loadHubConfig(
     context: contextName,
     server,
     user: context.user ?? '',
+    chosenBy,
     namespace: checkedHubNamespace(
       selection.namespace || context.namespace || 'default',
       selection.namespace ? '-n' : `the namespace of context "${contextName}"`,
     ),
   }
+}
+
+/**
+ * The context kubectl would use, unless it is one cpcred wrote for a profile: then the one context
+ * that reaches the hub its mark names, so that switching kubectl to a target leaves the hub alone.
+ */
+function currentHubContext(merged: MergedKubeconfig, files: KubeconfigFile[]): string {
+  const current = merged['current-context']
+  if (!current) {
+    throw new UsageError(
+      `the hub kubeconfig (${files.map((f) => f.path).join(', ')}) has no current context`,
+      'choose the hub with: cpcred hub use CONTEXT (or pass --context NAME)',
+    )
+  }
+  const owned = hubContextsOfOwned(merged, current)
+  if (!owned) return current
+  if (owned.contexts.length === 1) return owned.contexts[0]!
+  throw new UsageError(
+    owned.contexts.length === 0
+      ? `kubectl's current context "${current}" is cpcred's, for the hub ${owned.hub}, and no other context reaches that hub`
+      : `kubectl's current context "${current}" is cpcred's, for the hub ${owned.hub}, which several contexts reach: ${namesInBrief(owned.contexts)}`,
+    'choose the hub with: cpcred hub use CONTEXT (or pass --context NAME)',
+  )
 }
 
 /**

@@ -11,10 +11,11 @@ import os from 'node:os'
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import {kubeconfigPaths} from '../core/kubeconfig/merge.js'
 import {CacheStore, isRecord} from './cache-store.js'
+import {chosenSelection} from './hub-choice.js'
 import {hubIdentity, hubPin, loadHubConfig, type HubConfig, type HubSelection} from './hub.js'
 
-// 2: kept by the cache store, as {version, value}.
-const VERSION = 2
+// 2: kept by the cache store, as {version, value}. 3: keyed by what chose the hub too.
+const VERSION = 3
 
 export interface HubSummary {
   identity: string
@@ -34,6 +35,8 @@ export async function summarizeHub(
   cacheDir: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<SummarizedHub> {
+  // The layers are applied once here, so the summary's name covers what they chose.
+  selection = await chosenSelection(selection, env)
   let loaded: Promise<HubConfig> | undefined
   const config = () => (loaded ??= loadHubConfig(selection, env))
   const store = new CacheStore(cacheDir, {version: VERSION, isValue: isSummary})
@@ -63,9 +66,20 @@ function isSummary(value: unknown): value is HubSummary {
 
 /** The summary's name for these kubeconfig bytes and this selection; undefined when one is unreadable. */
 async function summaryName(selection: HubSelection, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const {paths} = kubeconfigPaths(selection.kubeconfig, env.KUBECONFIG, os.homedir())
+  const {paths} = kubeconfigPaths(
+    selection.kubeconfig,
+    selection.kubeconfigList ?? env.KUBECONFIG,
+    os.homedir(),
+  )
   const hash = createHash('sha256').update(
-    JSON.stringify([VERSION, selection.context ?? null, selection.namespace ?? null, paths]),
+    JSON.stringify([
+      VERSION,
+      selection.context ?? null,
+      selection.namespace ?? null,
+      selection.source ?? null,
+      selection.inCluster ?? null,
+      paths,
+    ]),
   )
   for (const file of paths) {
     try {

@@ -186,7 +186,8 @@ export class Hub implements HubPort {
 
   describe(): string {
     if (this.config.inCluster) return `the hub (in-cluster config, ${this.config.server})`
-    return `the hub (context "${this.config.context}", ${this.config.server})`
+    const from = this.config.chosenBy ? ` from ${this.config.chosenBy}` : ''
+    return `the hub (context "${this.config.context}"${from}, ${this.config.server})`
   }
 
   async close(): Promise<void> {

@@ -1,13 +1,16 @@
 // kubectl's kuberc, found and read the way kubectl finds it (src/core/kubeconfig/kuberc.ts), and
 // commands looked up the way Go's exec.LookPath looks them up, which is how client-go compares a
 // plugin with the credentialPluginAllowlist. Synchronous: one small file and a few stat calls.
-import {accessSync, constants, readFileSync, statSync} from 'node:fs'
+import {readFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {loadAll} from 'js-yaml'
 import {kubectlPolicy, locateKuberc, type KubercReading} from '../core/kubeconfig/kuberc.js'
 import type {KubectlPreferences} from '../usecases/ports.js'
 import {errorCode} from './files.js'
+import {lookPath} from './look-path.js'
+
+export {lookPath}
 
 export function kubectlPreferences(
   env: NodeJS.ProcessEnv = process.env,
@@ -37,28 +40,4 @@ function readKuberc(location: KubercReading['location'], cwd: string): KubercRea
 // js-yaml, as the hub kubeconfig is read (adapters/hub-config.ts): YAML 1.1, like Go's yaml.
 function parseDocuments(text: string): unknown[] {
   return loadAll(text)
-}
-
-/**
- * Go's exec.LookPath: a name with a slash is itself when executable; a bare name is the first
- * executable in PATH, and only when that path is absolute (Go refuses one found through a relative
- * PATH entry, ErrDot).
- */
-export function lookPath(command: string, pathVariable: string | undefined, cwd: string): string | undefined {
-  if (command.includes('/')) return isExecutable(path.resolve(cwd, command)) ? command : undefined
-  for (const dir of (pathVariable ?? '').split(path.delimiter)) {
-    const file = path.join(dir || '.', command)
-    if (isExecutable(path.resolve(cwd, file))) return path.isAbsolute(file) ? file : undefined
-  }
-  return undefined
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    if (statSync(file).isDirectory()) return false
-    accessSync(file, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
 }

@@ -36,6 +36,11 @@ export const LIST_FLAGS = {
     summary: 'Only profiles of this clusterset: their clusterset.k8s.io property, or their namespace label.',
   },
   usable: {kind: 'boolean', summary: 'Only profiles that a provider of your provider file can reach.'},
+  // What list shows anyway; taken so that a selection written for exec, kubeconfig or sync lists too.
+  all: {
+    kind: 'boolean',
+    summary: 'Every profile in the namespace (or in all namespaces with -A): what list shows without it too.',
+  },
   'chunk-size': {
     kind: 'integer',
     summary: 'Return large lists in chunks of this many profiles.',

@@ -3,7 +3,7 @@
 // needs from it; no front end imports an adapter itself (the layer rule in .dependency-cruiser.cjs).
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
-import {realpathSync} from 'node:fs'
+import {cpcredCommand} from '../adapters/self-command.js'
 import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
 import type {fanOutView} from '../adapters/fan-out-view.js'
 import type {makeDirectory} from '../adapters/directories.js'
@@ -34,6 +34,7 @@ import type {
   HubConnector,
   HubPort,
   HubSelection,
+  SavedHubStore,
   KubeconfigFiles,
   KubectlPreferences,
   PluginProcessRunner,
@@ -94,6 +95,8 @@ export interface Wiring {
   readonly runExecPlugin: ExecPluginRunner
   /** Loads the hub's kubeconfig and connects to it, exec plugins run by runExecPlugin. */
   readonly hubConnector: HubConnector
+  /** The hub `cpcred hub use` keeps. */
+  savedHub(): Promise<SavedHubStore>
   /** The hub as `selection` names it, connected. */
   openHub(selection: HubSelection, options?: Omit<HubConnectOptions, 'runExecPlugin'>): Promise<HubPort>
   /** Target clusters reached with a credential. */
@@ -143,10 +146,8 @@ export interface Wiring {
   }>
 }
 
-/** How kubectl starts this very cpcred from a kubeconfig (--mode cpcred): by its real path. */
-export function cpcredCommand(): string[] {
-  return [realpathSync(process.argv[1]!)]
-}
+/** How kubectl starts this very cpcred from a kubeconfig (--mode cpcred): see adapters/self-command.ts. */
+export {cpcredCommand}
 
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   let printer: Printer | undefined
@@ -178,6 +179,14 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       (await import('../adapters/self-review.js')).targetPort.reviewAccess(resolution, credential, question),
   }
   const wiring: Wiring = {
+    async savedHub() {
+      const {readSavedHub, savedHubFile, writeSavedHub} = await import('../adapters/hub-choice.js')
+      return {
+        file: savedHubFile(env),
+        read: () => readSavedHub(env),
+        write: (saved) => writeSavedHub(saved, env),
+      }
+    },
     get printer() {
       return (printer ??= processPrinter(env))
     },
@@ -258,6 +267,13 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       ])
       return {
         hub: hubConnector,
+        async hubChain(selection) {
+          const [{sourceChain}, saved] = await Promise.all([
+            import('../core/kubeconfig/hub-choice.js'),
+            wiring.savedHub(),
+          ])
+          return sourceChain(selection, env, await saved.read(), saved.file)
+        },
         target,
         probes: doctorProbes(),
         loadProviders: (selection) => loadProviders(selection, env),

@@ -145,7 +145,7 @@ export function isOutageCode(code: string | undefined): boolean {
 
 /** The one remedy for a hub without the ClusterProfile API. */
 export const INSTALL_CRD_HINT =
-  'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or point --context at the hub cluster'
+  'install the ClusterProfile CRD (Cluster Inventory API) on the hub, or choose the hub cluster: cpcred hub use CONTEXT (or --context)'
 
 /** What a 404 on the ClusterProfile collection means. */
 export const PROFILE_API_NOT_SERVED = {what: `${GROUP} ${PLURAL}`, hint: INSTALL_CRD_HINT}

@@ -80,6 +80,8 @@ export interface DoctorInput {
 
 export interface DoctorDeps extends ProfileCheckDeps {
   hub: HubConnector
+  /** The layers that choose the hub and what each says (core/kubeconfig/hub-choice.ts sourceChain). */
+  hubChain?(selection: HubSelection): Promise<string[]>
   loadProviders(selection: ProviderFileSelection): Promise<LoadedProviderFile>
 }
 
@@ -186,7 +188,11 @@ function hubChecks(
       if (inCluster) {
         return judgeInClusterConfig({...inCluster, ...state.config, now: deps.now()})
       }
-      return judgeHubKubeconfig({...state.config, userKind: userKind()})
+      return judgeHubKubeconfig({
+        ...state.config,
+        userKind: userKind(),
+        chain: await deps.hubChain?.(input.hub),
+      })
     },
     'hub-tls': async () => {
       const endpoint = hub().endpoint

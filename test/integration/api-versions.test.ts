@@ -417,7 +417,7 @@ describe('a hub serving only v1alpha1', () => {
     assert.equal(forced.code, 3)
     assert.match(
       forced.stderr,
-      /^error: the hub \(context "hub", .*\) does not serve multicluster\.x-k8s\.io v1alpha2 clusterprofiles \(it serves clusterprofiles in v1alpha1\)\nleave out --api-version/,
+      /^error: the hub \(context "hub" from kubectl's current context, .*\) does not serve multicluster\.x-k8s\.io v1alpha2 clusterprofiles \(it serves clusterprofiles in v1alpha1\)\nleave out --api-version/,
     )
     const doctor = await cpcred(['doctor'], kubeconfigEnv)
     assert.match(doctor.stdout, /hub-api\s+multicluster\.x-k8s\.io\/v1alpha1 clusterprofiles served and read/)

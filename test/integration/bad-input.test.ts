@@ -195,7 +195,7 @@ describe('bad input, as it comes in the field', () => {
       expectFailure(
         await run(['list', '--context', 'nope']),
         2,
-        /context "nope" not found.*\nknown contexts: hub/,
+        /context "nope" \(from --context\) not found.*\nknown contexts: hub/,
       )
     })
 
@@ -204,7 +204,7 @@ describe('bad input, as it comes in the field', () => {
       expectFailure(
         await run(['list', '--kubeconfig', file]),
         3,
-        /cannot reach the hub \(context "closed", https:\/\/127\.0\.0\.1:1\): connection refused/,
+        /cannot reach the hub \(context "closed" from the current context of --kubeconfig, https:\/\/127\.0\.0\.1:1\): connection refused/,
       )
     })
 

@@ -134,6 +134,14 @@ describe('cpcred credential', () => {
     assert.equal((await pluginRecords(fixture)).at(-1)!.env.FAKE_ROLE, 'other')
   })
 
+  it("cache clear's help says what leaving PROFILE out does: it clears everything, it offers no choice", async () => {
+    const help = await cpcred(['cache', 'clear', '--help'])
+    assert.equal(help.code, 0, help.stderr)
+    const text = help.stdout.replace(/\s+/g, ' ')
+    assert.match(text, /omitted: remove every cached credential/)
+    assert.doesNotMatch(text, /choose one/)
+  })
+
   it('cache clear removes the entry of one profile, then all entries', async () => {
     await run([])
     const clearOne = await cpcred(

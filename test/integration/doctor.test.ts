@@ -428,7 +428,7 @@ describe('cpcred doctor against the real hub and spoke', () => {
         'hub-api',
         3,
         /^the hub does not serve the multicluster\.x-k8s\.io API: the ClusterProfile CRD is not installed$/,
-        /install the ClusterProfile CRD .* or point --context at the hub cluster/,
+        /install the ClusterProfile CRD .* or choose the hub cluster: cpcred hub use CONTEXT \(or --context\)/,
       )
       assert.equal(check(json, 'provider-usage').status, 'skip')
     })

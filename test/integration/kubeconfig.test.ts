@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import {readFile, stat, writeFile} from 'node:fs/promises'
+import {mkdir, readFile, realpath, stat, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import YAML from 'yaml'
-import {cpcred, cpcredBin, runProgram, tempDir, testEnv} from '../helpers/env.js'
+import {cpcred, cpcredBin, isolatedEnv, runProgram, tempDir, testEnv} from '../helpers/env.js'
 import {fakePlugin, pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 
 const kubectl = (kubeconfig: string, ...args: string[]) =>
@@ -87,6 +87,45 @@ describe('cpcred kubeconfig consumed by the real kubectl', () => {
         'CPCRED_HUB_CONTEXT',
       ],
     )
+  })
+
+  it('--mode cpcred names cpcred as PATH finds it, else by the link it was started through, never its real path', async () => {
+    // An installation as npm makes one: a bin directory with a link to the package's bin/run.js.
+    const bin = path.join(dir, 'bin')
+    await mkdir(bin)
+    const link = path.join(bin, 'cpcred')
+    await symlink(cpcredBin, link)
+    const commandWritten = async (PATH: string) => {
+      const written = await runProgram(
+        process.execPath,
+        [
+          link,
+          'kubeconfig',
+          `${fixture.namespace}/target`,
+          '--provider-file',
+          fixture.providerFile,
+          '--mode',
+          'cpcred',
+        ],
+        {env: {...isolatedEnv, PATH, KUBECONFIG: fixture.hubKubeconfig}},
+      )
+      assert.equal(written.code, 0, written.stderr)
+      return {kubeconfig: written.stdout, command: YAML.parse(written.stdout).users[0].user.exec.command}
+    }
+    const onPath = `${bin}${path.delimiter}${process.env.PATH}`
+    const found = await commandWritten(onPath)
+    assert.equal(found.command, 'cpcred')
+    // kubectl finds it there and runs it.
+    const file = path.join(dir, 'on-path.yaml')
+    await writeFile(file, found.kubeconfig, {mode: 0o600})
+    const version = await runProgram('kubectl', ['--kubeconfig', file, 'get', '--raw', '/version'], {
+      env: {...isolatedEnv, PATH: onPath},
+    })
+    assert.equal(version.code, 0, version.stderr)
+    // Not on PATH (or another installation there): the link, which a Node upgrade leaves in place.
+    const elsewhere = await commandWritten(path.dirname(process.execPath))
+    assert.equal(elsewhere.command, link)
+    assert.notEqual(elsewhere.command, await realpath(link))
   })
 
   it('--mode cpcred: kubectl runs cpcred credential, which serves the cache on the next call', async () => {

@@ -188,6 +188,15 @@ describe('cpcred list against the real hub', () => {
     assert.equal(inDefault.stderr, 'No ClusterProfiles found in default namespace.\n')
   })
 
+  it('takes --all, as the other commands do, and lists the same', async () => {
+    const args = ['list', '-n', namespaces[1]!, '-o', 'name']
+    const plain = await cpcred(args, {KUBECONFIG: hubKubeconfig})
+    const all = await cpcred([...args, '--all'], {KUBECONFIG: hubKubeconfig})
+    assert.equal(all.code, 0, all.stderr)
+    assert.equal(all.stdout, plain.stdout)
+    assert.match(all.stdout, /\/beta\n/)
+  })
+
   it('prints YAML and names', async () => {
     const yaml = await cpcred(['list', '-n', namespaces[0]!, '-o', 'yaml'], {KUBECONFIG: hubKubeconfig})
     assert.equal(yaml.code, 0, yaml.stderr)
@@ -328,7 +337,7 @@ describe('cpcred list errors', () => {
     assert.equal(result.code, 3)
     assert.match(
       result.stderr,
-      /^error: the hub \(context "spoke", https:\/\/127\.0\.0\.1:\d+\) does not serve multicluster\.x-k8s\.io v1alpha1 or v1alpha2 clusterprofiles\n/,
+      /^error: the hub \(context "spoke" from kubectl's current context, https:\/\/127\.0\.0\.1:\d+\) does not serve multicluster\.x-k8s\.io v1alpha1 or v1alpha2 clusterprofiles\n/,
     )
     assert.match(result.stderr, /install the ClusterProfile CRD/)
     assert.doesNotMatch(result.stderr, /\n\s+at /)
@@ -342,7 +351,7 @@ describe('cpcred list errors', () => {
     assert.equal(result.code, 3)
     assert.match(
       result.stderr,
-      /^error: cannot reach the hub \(context "gone", https:\/\/127\.0\.0\.1:1\): connection refused\n/,
+      /^error: cannot reach the hub \(context "gone" from kubectl's current context, https:\/\/127\.0\.0\.1:1\): connection refused\n/,
     )
     assert.doesNotMatch(result.stderr, /irrelevant/)
   })
@@ -364,7 +373,7 @@ describe('cpcred list errors', () => {
     assert.equal(result.code, 4)
     assert.match(
       result.stderr,
-      /^error: cannot list clusterprofiles\.multicluster\.x-k8s\.io in namespace "forbidden-[0-9a-f]+" on the hub \(context "nobody", [^)]+\): User "system:serviceaccount:forbidden-[0-9a-f]+:nobody" cannot list resource "clusterprofiles" in API group "multicluster.x-k8s.io" in the namespace "forbidden-[0-9a-f]+"\n/,
+      /^error: cannot list clusterprofiles\.multicluster\.x-k8s\.io in namespace "forbidden-[0-9a-f]+" on the hub \(context "nobody" from kubectl's current context, [^)]+\): User "system:serviceaccount:forbidden-[0-9a-f]+:nobody" cannot list resource "clusterprofiles" in API group "multicluster.x-k8s.io" in the namespace "forbidden-[0-9a-f]+"\n/,
     )
     assert.ok(!result.stderr.includes(token), 'the token must not appear in the error')
   })
@@ -422,7 +431,10 @@ describe('cpcred list errors', () => {
     const {env} = await testEnv()
     const wrong = await cpcred(['list', '--context', 'nope'], {KUBECONFIG: env.hub.kubeconfig})
     assert.equal(wrong.code, 2)
-    assert.match(wrong.stderr, /^error: context "nope" not found in .*\nknown contexts: hub\n$/)
+    assert.match(
+      wrong.stderr,
+      /^error: context "nope" \(from --context\) not found in .*\nknown contexts: hub\n$/,
+    )
   })
 })
 

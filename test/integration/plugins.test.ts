@@ -198,7 +198,7 @@ describe('cpcred plugin token-request', () => {
       result,
       4,
       new RegExp(
-        `^error: token-request: cannot create a token for ServiceAccount ${namespace}/other on the hub \\(context "hub", https://127\\.0\\.0\\.1:\\d+\\): ` +
+        `^error: token-request: cannot create a token for ServiceAccount ${namespace}/other on the hub \\(context "hub" from kubectl's current context, https://127\\.0\\.0\\.1:\\d+\\): ` +
           `User "system:serviceaccount:${namespace}:requester" cannot create resource "serviceaccounts/token"`,
       ),
       secrets,
@@ -401,7 +401,7 @@ describe('cpcred plugin secretreader', () => {
     assertFailure(
       current,
       3,
-      /^error: secretreader: cannot reach the hub \(context "elsewhere", https:\/\/127\.0\.0\.1:1\)/,
+      /^error: secretreader: cannot reach the hub \(context "elsewhere" from kubectl's current context, https:\/\/127\.0\.0\.1:1\)/,
       secrets,
     )
   })
@@ -412,7 +412,7 @@ describe('cpcred plugin secretreader', () => {
       result,
       4,
       new RegExp(
-        `^error: secretreader: cannot get Secret ${namespace}/other on the hub \\(context "hub", https://127\\.0\\.0\\.1:\\d+\\): ` +
+        `^error: secretreader: cannot get Secret ${namespace}/other on the hub \\(context "hub" from kubectl's current context, https://127\\.0\\.0\\.1:\\d+\\): ` +
           `User "system:serviceaccount:${namespace}:reader" cannot get resource "secrets"`,
       ),
       secrets,

@@ -128,7 +128,7 @@ describe('a hub pinned "in-cluster"', () => {
   it('is read back by the built-in plugins as the in-cluster config', () => {
     const env = {KUBECONFIG: '', CPCRED_HUB_CONTEXT: 'in-cluster'}
     assert.equal(pinsInCluster(env), true)
-    assert.deepEqual(hubSelection({namespace: 'n'}, env), {namespace: 'n', inCluster: true})
+    assert.deepEqual(hubSelection({namespace: 'n'}, env), {namespace: 'n', inCluster: true, source: 'env'})
     // A context of that name in a real KUBECONFIG is only a context.
     assert.equal(pinsInCluster({KUBECONFIG: '/hub', CPCRED_HUB_CONTEXT: 'in-cluster'}), false)
     assert.equal(hubSelection({context: 'other'}, env).inCluster, undefined)

@@ -531,11 +531,14 @@ describe('renderKubeconfig --mode cpcred', () => {
     }
   })
 
-  it('refuses a launcher that is not an absolute path', () => {
+  it('refuses a launcher given as a relative path, and takes a bare name', () => {
     assert.throws(
-      () => renderKubeconfig(entries([simpleProfile('fleet/a')]), options({cpcredCommand: ['cpcred']})),
-      /cpcred command path "cpcred" is not absolute/,
+      () => renderKubeconfig(entries([simpleProfile('fleet/a')]), options({cpcredCommand: ['bin/cpcred']})),
+      /cpcred command path "bin\/cpcred" is not absolute/,
     )
+    // A bare name is kubectl's to find on PATH.
+    const bare = renderKubeconfig(entries([simpleProfile('fleet/a')]), options({cpcredCommand: ['cpcred']}))
+    assert.equal(bare.users[0]?.user.exec.command, 'cpcred')
     assert.throws(
       () => renderKubeconfig(entries([simpleProfile('fleet/a')]), options({providerFile: 'providers.json'})),
       /provider file path "providers.json" is not absolute/,

@@ -124,8 +124,12 @@ describe('hubSelection', () => {
       kubeconfig: '/k',
       context: 'flag',
       namespace: 'ns',
+      source: 'flags',
     })
     assert.equal(hubSelection({}, env).context, 'pinned')
+    // Plugins choose by kubectl's rules and the pin only: never by the hub `cpcred hub use` keeps.
+    assert.equal(hubSelection({}, env).source, 'env')
+    assert.equal(hubSelection({}, {}).source, 'kubectl')
     // The pinned context goes with the pinned KUBECONFIG, not with a file named by --kubeconfig.
     assert.equal(hubSelection({kubeconfig: '/own'}, env).context, undefined)
     assert.equal(hubSelection({}, {CPCRED_HUB_CONTEXT: ''}).context, undefined)

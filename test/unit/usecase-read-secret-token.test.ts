@@ -121,7 +121,13 @@ describe('readSecretToken', () => {
         env: {CPCRED_HUB_CONTEXT: 'pinned'},
       },
     )
-    assert.deepEqual(seen.selection, {kubeconfig: undefined, context: 'pinned', namespace: 'team'})
+    // Chosen by the pin: the plugin never takes the hub `cpcred hub use` keeps.
+    assert.deepEqual(seen.selection, {
+      kubeconfig: undefined,
+      context: 'pinned',
+      namespace: 'team',
+      source: 'env',
+    })
     assert.deepEqual(seen.read && [seen.read.namespace, seen.read.name], ['team', 'eu'])
     assert.deepEqual(answer.credential, {token: 'tok-123'})
     assert.equal(answer.apiVersion, V1BETA1)

@@ -1,8 +1,7 @@
-import {Command} from '@oclif/core'
+import {Args, Command} from '@oclif/core'
 import {HUB_FLAGS, hubSelection, PROVIDER_FLAGS} from '../../cli/flags.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../../cli/flag-table.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
-import {profileArg} from '../../cli/profile-args.js'
 import {wire} from '../../cli/wiring.js'
 import {clearCache} from '../../usecases/cache-clear.js'
 
@@ -15,7 +14,15 @@ export default class CacheClear extends Command {
     '<%= config.bin %> cache clear',
     '<%= config.bin %> cache clear fleet-prod/eu-west-1',
   ]
-  static override args = {profile: profileArg}
+  // Not the shared profileArg: leaving the profile out clears every credential, it offers no choice.
+  static override args = {
+    profile: Args.string({
+      name: 'PROFILE',
+      description:
+        'NAME or NAMESPACE/NAME of a ClusterProfile: remove only the credential it would use (omitted: remove every cached credential)',
+      required: false,
+    }),
+  }
   // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override flags = oclifFlags(CACHE_CLEAR_FLAGS)
 

@@ -16,7 +16,7 @@ export interface ApiResourcesDocument {
 }
 
 /**
- * `version` is the one cpcred reads (--api-version, else the first of v1alpha2 and v1alpha1 whose
+ * `version` is the one cpcred reads (--api-version, else the first of PROFILE_VERSIONS whose
  * resources name clusterprofiles, else the first served), undefined when the hub serves neither;
  * `resources` is that version's document.
  */

@@ -29,12 +29,18 @@ export interface HubKubeconfigFacts {
   user: string
   userKind: string
   namespace: string
+  /** What chose the context, in words ("cpcred hub use", "--context", …). */
+  chosenBy?: string
+  /** The layers that choose the hub, first wins, and what each says. */
+  chain?: string[]
 }
 
 export function judgeHubKubeconfig(facts: HubKubeconfigFacts): CheckOutcome {
+  const chosen = facts.chosenBy ? ` (from ${facts.chosenBy})` : ''
+  const chain = facts.chain?.length ? `; chosen by the first of: ${facts.chain.join('; ')}` : ''
   const detail =
-    `context "${facts.context}" of ${facts.files.join(', ')}: server ${facts.server}, ` +
-    `user "${facts.user}" (${facts.userKind}), namespace "${facts.namespace}"`
+    `context "${facts.context}"${chosen} of ${facts.files.join(', ')}: server ${facts.server}, ` +
+    `user "${facts.user}" (${facts.userKind}), namespace "${facts.namespace}"${chain}`
   return isHttps(facts.server)
     ? ok(detail)
     : warn(

@@ -5,6 +5,7 @@ import {UsageError} from '../errors.js'
 import {EXEC_API_VERSIONS, type ExecApiVersion} from '../access/exec-config.js'
 import {EXEC_CREDENTIAL_KIND, EXEC_INFO_ENV} from './protocol.js'
 import {HUB_CONTEXT_ENV, pinsInCluster} from '../profiles/hub-pin.js'
+import type {HubSource} from '../kubeconfig/hub-choice.js'
 import type {ExecInfoCluster} from '../access/connection.js'
 
 export type {ExecInfoCluster} from '../access/connection.js'
@@ -92,6 +93,8 @@ export interface PluginHubSelection {
   namespace?: string
   /** The hub was pinned to the pod's in-cluster config. */
   inCluster?: boolean
+  /** Chosen here, by kubectl's rules and the pin: never by `cpcred hub use`, which is cpcred's own. */
+  source: HubSource
 }
 
 /**
@@ -104,10 +107,21 @@ export interface PluginHubSelection {
  */
 export function hubSelection(args: HubArgs, env: NodeJS.ProcessEnv): PluginHubSelection {
   if (args.kubeconfig === undefined && args.context === undefined && pinsInCluster(env)) {
-    return {namespace: args.namespace, inCluster: true}
+    return {namespace: args.namespace, inCluster: true, source: 'env'}
   }
   const pinnedContext = args.kubeconfig === undefined ? env[HUB_CONTEXT_ENV] || undefined : undefined
-  return {kubeconfig: args.kubeconfig, context: args.context ?? pinnedContext, namespace: args.namespace}
+  const source: HubSource =
+    args.kubeconfig !== undefined || args.context !== undefined
+      ? 'flags'
+      : pinnedContext !== undefined
+        ? 'env'
+        : 'kubectl'
+  return {
+    kubeconfig: args.kubeconfig,
+    context: args.context ?? pinnedContext,
+    namespace: args.namespace,
+    source,
+  }
 }
 
 /** What to check when the hub a built-in plugin reads cannot be reached. */

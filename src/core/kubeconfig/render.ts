@@ -195,7 +195,8 @@ function checkOptions(options: RenderKubeconfigOptions, entries: KubeconfigEntry
   if (cpcredMode) {
     const [command] = options.cpcredCommand ?? []
     if (command === undefined) throw new Error('renderKubeconfig: cpcred mode needs cpcredCommand')
-    requireAbsolute('cpcred command', command)
+    // A bare name is looked up on PATH by kubectl; a path must not depend on where the kubeconfig is.
+    if (command.includes('/')) requireAbsolute('cpcred command', command)
     if (options.providerFile !== undefined) requireAbsolute('provider file', options.providerFile)
   }
 }

@@ -16,6 +16,7 @@ import type {PodServiceAccount} from '../../core/kubeconfig/in-cluster.js'
 import type {MergedKubeconfig} from '../../core/kubeconfig/merge.js'
 import type {ClusterProfile, ProfileCluster, ProfileVersion} from '../../core/profiles/cluster-profile.js'
 import type {HubPin} from '../../core/profiles/hub-pin.js'
+import type {HubSource, SavedHub} from '../../core/kubeconfig/hub-choice.js'
 import type {SelfSubjectReview, TempKubeconfigs} from './credentials.js'
 import type {AccessQuestion, AccessStatus, RulesStatus} from '../../core/doctor/target-access.js'
 
@@ -28,6 +29,10 @@ export interface HubSelection {
   apiVersion?: string
   /** The in-cluster config and nothing else (a plugin whose hub was pinned "in-cluster"). */
   inCluster?: boolean
+  /** A KUBECONFIG-style list read instead of KUBECONFIG (CPCRED_HUB_KUBECONFIG). */
+  kubeconfigList?: string
+  /** Set once the layers have chosen (core/kubeconfig/hub-choice.ts): the selection is then taken as it is. */
+  source?: HubSource
 }
 
 /** The hub's kubeconfig as loaded: the merged files and the context in use. */
@@ -42,6 +47,8 @@ export interface HubConfig {
   namespace: string
   /** Set when the hub is the pod's in-cluster config rather than a kubeconfig. */
   inCluster?: InClusterSource
+  /** What chose the context, in a message's words ("cpcred hub use", "--context", …). */
+  chosenBy?: string
 }
 
 /** The pod's service account directory and who its token says the pod is. */
@@ -327,4 +334,12 @@ export type FederationHub = Pick<HubPort, 'requestToken' | 'describe' | 'close' 
 export interface FederationPorts {
   openHub(): Promise<FederationHub>
   files: Pick<TempKubeconfigs, 'create' | 'remove' | 'sweepStale' | 'dispose'>
+}
+
+/** The hub `cpcred hub use` keeps, in cpcred's config directory (adapters/hub-choice.ts). */
+export interface SavedHubStore {
+  readonly file: string
+  read(): Promise<SavedHub | undefined>
+  /** undefined forgets it. */
+  write(saved: SavedHub | undefined): Promise<void>
 }

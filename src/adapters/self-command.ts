@@ -1,0 +1,30 @@
+// How kubectl starts this very cpcred from a kubeconfig (--mode cpcred) and how the kuberc advice
+// names it. Never the real path of bin/run.js: that lies under one Node installation's
+// lib/node_modules, which nvm or a package manager replaces on an upgrade.
+import {realpathSync} from 'node:fs'
+import path from 'node:path'
+import {lookPath} from './look-path.js'
+
+/**
+ * `cpcred`, when the first cpcred on PATH is this installation (kubectl finds it the same way, so
+ * it survives Node moving as long as PATH does); else the path cpcred was started by, its links
+ * left as they are (the package manager's bin link, not what it points at).
+ */
+export function cpcredCommand(
+  started: string = process.argv[1]!,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): string[] {
+  const self = realOrUndefined(started)
+  const onPath = lookPath('cpcred', env.PATH, cwd)
+  if (self !== undefined && onPath !== undefined && realOrUndefined(onPath) === self) return ['cpcred']
+  return [path.resolve(cwd, started)]
+}
+
+function realOrUndefined(file: string): string | undefined {
+  try {
+    return realpathSync(file)
+  } catch {
+    return undefined
+  }
+}
