@@ -3,6 +3,7 @@
 // needs from it; no front end imports an adapter itself (the layer rule in .dependency-cruiser.cjs).
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
+import path from 'node:path'
 import {cpcredCommand} from '../adapters/self-command.js'
 import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
 import type {fanOutView} from '../adapters/fan-out-view.js'
@@ -220,7 +221,10 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         import('../adapters/completion-targets.js'),
         import('../adapters/cache-dir.js'),
       ])
-      return new CompletionTargets(cacheDir('completion', env), [process.execPath, ...cpcredCommand()], env)
+      // This very cpcred, as this process runs it: what a kubeconfig names (cpcredCommand) may be a
+      // bare `cpcred` for PATH to find, which Node cannot run.
+      const self = [process.execPath, path.resolve(process.argv[1]!)]
+      return new CompletionTargets(cacheDir('completion', env), self, env)
     },
     async completionLists() {
       const [{CompletionCache}, {cacheDir}] = await Promise.all([
