@@ -5,12 +5,15 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Interfaces} from '@oclif/core'
 import {runToExit} from './run-to-exit.js'
+import {VERSION_WORDS} from './version.js'
 
 export interface RunOptions {
   development?: boolean
 }
 
 export async function run(argv: string[], options: RunOptions = {}): Promise<void> {
+  // oclif would answer --version with its own one line; `cpcred version` says more.
+  if (VERSION_WORDS.includes(argv[0] ?? '')) argv = ['version', ...argv.slice(1)]
   if (options.development) {
     // bin/dev.mjs runs the sources: the fast-path commands come from them too.
     const where = (await import('./router.js')).route(argv)

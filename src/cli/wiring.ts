@@ -9,6 +9,7 @@ import type {makeDirectory} from '../adapters/directories.js'
 import type {LogFile, writeFileAtomic} from '../adapters/files.js'
 import type * as Picker from '../adapters/picker.js'
 import type {spoolStdin} from '../adapters/stdin-spool.js'
+import type {BuildInfo} from '../adapters/build-info.js'
 import * as interrupts from '../adapters/interrupts.js'
 import type {LoadedProviders} from '../adapters/providers.js'
 import type {Provider} from '../core/access/provider-file.js'
@@ -119,6 +120,8 @@ export interface Wiring {
   }>
   /** Whether cpcred's stdin is a terminal (asked without creating process.stdin). */
   stdinIsTerminal(): boolean
+  /** `cpcred version`: this build's stamp, Node, the docs' folder and the kubectl on PATH. */
+  buildInfo(): Promise<BuildInfo>
   /** The hub of this configuration for TokenRequest, and private token files (serviceAccountToken). */
   federation(hubConfig: () => Promise<HubConfig>): FederationPorts
   /** What `cpcred exec` runs a target's command with. */
@@ -312,6 +315,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
     picker: () => import('../adapters/picker.js'),
     stdinIsTerminal: () => isTerminal(0),
+    buildInfo: async () => (await import('../adapters/build-info.js')).readBuildInfo(env),
     async fanOutPorts() {
       const [{fanOutView}, {makeDirectory}, {LogFile, writeFileAtomic}, {spoolStdin}] = await Promise.all([
         import('../adapters/fan-out-view.js'),
