@@ -1,6 +1,6 @@
 // What `cpcred kubeconfig` and `cpcred sync` both need to render entries: the hub, the consumer's
 // providers, how users run the plugin, and the names.
-import {realpathSync} from 'node:fs'
+import {selfCommand} from './self.js'
 import type {HubPort} from '../usecases/ports.js'
 import type {SessionProviders} from './wiring.js'
 import {resolveAccessProviderFlag} from '../core/access/plugin-commands.js'
@@ -25,8 +25,8 @@ export function kubeconfigRequest(
     hubServer: hub.config.server,
     mode: flags.mode,
     pinHub: !flags['no-pin-hub'],
-    // cpcred mode: kubectl runs this very cpcred, by its real path.
-    cpcredCommand: [realpathSync(process.argv[1]!)],
+    // cpcred mode: kubectl runs this very cpcred (src/cli/self.ts).
+    cpcredCommand: [selfCommand()],
     providerFile: loaded.file,
     accessProviders: (flags['access-provider'] ?? []).map((value) =>
       resolveAccessProviderFlag(value, process.cwd()),

@@ -5,6 +5,7 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Interfaces} from '@oclif/core'
 import {runToExit} from './run-to-exit.js'
+import {invokedName} from './self.js'
 import {VERSION_WORDS} from './version.js'
 
 export interface RunOptions {
@@ -33,7 +34,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
  * types, `kubectl cpcred`: the package's oclif settings are handed over with that name.
  */
 async function loadOptions(): Promise<Interfaces.LoadOptions> {
-  if (path.basename(process.argv[1] ?? '') !== 'kubectl-cpcred') return import.meta.url
+  if (invokedName() !== 'kubectl-cpcred') return import.meta.url
   const root = fileURLToPath(new URL('../..', import.meta.url))
   const pjson = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as Interfaces.PJSON
   return {root, pjson: {...pjson, oclif: {...pjson.oclif, bin: 'kubectl cpcred'}}}
