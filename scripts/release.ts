@@ -181,10 +181,11 @@ async function standaloneArchives(release: Release): Promise<void> {
  * run this launcher again (src/cli/self.ts).
  */
 const LAUNCHER = `#!/bin/sh
-# cpcred with the Node that ships beside it: the machine needs no Node.
-self=$0
-case $self in /*) ;; *) self=$(pwd)/$self ;; esac
-here=$(dirname "$(readlink -f "$self")")
+# cpcred with the Node that ships beside it: the machine needs no Node. One fork (readlink) before
+# Node starts: kubectl runs this on every credential request.
+case $0 in /*) self=$0 ;; *) self=$PWD/$0 ;; esac
+here=$(readlink -f "$self")
+here=\${here%/*}
 CPCRED_LAUNCHER=$self
 export CPCRED_LAUNCHER
 exec "$here/lib/node" "$here/lib/cpcred/bin/run.js" "$@"

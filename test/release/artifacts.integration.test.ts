@@ -5,10 +5,10 @@
 // second build must give the same digests. Run through test/run.ts, which starts the hub and spoke.
 import assert from 'node:assert/strict'
 import {existsSync, realpathSync} from 'node:fs'
-import {mkdir, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile, rm, symlink, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {before, describe, it} from 'node:test'
+import {after, before, describe, it} from 'node:test'
 import YAML from 'yaml'
 import {repoRoot, runProgram, tempDir, type RunResult} from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
@@ -127,6 +127,9 @@ describe(`the release artifacts of cpcred ${version}`, () => {
       {mode: 0o755},
     )
   })
+
+  // Three installs of cpcred with two copies of Node: hundreds of megabytes not to leave behind.
+  after(() => rm(home, {recursive: true, force: true}))
 
   it("each of the README's Install lines works, and pins this version", () => {
     assert.equal(installed.length, 3, installed.map(({line}) => line).join('\n'))
@@ -367,6 +370,7 @@ describe(`the release artifacts of cpcred ${version}`, () => {
       const first = await readFile(path.join(releaseDir, CHECKSUMS), 'utf8')
       const second = await readFile(path.join(again, CHECKSUMS), 'utf8')
       console.error(`release: SHA256SUMS of two builds:\n${first}${second}`)
+      await rm(again, {recursive: true, force: true})
       assert.equal(second, first)
     },
   )
