@@ -166,7 +166,7 @@ async function standaloneArchives(release: Release): Promise<void> {
     await copyFile(await officialNode(release, arch), path.join(dir, 'lib', 'node'))
     await chmod(path.join(dir, 'lib', 'node'), 0o755)
     for (const name of LAUNCHERS) {
-      await writeFile(path.join(dir, name), LAUNCHER, {mode: 0o755})
+      await writeFile(path.join(dir, name), launcher(release.version), {mode: 0o755})
     }
     for (const name of ['LICENSE', 'README.md']) await copyFile(path.join(app, name), path.join(dir, name))
     const archive = archiveName(release.version, arch)
@@ -178,14 +178,18 @@ async function standaloneArchives(release: Release): Promise<void> {
 /**
  * Runs cpcred with the Node beside it. It exports its own path, as it was called (kubectl calls a
  * plugin by its PATH entry, krew's stable bin/ link), so that kubeconfigs written with --mode cpcred
- * run this launcher again (src/cli/self.ts).
+ * run this launcher again (src/cli/self.ts). kubectl runs it on every credential request, so it
+ * finds Node without a fork when it can: called in the archive's folder, or through krew's bin/
+ * link, whose target is store/cpcred/v<version>/ beside bin/; else (any other symlink) by readlink.
  */
-const LAUNCHER = `#!/bin/sh
-# cpcred with the Node that ships beside it: the machine needs no Node. One fork (readlink) before
-# Node starts: kubectl runs this on every credential request.
+const launcher = (version: string) => `#!/bin/sh
+# cpcred with the Node that ships beside it: the machine needs no Node.
 case $0 in /*) self=$0 ;; *) self=$PWD/$0 ;; esac
-here=$(readlink -f "$self")
-here=\${here%/*}
+here=\${self%/*}
+if [ -x "$here/lib/node" ]; then :
+elif [ -x "$here/../store/cpcred/v${version}/lib/node" ]; then here=$here/../store/cpcred/v${version}
+else here=$(readlink -f "$self") && here=\${here%/*}
+fi
 CPCRED_LAUNCHER=$self
 export CPCRED_LAUNCHER
 exec "$here/lib/node" "$here/lib/cpcred/bin/run.js" "$@"

@@ -351,7 +351,13 @@ describe(`the release artifacts of cpcred ${version}`, () => {
     assert.match(help.stdout, /\$ kubectl cpcred list/)
   })
 
-  it('the standalone cpcred runs its own Node with none on the machine', async () => {
+  it('the standalone cpcred runs its own Node with none on the machine, by a link or in its folder', async () => {
+    const inFolder = await withoutNode(
+      [path.join(home, '.local', 'lib', 'cpcred', 'kubectl-cpcred'), 'version'],
+      env,
+    )
+    assert.equal(inFolder.code, 0, inFolder.stderr)
+    assert.match(inFolder.stdout, new RegExp(`^cpcred +${version.replaceAll('.', '\\.')}$`, 'm'))
     const run = await withoutNode(['cpcred', 'version'], env)
     assert.equal(run.code, 0, run.stderr)
     assert.match(run.stdout, new RegExp(`^node +v${NODE_VERSION.replaceAll('.', '\\.')}$`, 'm'))
