@@ -103,7 +103,11 @@ async function main(): Promise<void> {
     const context = {
       env,
       hub: await adminConnection(env.hub),
-      cpcred: [process.execPath, path.resolve('bin/run.js')],
+      // CPCRED_BENCH_COMMAND: an installed cpcred to measure instead of this checkout (the npm
+      // install's bin/cpcred, or the standalone archive's launcher with its own Node).
+      cpcred: process.env.CPCRED_BENCH_COMMAND
+        ? [path.resolve(process.env.CPCRED_BENCH_COMMAND)]
+        : [process.execPath, path.resolve('bin/run.js')],
     }
     for (const [name, run] of Object.entries(cases)) {
       if (wanted.length && !wanted.includes(name)) continue

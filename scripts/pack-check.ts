@@ -69,13 +69,13 @@ async function main(): Promise<void> {
       XDG_CACHE_HOME: path.join(work, 'cache'),
       NO_COLOR: '1',
     }
-    expect('cpcred --version', await run('cpcred', ['--version'], {env}), /^cpcred\/\d+\.\d+\.\d+ /)
+    expect('cpcred --version', await run('cpcred', ['--version'], {env}), /^cpcred +\d+\.\d+\.\d+\n/)
     expect(
       'cpcred list --help',
       await run('cpcred', ['list', '--help'], {env}),
       /List the ClusterProfiles on the hub/,
     )
-    expect('kubectl cpcred --version', await run('kubectl', ['cpcred', '--version'], {env}), /^cpcred\//)
+    expect('kubectl cpcred --version', await run('kubectl', ['cpcred', '--version'], {env}), /^cpcred +\d/)
     expect('kubectl cpcred list --help', await run('kubectl', ['cpcred', 'list', '--help'], {env}), /USAGE/)
 
     const testenv = await up(envDir, (line) => console.error(`testenv: ${line}`))

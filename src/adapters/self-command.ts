@@ -6,6 +6,14 @@ import path from 'node:path'
 import {lookPath} from './look-path.js'
 
 /**
+ * The standalone archive starts cpcred through a shell launcher beside its own Node
+ * (scripts/release.ts), which exports its own path in this variable: a kubeconfig must name the
+ * launcher, since bin/run.js starts with `#!/usr/bin/env node` and the machine may have no Node.
+ */
+export const LAUNCHER_VARIABLE = 'CPCRED_LAUNCHER'
+
+/**
+ * The launcher, when cpcred was started by one (krew's link to it stays the same across upgrades);
  * `cpcred`, when the first cpcred on PATH is this installation (kubectl finds it the same way, so
  * it survives Node moving as long as PATH does); else the path cpcred was started by, its links
  * left as they are (the package manager's bin link, not what it points at).
@@ -15,6 +23,8 @@ export function cpcredCommand(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
 ): string[] {
+  const launcher = env[LAUNCHER_VARIABLE]
+  if (launcher && path.isAbsolute(launcher)) return [launcher]
   const self = realOrUndefined(started)
   const onPath = lookPath('cpcred', env.PATH, cwd)
   if (self !== undefined && onPath !== undefined && realOrUndefined(onPath) === self) return ['cpcred']
@@ -27,4 +37,9 @@ function realOrUndefined(file: string): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/** The name the user typed cpcred by: `kubectl-cpcred` when kubectl runs it as its plugin. */
+export function invokedName(env: NodeJS.ProcessEnv = process.env): string {
+  return path.basename(env[LAUNCHER_VARIABLE] || process.argv[1] || '')
 }

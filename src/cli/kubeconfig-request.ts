@@ -24,7 +24,7 @@ export function kubeconfigRequest(
     hubServer: hub.config.server,
     mode: flags.mode,
     pinHub: !flags['no-pin-hub'],
-    // cpcred mode: kubectl runs this very cpcred, by its real path.
+    // cpcred mode: kubectl runs this very cpcred (adapters/self-command.ts).
     cpcredCommand: cpcredCommand(),
     providerFile: loaded.file,
     accessProviders: (flags['access-provider'] ?? []).map((value) =>

@@ -5,12 +5,16 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Interfaces} from '@oclif/core'
 import {runToExit} from './run-to-exit.js'
+import {invokedName} from './wiring.js'
+import {VERSION_WORDS} from './version.js'
 
 export interface RunOptions {
   development?: boolean
 }
 
 export async function run(argv: string[], options: RunOptions = {}): Promise<void> {
+  // oclif would answer --version with its own one line; `cpcred version` says more.
+  if (VERSION_WORDS.includes(argv[0] ?? '')) argv = ['version', ...argv.slice(1)]
   if (options.development) {
     // bin/dev.mjs runs the sources: the fast-path commands come from them too.
     const where = (await import('./router.js')).route(argv)
@@ -30,7 +34,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
  * types, `kubectl cpcred`: the package's oclif settings are handed over with that name.
  */
 async function loadOptions(): Promise<Interfaces.LoadOptions> {
-  if (path.basename(process.argv[1] ?? '') !== 'kubectl-cpcred') return import.meta.url
+  if (invokedName() !== 'kubectl-cpcred') return import.meta.url
   const root = fileURLToPath(new URL('../..', import.meta.url))
   const pjson = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as Interfaces.PJSON
   return {root, pjson: {...pjson, oclif: {...pjson.oclif, bin: 'kubectl cpcred'}}}

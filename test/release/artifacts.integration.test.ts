@@ -1,0 +1,391 @@
+// npm run test:release: what scripts/release.ts wrote into release/, used the way a user would. The
+// README's Install lines are run as written (in the release folder, into a private home); the krew
+// archive is installed by the real krew and run with the machine's Node hidden, against the real hub
+// and spoke; every docs/ reference in the installed package's hints must name a file it ships; a
+// second build must give the same digests. Run through test/run.ts, which starts the hub and spoke.
+import assert from 'node:assert/strict'
+import {existsSync, realpathSync} from 'node:fs'
+import {mkdir, readdir, readFile, rm, symlink, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {after, before, describe, it} from 'node:test'
+import YAML from 'yaml'
+import {repoRoot, runProgram, tempDir, type RunResult} from '../helpers/env.js'
+import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {ensureKrew} from '../testenv/binaries.js'
+import {
+  archiveName,
+  buildRelease,
+  CHECKSUMS,
+  IMAGE_INDEX,
+  IMAGE_LAYOUT,
+  KREW_MANIFEST,
+  NODE_VERSION,
+  sha256,
+  tarballName,
+  type Arch,
+} from '../../scripts/release.js'
+
+const releaseDir = process.env.CPCRED_RELEASE_DIR ?? path.join(repoRoot, 'release')
+const {version} = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as {version: string}
+
+/** The Install block of the README: the lines after the install-lines marker, comments cut. */
+async function readmeInstallLines(): Promise<string[]> {
+  const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8')
+  const marker = readme.indexOf('<!-- install-lines')
+  assert.notEqual(marker, -1, 'README.md has no install-lines marker')
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(marker))
+  assert.ok(block, 'no sh block after the install-lines marker')
+  return block[1]!
+    .split('\n')
+    .map((line) => line.replace(/\s+# .*$/, '').trim())
+    .filter(Boolean)
+}
+
+/** Each `node` the PATH could find, by its real path: what the hidden-Node runs cover. */
+function nodesOnPath(): string[] {
+  const found = new Set<string>()
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'node')
+    if (dir && existsSync(candidate)) found.add(realpathSync(candidate))
+  }
+  found.add(realpathSync(process.execPath))
+  return [...found]
+}
+
+/** Runs a command in a mount namespace where every Node binary is /dev/null (needs root). */
+function withoutNode(command: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<RunResult> {
+  const script = 'for f in $CPCRED_TEST_HIDE; do mount --bind /dev/null "$f" || exit 99; done; exec "$@"'
+  return runProgram('unshare', ['-m', 'sh', '-c', script, 'sh', ...command], {
+    env: {...env, CPCRED_TEST_HIDE: nodesOnPath().join(' ')},
+    cwd,
+  })
+}
+
+/** e_machine of an ELF file: 62 x86-64, 183 aarch64. */
+async function elfMachine(archive: string, member: string): Promise<number> {
+  const {stdout} = await runProgram('sh', [
+    '-c',
+    'tar -xzOf "$0" "$1" | head -c 20 | od -An -tu1',
+    archive,
+    member,
+  ])
+  const bytes = stdout.trim().split(/\s+/).map(Number)
+  assert.deepEqual(bytes.slice(0, 4), [0x7f, 0x45, 0x4c, 0x46], `${member} is not an ELF file`)
+  return bytes[18]! + bytes[19]! * 256
+}
+
+describe(`the release artifacts of cpcred ${version}`, () => {
+  let home: string
+  let env: NodeJS.ProcessEnv
+  let fixture: SpokeFixture
+  const installed: {line: string; result: RunResult}[] = []
+
+  before(async () => {
+    home = await tempDir('cpcred-release-home-')
+    const tools = path.join(home, 'tools')
+    await mkdir(tools)
+    await symlink(await ensureKrew(), path.join(tools, 'kubectl-krew'))
+    // The test run's kubectl (the clusters' release) is the first kubectl on PATH.
+    const kubectlDir = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .find((dir) => dir && existsSync(path.join(dir, 'kubectl')))!
+    // The machine's settings for reaching the registry (its CA, the npm config and cache) stay;
+    // everything cpcred reads is private to this home.
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !/^(KUBECONFIG|CPCRED_|XDG_|KREW_)/.test(name)),
+    )
+    env = {
+      ...inherited,
+      npm_config_cache: path.join(os.homedir(), '.npm'),
+      NPM_CONFIG_USERCONFIG: path.join(os.homedir(), '.npmrc'),
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      KREW_ROOT: path.join(home, '.krew'),
+      NPM_CONFIG_PREFIX: path.join(home, 'npm-global'),
+      NO_COLOR: '1',
+      PATH: [
+        path.join(home, '.krew', 'bin'),
+        path.join(home, '.local', 'bin'),
+        path.join(home, 'npm-global', 'bin'),
+        tools,
+        kubectlDir,
+        '/usr/local/bin',
+        '/usr/bin',
+        '/bin',
+      ].join(path.delimiter),
+    }
+    // The README's lines as written; only the registry name becomes the release's own tarball.
+    for (const line of await readmeInstallLines()) {
+      const command = line.replaceAll(`cpcred@${version}`, `./${tarballName(version)}`)
+      installed.push({line, result: await runProgram('sh', ['-c', command], {env, cwd: releaseDir})})
+    }
+    // A plugin that needs no Node: it hands the spoke the hub ServiceAccount token from its file.
+    fixture = await spokeFixture({prefix: 'release', execConfig: {command: path.join(home, 'plugin.sh')}})
+    await writeFile(
+      path.join(home, 'plugin.sh'),
+      '#!/bin/sh\nprintf \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s"}}\' "$(cat "$PLUGIN_TOKEN_FILE")"\n',
+      {mode: 0o755},
+    )
+  })
+
+  // Three installs of cpcred with two copies of Node: hundreds of megabytes not to leave behind.
+  after(() => rm(home, {recursive: true, force: true}))
+
+  it("each of the README's Install lines works, and pins this version", () => {
+    assert.equal(installed.length, 3, installed.map(({line}) => line).join('\n'))
+    for (const {line, result} of installed)
+      assert.equal(result.code, 0, `${line}\n${result.stdout}${result.stderr}`)
+    assert.match(installed[0]!.line, new RegExp(`cpcred@${version.replaceAll('.', '\\.')}\\b`))
+    assert.ok(existsSync(path.join(home, 'npm-global', 'bin', 'cpcred')), 'npm installed no cpcred')
+    assert.ok(
+      existsSync(path.join(home, '.krew', 'bin', 'kubectl-cpcred')),
+      'krew installed no kubectl-cpcred',
+    )
+    assert.ok(existsSync(path.join(home, '.local', 'bin', 'cpcred')), 'the standalone archive gave no cpcred')
+  })
+
+  it('every recipe in the docs that installs from npm pins this version', async () => {
+    const files = [
+      'README.md',
+      ...(await readdir(path.join(repoRoot, 'docs'), {recursive: true})).map((f) => `docs/${f}`),
+    ]
+    for (const file of files.filter((name) => /\.(md|ya?ml)$/.test(name))) {
+      const text = await readFile(path.join(repoRoot, file), 'utf8')
+      for (const match of text.matchAll(/npm (?:install|i) (?:-g|--global) (\S+)/g))
+        assert.ok(
+          [`cpcred@${version}`, `./${tarballName(version)}`].includes(match[1]!.replace(/[`)]+$/, '')),
+          `${file}: ${match[0]}`,
+        )
+    }
+  })
+
+  it(`${CHECKSUMS} verifies and covers every artifact; the krew manifest carries the archives' digests`, async () => {
+    const check = await runProgram('sha256sum', ['--check', '--strict', CHECKSUMS], {cwd: releaseDir})
+    assert.equal(check.code, 0, check.stdout + check.stderr)
+    const listed = (await readFile(path.join(releaseDir, CHECKSUMS), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => line.split('  ')[1])
+    // The image's layout is a folder whose blobs are named by their digests: its index stands for it.
+    const files = (await readdir(releaseDir))
+      .filter((name) => name !== CHECKSUMS)
+      .map((name) => (name === IMAGE_LAYOUT ? IMAGE_INDEX : name))
+    assert.deepEqual(listed.sort(), files.sort())
+    for (const name of [
+      tarballName(version),
+      archiveName(version, 'amd64'),
+      archiveName(version, 'arm64'),
+      KREW_MANIFEST,
+      IMAGE_INDEX,
+    ])
+      assert.ok(files.includes(name), `${name} missing from ${releaseDir}`)
+
+    const manifest = YAML.parse(await readFile(path.join(releaseDir, KREW_MANIFEST), 'utf8'))
+    assert.equal(manifest.apiVersion, 'krew.googlecontainertools.github.com/v1alpha2')
+    assert.equal(manifest.kind, 'Plugin')
+    assert.equal(manifest.spec.version, `v${version}`)
+    const platforms = manifest.spec.platforms as {
+      selector: {matchLabels: {os: string; arch: Arch}}
+      uri: string
+      sha256: string
+      bin: string
+    }[]
+    assert.deepEqual(
+      platforms.map((p) => p.selector.matchLabels),
+      [
+        {os: 'linux', arch: 'amd64'},
+        {os: 'linux', arch: 'arm64'},
+      ],
+    )
+    for (const platform of platforms) {
+      const archive = archiveName(version, platform.selector.matchLabels.arch)
+      assert.ok(platform.uri.endsWith(archive), platform.uri)
+      assert.equal(platform.sha256, await sha256(path.join(releaseDir, archive)))
+      assert.equal(platform.bin, 'kubectl-cpcred')
+    }
+  })
+
+  it(`each archive carries the official Node ${NODE_VERSION} of its architecture`, async () => {
+    assert.equal(await elfMachine(path.join(releaseDir, archiveName(version, 'amd64')), 'lib/node'), 62)
+    assert.equal(await elfMachine(path.join(releaseDir, archiveName(version, 'arm64')), 'lib/node'), 183)
+    const listing = await runProgram('tar', ['-tvzf', path.join(releaseDir, archiveName(version, 'arm64'))])
+    assert.equal(listing.code, 0, listing.stderr)
+    for (const entry of listing.stdout.trim().split('\n')) {
+      assert.match(entry, /^[-d]\S+ 0\/0 /, `not a plain file or directory owned by 0/0: ${entry}`)
+    }
+  })
+
+  it('the npm package ships what runs, the LICENSE, the changelog and the docs, and nothing else', async () => {
+    const listing = await runProgram('tar', ['-tzf', path.join(releaseDir, tarballName(version))])
+    const files = listing.stdout
+      .trim()
+      .split('\n')
+      .map((name) => name.replace(/^package\//, ''))
+    for (const name of [
+      'LICENSE',
+      'CHANGELOG.md',
+      'README.md',
+      'bin/run.js',
+      'bin/kubectl_complete-cpcred',
+      'oclif.manifest.json',
+      'dist/build-info.json',
+      'docs/providers.md',
+    ])
+      assert.ok(files.includes(name), `${name} is not in the package`)
+    const unexpected = files.filter(
+      (name) =>
+        !/^(dist|docs)\//.test(name) &&
+        ![
+          'LICENSE',
+          'CHANGELOG.md',
+          'README.md',
+          'package.json',
+          'bin/run.js',
+          'bin/package.json',
+          'bin/kubectl_complete-cpcred',
+          'oclif.manifest.json',
+        ].includes(name),
+    )
+    assert.deepEqual(unexpected, [])
+    const dryRun = await runProgram(
+      'npm',
+      ['publish', '--dry-run', path.join(releaseDir, tarballName(version))],
+      {env},
+    )
+    assert.equal(dryRun.code, 0, dryRun.stderr)
+    // Publishing needs a login; a dry run says so, and must say nothing else.
+    const complaints = dryRun.stderr
+      .split('\n')
+      .filter((line) => /npm (warn|error)/i.test(line) && !/requires you to be logged in/.test(line))
+    assert.deepEqual(complaints, [])
+  })
+
+  it("every docs/ reference in the installed package's hints and help names a file it ships", async () => {
+    const versionRun = await runProgram(
+      path.join(home, 'npm-global', 'bin', 'cpcred'),
+      ['version', '-o', 'json'],
+      {env},
+    )
+    assert.equal(versionRun.code, 0, versionRun.stderr)
+    const info = JSON.parse(versionRun.stdout) as {
+      version: string
+      commit: string
+      docs: string
+      packageDir: string
+    }
+    assert.equal(info.version, version)
+    assert.equal(info.docs, path.join(info.packageDir, 'docs'))
+    const head = (await runProgram('git', ['rev-parse', 'HEAD'], {cwd: repoRoot})).stdout.trim()
+    assert.ok(info.commit.startsWith(head), `${info.commit} is not ${head}`)
+
+    const {stdout} = await runProgram('grep', [
+      '-rhoE',
+      'docs/[A-Za-z0-9_./#-]+',
+      path.join(info.packageDir, 'dist'),
+      path.join(info.packageDir, 'oclif.manifest.json'),
+    ])
+    const references = new Set(
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((ref) => ref.replace(/#.*$/, '').replace(/[.)]+$/, '')),
+    )
+    assert.ok(
+      references.has('docs/providers.md') && references.has('docs/plugins.md'),
+      [...references].join(' '),
+    )
+    // doctor's RBAC hint picks its example by a condition (core/doctor/hub.ts): both files.
+    for (const example of ['in-cluster-rbac.yaml', 'hub-consumer.yaml'])
+      references.add(`docs/examples/${example}`)
+    for (const reference of references)
+      assert.ok(
+        existsSync(path.join(info.packageDir, reference)),
+        `${reference} is cited but not installed in ${info.packageDir}`,
+      )
+    const {stdout: size} = await runProgram('du', ['-sb', info.packageDir])
+    console.error(`release: installed npm package: ${size.split('\t')[0]} bytes`)
+  })
+
+  it('kubectl cpcred from krew runs list, exec and a --mode cpcred kubeconfig with no Node on the machine', async () => {
+    const noNode = await withoutNode(['sh', '-c', 'node --version'], env)
+    assert.notEqual(noNode.code, 0, 'node still runs inside the namespace')
+    assert.notEqual(noNode.code, 99, noNode.stderr)
+
+    const hub = ['--kubeconfig', fixture.hubKubeconfig]
+    const list = await withoutNode(['kubectl', 'cpcred', 'list', '-n', fixture.namespace, ...hub], env)
+    assert.equal(list.code, 0, list.stderr)
+    assert.match(list.stdout, /^target\s/m)
+
+    const version = await withoutNode(['kubectl', 'cpcred', 'version', '-o', 'json'], env)
+    assert.equal(version.code, 0, version.stderr)
+    assert.equal(JSON.parse(version.stdout).node, `v${NODE_VERSION}`)
+
+    const provider = ['--provider-file', fixture.providerFile]
+    const whoami = ['kubectl', 'auth', 'whoami', '-o', 'json']
+    const exec = await withoutNode(
+      ['kubectl', 'cpcred', 'exec', `${fixture.namespace}/target`, ...hub, ...provider, '--', ...whoami],
+      env,
+    )
+    assert.equal(exec.code, 0, exec.stderr)
+    assert.equal(JSON.parse(exec.stdout).status.userInfo.username, fixture.username)
+
+    const kubeconfig = path.join(home, 'target.yaml')
+    const written = await withoutNode(
+      [
+        'kubectl',
+        'cpcred',
+        'kubeconfig',
+        `${fixture.namespace}/target`,
+        ...hub,
+        ...provider,
+        '--mode',
+        'cpcred',
+        '--output-file',
+        kubeconfig,
+      ],
+      env,
+    )
+    assert.equal(written.code, 0, written.stderr)
+    const user = YAML.parse(await readFile(kubeconfig, 'utf8')).users[0].user.exec
+    // The launcher krew links into its bin/, which stays put across upgrades; never the store path.
+    assert.equal(user.command, path.join(home, '.krew', 'bin', 'kubectl-cpcred'))
+    const viaKubeconfig = await withoutNode([...whoami, '--kubeconfig', kubeconfig], env)
+    assert.equal(viaKubeconfig.code, 0, viaKubeconfig.stderr)
+    assert.equal(JSON.parse(viaKubeconfig.stdout).status.userInfo.username, fixture.username)
+
+    const help = await withoutNode(['kubectl', 'cpcred', 'list', '--help'], env)
+    assert.match(help.stdout, /\$ kubectl cpcred list/)
+  })
+
+  it('the standalone cpcred runs its own Node with none on the machine, by a link or in its folder', async () => {
+    const inFolder = await withoutNode(
+      [path.join(home, '.local', 'lib', 'cpcred', 'kubectl-cpcred'), 'version'],
+      env,
+    )
+    assert.equal(inFolder.code, 0, inFolder.stderr)
+    assert.match(inFolder.stdout, new RegExp(`^cpcred +${version.replaceAll('.', '\\.')}$`, 'm'))
+    const run = await withoutNode(['cpcred', 'version'], env)
+    assert.equal(run.code, 0, run.stderr)
+    assert.match(run.stdout, new RegExp(`^node +v${NODE_VERSION.replaceAll('.', '\\.')}$`, 'm'))
+    assert.match(
+      run.stdout,
+      new RegExp(`^docs +${path.join(home, '.local', 'lib', 'cpcred', 'lib', 'cpcred', 'docs')}$`, 'm'),
+    )
+  })
+
+  it(
+    'a second build of the same commit gives the same digests',
+    {skip: process.env.CPCRED_RELEASE_SKIP_REBUILD === '1'},
+    async () => {
+      const again = await tempDir('cpcred-release-again-')
+      await buildRelease({out: again, log: () => {}})
+      const first = await readFile(path.join(releaseDir, CHECKSUMS), 'utf8')
+      const second = await readFile(path.join(again, CHECKSUMS), 'utf8')
+      console.error(`release: SHA256SUMS of two builds:\n${first}${second}`)
+      await rm(again, {recursive: true, force: true})
+      assert.equal(second, first)
+    },
+  )
+})
