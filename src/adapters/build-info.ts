@@ -44,18 +44,26 @@ async function kubectlOnPath(env: NodeJS.ProcessEnv): Promise<BuildInfo['kubectl
   const found = await findExecutable('kubectl', env.PATH)
   if (found.kind !== 'found') return {problem: 'not found on PATH'}
   return new Promise((resolve) => {
-    execFile(
-      found.path,
-      ['version', '--client', '-o', 'json'],
-      {timeout: KUBECTL_TIMEOUT_MS, env, maxBuffer: 1024 * 1024},
-      (error, stdout) => {
-        const version = clientVersion(stdout)
-        if (version) resolve({path: found.path, version})
-        else if (error?.killed)
-          resolve({path: found.path, problem: `no answer in ${KUBECTL_TIMEOUT_MS / 1000}s`})
-        else resolve({path: found.path, problem: 'did not say its version'})
-      },
-    )
+    try {
+      execFile(
+        found.path,
+        ['version', '--client', '-o', 'json'],
+        {timeout: KUBECTL_TIMEOUT_MS, env, maxBuffer: 1024 * 1024},
+        (error, stdout) => {
+          const version = clientVersion(stdout)
+          if (version) resolve({path: found.path, version})
+          else if (error?.killed)
+            resolve({path: found.path, problem: `no answer in ${KUBECTL_TIMEOUT_MS / 1000}s`})
+          else resolve({path: found.path, problem: 'did not say its version'})
+        },
+      )
+    } catch (error) {
+      // spawn throws some start failures (E2BIG, EACCES on some systems) instead of calling back.
+      resolve({
+        path: found.path,
+        problem: `cannot start: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      })
+    }
   })
 }
 

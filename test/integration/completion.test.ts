@@ -443,7 +443,7 @@ describe('kubectl cpcred', () => {
     const env = {...isolatedEnv, PATH: `${bin}${path.delimiter}${process.env.PATH}`}
     const version = await runProgram('kubectl', ['cpcred', '--version'], {env})
     assert.equal(version.code, 0, version.stderr)
-    assert.match(version.stdout, /^cpcred\/\d+\.\d+\.\d+ /)
+    assert.match(version.stdout, /^cpcred +\d+\.\d+\.\d+$/m)
     const help = await runProgram('kubectl', ['cpcred', 'list', '--help'], {env})
     assert.equal(help.code, 0, help.stderr)
     assert.match(help.stdout, /List the ClusterProfiles on the hub/)

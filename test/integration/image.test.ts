@@ -201,7 +201,7 @@ describe(
       assert.equal(started.code, 0, started.stderr)
       assert.match(
         started.stdout,
-        new RegExp(`cpcred/${version.replaceAll('.', '\\.')} linux-x64 node-v${NODE_VERSION}`),
+        new RegExp(`^cpcred +${version.replaceAll('.', '\\.')}\\n(.*\\n)*node +v${NODE_VERSION}$`, 'm'),
       )
       const kubectl = await runContainer(where, spec, rootfs, {
         args: ['kubectl', 'version', '--client', '-o', 'json'],

@@ -84,6 +84,7 @@ const UNGUARDED_URLS: Record<string, {count: number; why: string}> = {
   'core/doctor/server-tls.ts': {count: 1, why: "a resolution's server, checked where the profile entered"},
   'cli/complete.ts': {count: 1, why: "cpcred's own manifest, relative to its module"},
   'cli/main.ts': {count: 1, why: "cpcred's own package root, relative to its module"},
+  'adapters/build-info.ts': {count: 1, why: "cpcred's own package root, relative to its module"},
   'adapters/target-launcher.ts': {count: 1, why: "cpcred's own launcher bundle, relative to its module"},
 }
 
@@ -186,8 +187,10 @@ describe('no user-controlled input reaches "This is unexpected … report it"', 
     // complete.ts starts cpcred itself, detached, for a background refresh whose failure is silent;
     // credential-renewal.ts starts cpcred itself inside a promise, whose rejection (a throw from
     // spawn included) the renewal loop reports as a warning while the command runs on.
-    // completion-targets.ts starts cpcred itself at TAB time inside a try: any failure is a miss.
+    // completion-targets.ts starts cpcred itself at TAB time inside a try: any failure is a miss;
+    // build-info.ts asks kubectl its version inside a try: any failure is said in `cpcred version`.
     assert.deepEqual(starters, [
+      'adapters/build-info.ts',
       'adapters/completion-targets.ts',
       'adapters/credential-renewal.ts',
       'adapters/process-group.ts',
