@@ -9,17 +9,10 @@ import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import YAML from 'yaml'
 import {kubeCall, type Connection} from '../testenv/http.js'
-import {
-  cpcred,
-  createServiceAccount,
-  serviceAccountToken,
-  tempDir,
-  testEnv,
-  tokenKubeconfig,
-  type RunResult,
-} from '../helpers/env.js'
+import {cpcred, tempDir, testEnv, type RunResult} from '../helpers/env.js'
 import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {RAW_CONTROL} from '../helpers/controls.js'
+import {hubConsumer} from '../helpers/hub-consumer.js'
 
 /** The references the issue names, each as the hub stores it in a PlacementDecision. */
 const HOSTILE: {name: string; namespace?: string}[] = [
@@ -77,35 +70,22 @@ describe('names from the hub and the user are checked before any request', () =>
       },
     )
     // A reader of its own, so that its requests are the only ones the audit log names it for.
-    await createServiceAccount(hub, namespace, 'hostile-reader')
-    username = `system:serviceaccount:${namespace}:hostile-reader`
-    await kubeCall(hub, 'POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: {name: 'hostile-reader'},
-      rules: [
+    const reader = await hubConsumer(
+      hub,
+      namespace,
+      'hostile-reader',
+      [
         {
           apiGroups: ['multicluster.x-k8s.io'],
           resources: ['clusterprofiles', 'placementdecisions'],
           verbs: ['get', 'list', 'watch'],
         },
       ],
-    })
-    await kubeCall(hub, 'POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: {name: 'hostile-reader'},
-      roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'hostile-reader'},
-      subjects: [{kind: 'ServiceAccount', name: 'hostile-reader', namespace}],
-    })
-    kubeconfig = await tokenKubeconfig(
-      fixture.dir,
-      'hostile-reader',
-      started.env.hub.server,
-      started.env.hub.caData,
-      await serviceAccountToken(hub, namespace, 'hostile-reader'),
       namespace,
+      {verb: 'get', group: 'multicluster.x-k8s.io', resource: 'placementdecisions', name: 'hostile'},
     )
+    kubeconfig = reader.kubeconfig
+    username = `system:serviceaccount:${namespace}:hostile-reader`
   })
 
   /** Every request URI the hub logged for the reader since `from` lines. */
@@ -230,10 +210,7 @@ describe('names from the hub and the user are checked before any request', () =>
     await writeFile(bad, YAML.stringify(config), {mode: 0o600})
     const result = await run(['list'], {KUBECONFIG: bad})
     assert.equal(result.code, 2, result.stderr)
-    assert.match(
-      result.stderr,
-      /the namespace of context "hostile-reader" "\.\.\/\.\.\/w3-esc" is not a namespace name/,
-    )
+    assert.match(result.stderr, /the namespace of context "hub" "\.\.\/\.\.\/w3-esc" is not a namespace name/)
     assert.deepEqual(result.paths, [])
   })
 })
