@@ -1,6 +1,6 @@
 // Files cpcred writes: cached credentials and profiles (files 0600, in directories.ts's 0700
 // directories) and the user's kubeconfigs, all through one atomic, symlink-following write
-// (DESIGN.md §5). Errors carry paths and system error codes, never file content.
+// (docs/design.md §5). Errors carry paths and system error codes, never file content.
 
 import {lstat, open, readFile, readlink, rename, rm, stat, writeFile, type FileHandle} from 'node:fs/promises'
 import {

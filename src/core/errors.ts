@@ -1,5 +1,5 @@
 // Every failure a user can cause or meet is a CpcredError: a one-line message that says what went
-// wrong and what to do, and the exit code that scripts can rely on (DESIGN.md §4).
+// wrong and what to do, and the exit code that scripts can rely on (docs/design.md §4).
 
 import os from 'node:os'
 

@@ -1,7 +1,7 @@
 // Workload-identity federation for any plugin (a provider's serviceAccountToken block): a token of a
 // hub ServiceAccount, minted by the hub's TokenRequest API for the audience the cloud trusts, handed
 // to the plugin as a private file named by one variable, as a cloud CLI reads a projected token. The
-// token is never in argv, the environment, a log or a file others may read (DESIGN.md §5).
+// token is never in argv, the environment, a log or a file others may read (docs/design.md §5).
 import {federatedServiceAccount, type ServiceAccountTokenBlock} from '../core/access/service-account-token.js'
 import type {FederatedIdentity} from '../core/exec-credential/cache.js'
 import type {Credential} from '../core/exec-credential/protocol.js'

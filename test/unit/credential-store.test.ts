@@ -451,7 +451,7 @@ describe('CredentialStore.clear', () => {
   })
 })
 
-// DESIGN.md §5: what cpcred reads back must be a regular, private file of the user; anything else
+// docs/design.md §5: what cpcred reads back must be a regular, private file of the user; anything else
 // is ignored and replaced, never written through.
 describe('CredentialStore: the private-file rule', () => {
   it('does not serve an entry through a symlink, and replaces the link without touching its target', async () => {

@@ -25,7 +25,7 @@ const BOOLEAN_FIELDS = ['insecure-skip-tls-verify', 'disable-compression'] as co
 /** Every field of the model. */
 export const CONNECTION_FIELDS = ['server', ...STRING_FIELDS, ...BOOLEAN_FIELDS] as const
 
-/** Cluster fields that name files: they mean nothing on the consumer's machine (DESIGN.md §5). */
+/** Cluster fields that name files: they mean nothing on the consumer's machine (docs/design.md §5). */
 export const LOCAL_FILE_FIELDS = ['certificate-authority'] as const
 
 /**

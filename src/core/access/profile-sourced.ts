@@ -1,5 +1,5 @@
 // What a profile may add to how the consumer's plugin runs: the three reserved extensions, the shapes
-// their values must have, and the consumer's policies that let them through (DESIGN.md §2, following
+// their values must have, and the consumer's policies that let them through (docs/design.md §2, following
 // sigs.k8s.io/cluster-inventory-api/pkg/access). resolveAccess applies these rules and describe
 // explains them; both read them here, so what describe says is what resolution does.
 import {

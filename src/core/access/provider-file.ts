@@ -1,6 +1,6 @@
 // The consumer's provider file (the upstream `--clusterprofile-provider-file` JSON of
 // sigs.k8s.io/cluster-inventory-api/pkg/access) and the KEP-5339 flag form `name='command args'`.
-// Only these two say which command may run: a profile never does (DESIGN.md §5).
+// Only these two say which command may run: a profile never does (docs/design.md §5).
 import {parse as parseShellWords, type ParseEntry} from 'shell-quote'
 import {UsageError} from '../errors.js'
 import {locateJsonSyntaxError} from './json-position.js'

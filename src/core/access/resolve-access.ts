@@ -1,4 +1,4 @@
-// Which plugin reaches a profile's cluster, and how it is run: DESIGN.md §2, following
+// Which plugin reaches a profile's cluster, and how it is run: docs/design.md §2, following
 // BuildConfigFromCP in sigs.k8s.io/cluster-inventory-api/pkg/access. The profile supplies where the
 // cluster is and data for the plugin; the command always comes from the consumer's providers.
 import {
@@ -243,7 +243,7 @@ function applyAdditionalEnvs(
   }
 
   const fromProfile = decodeAdditionalEnvs(key, extension.value)
-  // Whatever the policy (guarded-env.ts): DESIGN.md §5 keeps code, hub and identity the consumer's.
+  // Whatever the policy (guarded-env.ts): docs/design.md §5 keeps code, hub and identity the consumer's.
   const refused = [...fromProfile.keys()].filter(isGuardedEnvName)
   for (const name of refused) fromProfile.delete(name)
   if (refused.length > 0) {

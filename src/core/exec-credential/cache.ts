@@ -1,6 +1,6 @@
 // The credential cache policy: which credential may be served for which request (the key), how an entry is
 // written and read back, and when it is too close to expiry to hand out. The file store is an adapter;
-// this module only computes (DESIGN.md §5: a credential obtained for one identity is never served for another).
+// this module only computes (docs/design.md §5: a credential obtained for one identity is never served for another).
 
 import {createHash} from 'node:crypto'
 import type {ProfileCluster} from '../profiles/cluster-profile.js'

@@ -1,6 +1,6 @@
 // The claims of a JSON Web Token that say who it is for and until when, for diagnosis. Nothing here
 // verifies a token, and nothing returns the signature or the token itself: what comes out may be
-// shown to a person (DESIGN.md §5).
+// shown to a person (docs/design.md §5).
 
 export interface JwtClaims {
   /** `iss`: who issued it. */

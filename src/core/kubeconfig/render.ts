@@ -1,4 +1,4 @@
-// The kubeconfigs `cpcred kubeconfig` writes (DESIGN.md §4): one cluster, user and context per
+// The kubeconfigs `cpcred kubeconfig` writes (docs/design.md §4): one cluster, user and context per
 // profile, the user's exec entry running the plugin or `cpcred credential`. Pure: the caller reads
 // and writes files, resolves paths and prints. Names are in names.ts, ownership marks in owner.ts,
 // the merge behind `--merge` in merge.ts.

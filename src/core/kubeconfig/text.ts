@@ -1,4 +1,4 @@
-// The one place a kubeconfig becomes text and text becomes a kubeconfig (DESIGN.md §5). kubectl reads
+// The one place a kubeconfig becomes text and text becomes a kubeconfig (docs/design.md §5). kubectl reads
 // kubeconfigs with Go's yaml (YAML 1.1 rules plus Go's number parsing), so a string that YAML 1.2
 // prints plain (`no`, `on`, `0x1F`, `012`, `1e3`, `2026-01-01`, `<<`, `0o17`) reads back as a bool,
 // a number, a date or a merge key, and the whole file stops loading. Every string that could read as

@@ -1,11 +1,11 @@
-// Pinning the hub for plugins that read it (DESIGN.md §5): when kubectl runs a plugin from a
+// Pinning the hub for plugins that read it (docs/design.md §5): when kubectl runs a plugin from a
 // kubeconfig cpcred wrote, KUBECONFIG may name the target, so the exec entry carries the hub.
 import path from 'node:path'
 import type {ExecEnvVar} from '../access/exec-config.js'
 import type {Resolution} from '../access/resolve-access.js'
 
 /**
- * Environment variables that pin the hub for plugins that read it (DESIGN.md §5). When kubectl runs a
+ * Environment variables that pin the hub for plugins that read it (docs/design.md §5). When kubectl runs a
  * plugin from a generated kubeconfig, its own KUBECONFIG may name the *target*, so the exec entry
  * carries the hub:
  * - KUBECONFIG: the hub kubeconfig file(s), absolute, joined like kubectl's KUBECONFIG list. The
