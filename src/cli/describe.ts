@@ -1,7 +1,7 @@
 // `cpcred describe [PROFILE]`: its flags, and how the description is shown (src/commands/describe.ts
 // gives it help text).
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
-import {ALL_NAMESPACES_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from './flags.js'
+import {ALL_NAMESPACES_FLAG, DOCUMENT_OUTPUT_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from './flags.js'
 import {wire} from './wiring.js'
 
 export const DESCRIBE_FLAGS = {
@@ -12,13 +12,7 @@ export const DESCRIBE_FLAGS = {
     kind: 'boolean',
     summary: "Show the values of the plugin's environment variables (redacted by default).",
   },
-  output: {
-    kind: 'option',
-    char: 'o',
-    summary: 'Output format.',
-    options: ['text', 'json', 'yaml'],
-    default: 'text',
-  },
+  ...DOCUMENT_OUTPUT_FLAG,
 } as const satisfies FlagTable
 
 const DESCRIBE_USAGE = usageLine('describe', '[PROFILE]')

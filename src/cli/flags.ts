@@ -73,6 +73,17 @@ export const OUTPUT_FLAG = {
   output: {kind: 'option', char: 'o', summary: 'Output format.', options: OUTPUT_FORMATS, default: 'table'},
 } as const satisfies FlagTable
 
+/** -o for commands that print one document: a report for people, or its data. */
+export const DOCUMENT_OUTPUT_FLAG = {
+  output: {
+    kind: 'option',
+    char: 'o',
+    summary: 'Output format.',
+    options: ['text', 'json', 'yaml'],
+    default: 'text',
+  },
+} as const satisfies FlagTable
+
 export const PROVIDER_FLAGS = {
   'provider-file': {
     kind: 'string',

@@ -1,16 +1,11 @@
 // `cpcred version` (and `cpcred --version`, `-v`): what this copy is and what it runs with, for bug
 // reports and for checking an install.
 import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {DOCUMENT_OUTPUT_FLAG} from './flags.js'
 import type {Wiring} from './wiring.js'
 
 export const VERSION_FLAGS = {
-  output: {
-    kind: 'option',
-    char: 'o',
-    summary: 'Output format.',
-    options: ['text', 'json', 'yaml'],
-    default: 'text',
-  },
+  ...DOCUMENT_OUTPUT_FLAG,
 } as const satisfies FlagTable
 
 export const VERSION_USAGE = usageLine('version', '')
