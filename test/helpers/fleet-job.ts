@@ -1,5 +1,11 @@
 // docs/examples/fleet-job.yaml as the tests apply it, and the JUnit reports its pods write.
+import assert from 'node:assert/strict'
+import {readFile, writeFile} from 'node:fs/promises'
+import path from 'node:path'
 import {XMLParser} from 'fast-xml-parser'
+import YAML from 'yaml'
+import {examplesDir} from '../../scripts/manifests.js'
+import {isolatedEnv, runProgram} from './env.js'
 
 export const FLEET_JOB_FILE = 'fleet-job.yaml'
 
@@ -20,6 +26,25 @@ export function renderedFleetJob(text: string, variables: Record<string, string>
           }),
     )
     .join('\n')
+}
+
+/**
+ * Renders docs/examples/fleet-job.yaml with `variables` into `dir`, applies it to the hub with
+ * kubectl as the guide does, and returns its objects as applied.
+ */
+export async function applyFleetJob<T>(
+  hubKubeconfig: string,
+  dir: string,
+  variables: Record<string, string>,
+): Promise<T[]> {
+  const manifest = path.join(dir, FLEET_JOB_FILE)
+  const text = await readFile(path.join(examplesDir, FLEET_JOB_FILE), 'utf8')
+  await writeFile(manifest, renderedFleetJob(text, variables))
+  const applied = await runProgram('kubectl', ['--kubeconfig', hubKubeconfig, 'apply', '-f', manifest], {
+    env: {...isolatedEnv},
+  })
+  assert.equal(applied.code, 0, applied.stderr)
+  return YAML.parseAllDocuments(await readFile(manifest, 'utf8')).map((document) => document.toJS() as T)
 }
 
 export function junitTestcases(xml: string): {classname: string; name: string; failed: boolean}[] {

@@ -31,7 +31,11 @@ import {
   tokenKubeconfig,
   uniqueName,
 } from '../helpers/env.js'
-import {junitTestcases as testcases, renderedFleetJob as rendered} from '../helpers/fleet-job.js'
+import {
+  applyFleetJob,
+  junitTestcases as testcases,
+  renderedFleetJob as rendered,
+} from '../helpers/fleet-job.js'
 import {inPod, makePod, podsUnavailable} from '../helpers/pods.js'
 
 const FILE = 'fleet-job.yaml'
@@ -358,27 +362,12 @@ describe(
       await applyProfileExamples(hub, variables)
       // fleet-job.yaml as written, with the values docs/ci.md substitutes.
       const dir = await tempDir('cpcred-fleetpod-')
-      const manifest = path.join(dir, FILE)
-      await writeFile(
-        manifest,
-        rendered(await readFile(path.join(examplesDir, FILE), 'utf8'), {
-          NAMESPACE: namespace,
-          IMAGE: 'registry.example/cpcred-kubectl:1',
-          SHARDS: String(SHARDS),
-          CLUSTER_NAME: variables.CLUSTER_NAME!,
-        }),
-      )
-      const applied = await runProgram(
-        'kubectl',
-        ['--kubeconfig', env.hub.kubeconfig, 'apply', '-f', manifest],
-        {
-          env: {...isolatedEnv},
-        },
-      )
-      assert.equal(applied.code, 0, applied.stderr)
-      const objects = YAML.parseAllDocuments(await readFile(manifest, 'utf8')).map(
-        (document) => document.toJS() as KubeObject,
-      )
+      const objects = await applyFleetJob<KubeObject>(env.hub.kubeconfig, dir, {
+        NAMESPACE: namespace,
+        IMAGE: 'registry.example/cpcred-kubectl:1',
+        SHARDS: String(SHARDS),
+        CLUSTER_NAME: variables.CLUSTER_NAME!,
+      })
       const jobSpec = objects.find((object) => object.kind === 'Job')!.spec!.template.spec
       const {command, args, env: containerEnv} = jobSpec.containers[0]!
       const providers = objects.find((object) => object.kind === 'ConfigMap')!.data!['providers.json']!

@@ -9,7 +9,6 @@ import {existsSync} from 'node:fs'
 import {chmod, chown, mkdir, readdir, readFile, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
-import YAML from 'yaml'
 import {
   buildImage,
   commitEpoch,
@@ -19,9 +18,9 @@ import {
   packRepository,
   type BuiltImage,
 } from '../../scripts/release-image.js'
-import {applyAccessExamples, applyProfileExamples, examplesDir, PROFILES} from '../../scripts/manifests.js'
-import {isolatedEnv, repoRoot, runProgram, tempDir, testEnv, uniqueName} from '../helpers/env.js'
-import {FLEET_JOB_FILE, junitTestcases, renderedFleetJob} from '../helpers/fleet-job.js'
+import {applyAccessExamples, applyProfileExamples, PROFILES} from '../../scripts/manifests.js'
+import {repoRoot, runProgram, tempDir, testEnv, uniqueName} from '../helpers/env.js'
+import {applyFleetJob, junitTestcases} from '../helpers/fleet-job.js'
 import {makePod, SERVICE_ACCOUNT_DIR} from '../helpers/pods.js'
 import {KUBERNETES_VERSION} from '../testenv/binaries.js'
 
@@ -257,27 +256,12 @@ describe(
         clusterset: 'fleetimage',
       })
       await applyProfileExamples(hub, variables)
-      const manifest = path.join(dir, FLEET_JOB_FILE)
-      await writeFile(
-        manifest,
-        renderedFleetJob(await readFile(path.join(examplesDir, FLEET_JOB_FILE), 'utf8'), {
-          NAMESPACE: namespace,
-          IMAGE: `cpcred:${version}`,
-          SHARDS: String(SHARDS),
-          CLUSTER_NAME: variables.CLUSTER_NAME!,
-        }),
-      )
-      const applied = await runProgram(
-        'kubectl',
-        ['--kubeconfig', env.hub.kubeconfig, 'apply', '-f', manifest],
-        {
-          env: {...isolatedEnv},
-        },
-      )
-      assert.equal(applied.code, 0, applied.stderr)
-      const objects = YAML.parseAllDocuments(await readFile(manifest, 'utf8')).map(
-        (document) => document.toJS() as JobObject,
-      )
+      const objects = await applyFleetJob<JobObject>(env.hub.kubeconfig, dir, {
+        NAMESPACE: namespace,
+        IMAGE: `cpcred:${version}`,
+        SHARDS: String(SHARDS),
+        CLUSTER_NAME: variables.CLUSTER_NAME!,
+      })
       const podSpec = objects.find((object) => object.kind === 'Job')!.spec!.template.spec
       const container = podSpec.containers[0]!
       assert.equal(podSpec.securityContext.runAsUser, IMAGE_UID)
