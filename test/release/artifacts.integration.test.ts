@@ -375,6 +375,18 @@ describe(`the release artifacts of cpcred ${version}`, () => {
     )
   })
 
+  it('the packed manifest lists the commands in one order, not the order a directory crawl found them', async () => {
+    // oclif's crawl order changes from run to run; a build that kept it packed different bytes.
+    const {stdout} = await runProgram('tar', [
+      '-xzOf',
+      path.join(releaseDir, tarballName(version)),
+      'package/oclif.manifest.json',
+    ])
+    const ids = Object.keys((JSON.parse(stdout) as {commands: Record<string, unknown>}).commands)
+    assert.ok(ids.includes('whoami') && ids.includes('autocomplete'), ids.join(' '))
+    assert.deepEqual(ids, [...ids].sort())
+  })
+
   it(
     'a second build of the same commit gives the same digests',
     {skip: process.env.CPCRED_RELEASE_SKIP_REBUILD === '1'},
