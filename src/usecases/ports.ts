@@ -4,4 +4,7 @@
 // nothing from src/adapters.
 export type * from './ports/hub.js'
 export type * from './ports/files.js'
+export type * from './ports/profiles.js'
 export type * from './ports/credentials.js'
+export type * from './ports/targets.js'
+export type * from './ports/doctor.js'

@@ -9,6 +9,7 @@ import type {HubPin} from '../../core/profiles/hub-pin.js'
 import type {LifetimeRule} from '../../core/exec-credential/cache.js'
 import type {Writable} from 'node:stream'
 import type {ProfileRef} from '../profile-ref.js'
+import type {ProviderSelection} from '../../core/access/provider-selection.js'
 
 /** Who reads the hub (every cache key carries it), how plugins find it, and its namespace. */
 export interface HubIdentity {
@@ -51,10 +52,8 @@ export interface ProfileSnapshotStore {
   remember(hubIdentity: string, profile: ClusterProfile): Promise<ProfileSnapshot | undefined>
 }
 
-export interface ProviderSelection {
-  providerFile?: string
-  accessProviders?: string[]
-}
+/** Which provider file and --access-provider flags: core's one definition. */
+export type {ProviderSelection}
 
 /** The consumer's providers as read, with what is wrong in them said as warnings. */
 export interface ProvidersRead {
@@ -152,13 +151,6 @@ export interface AnswerBook {
     args: string[],
     inputs: {kubeconfig?: string; providers: ProviderSelection},
   ): AnswerDraft
-}
-
-/** Talks to a profile's cluster with a credential (whoami). */
-export interface SelfSubjectReview {
-  apiVersion: string
-  kind: string
-  status: {userInfo: {username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]>}}
 }
 
 export interface ChildRequest {
