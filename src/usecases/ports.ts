@@ -5,3 +5,4 @@
 export type * from './ports/hub.js'
 export type * from './ports/files.js'
 export type * from './ports/credentials.js'
+export type * from './ports/exec.js'
