@@ -5,8 +5,8 @@ import type {ChalkInstance} from 'chalk'
 import {formatDuration} from '../core/duration.js'
 import {exportData, exportJsonLine} from '../core/text/export.js'
 import {causeLine, targetRecord, type TargetResult} from '../core/fleet/fan-out-report.js'
-import type {TargetStreams} from '../core/fleet/target-streams.js'
 import {kubectlTable} from '../core/text/format.js'
+import type {FanOutView, FanOutViewInput} from '../usecases/ports.js'
 import type {Printer} from './printer.js'
 
 const COLOURS = ['cyan', 'magenta', 'yellow', 'blue', 'green', 'red'] as const
@@ -14,28 +14,9 @@ const COLOURS = ['cyan', 'magenta', 'yellow', 'blue', 'green', 'red'] as const
 const REDRAW_MS = 100
 const TICK_MS = 1000
 
-export interface FanOutView {
-  /** A line of a target's output; undefined with --quiet (the output is not shown). */
-  line: ((profile: string, stream: 'stdout' | 'stderr', text: string) => void) | undefined
-  started(profile: string): void
-  done(result: TargetResult, done: number, total: number): void
-  /** The summary; `interrupted` names the signal that stopped the run before its end. */
-  finish(results: TargetResult[], interrupted?: NodeJS.Signals): Promise<void>
-}
-
-/** exec's -o: a table on stderr, or records on stdout (all at the end, or one a line as each ends). */
-export type FanOutFormat = 'text' | 'json' | 'yaml' | 'jsonl'
-
-export interface FanOutViewOptions {
-  profiles: string[]
+export interface FanOutViewOptions extends FanOutViewInput {
   printer: Printer
   chalk: ChalkInstance
-  /** Not text: stdout carries the records, and the commands' stdout lines go to stderr. */
-  format: FanOutFormat
-  /** A target's captured stdout and stderr, for its record; `take` lets go of it once printed. */
-  streams?: {get(profile: string): TargetStreams | undefined; take(profile: string): void}
-  /** --quiet: only the summary. */
-  quiet: boolean
   now?: () => number
 }
 

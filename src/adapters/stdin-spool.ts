@@ -7,25 +7,11 @@ import {constants} from 'node:fs'
 import {open, type FileHandle} from 'node:fs/promises'
 import type {Readable, Writable} from 'node:stream'
 import {CpcredError, UsageError} from '../core/errors.js'
-import type {TargetStdin} from '../usecases/ports.js'
+import type {StdinCopies} from '../usecases/ports.js'
 
 /** More than this is refused: the spool lives in the user's runtime directory, often a tmpfs. */
 export const STDIN_SPOOL_LIMIT = 256 * 1024 * 1024
 const CHUNK = 64 * 1024
-
-export interface StdinCopies {
-  /** The stdin for a target about to start. */
-  forTarget(): TargetStdin
-  /** The target has started (`stdin` is its pipe, or null): feed it. */
-  started(given: TargetStdin, stdin: Writable | null | undefined): void
-  /**
-   * Settles when the targets cannot all get the whole input (more than the limit: a UsageError; the
-   * spool cannot be written); never otherwise. The run must stop its targets then.
-   */
-  readonly failure: Promise<CpcredError>
-  /** Stops reading and feeding; the spool file goes with the run's directory. */
-  close(): Promise<void>
-}
 
 export async function spoolStdin(
   source: Readable,

@@ -3,11 +3,10 @@
 // runs from the bundled fast path; src/commands/exec.ts gives it help text.
 import {realpathSync} from 'node:fs'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import path from 'node:path'
+import type {ReportRequest} from '../usecases/exec-many.js'
 import {runToExit} from './run-to-exit.js'
 import {chosenShard} from './shard.js'
-import type {Shard} from '../core/fleet/shard.js'
-import type {ReportRequest} from './exec-fan-out.js'
-import path from 'node:path'
 import {foldTargets, isSelecting} from './targets.js'
 import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
@@ -24,7 +23,7 @@ import {
   TARGET_FLAGS,
   VERBOSE_FLAG,
 } from './flags.js'
-import {wire} from './wiring.js'
+import {wire, type Wiring} from './wiring.js'
 
 export const EXEC_USAGE = usageLine('exec', '[PROFILE...] -- COMMAND [ARGS...]')
 
@@ -85,15 +84,14 @@ export const EXEC_FLAGS = {
 
 export type ExecFlags = FlagValues<typeof EXEC_FLAGS>
 
-export interface ExecOptions {
+export interface ExecArgs {
   names: string[]
   command: string[]
   flags: ExecFlags
-  shard?: Shard
   reports: ReportRequest[]
 }
 
-export function parseExecArgs(argv: string[]): ExecOptions {
+export function parseExecArgs(argv: string[]): ExecArgs {
   const separator = argv.indexOf('--')
   const command = separator === -1 ? [] : argv.slice(separator + 1)
   const {flags, positionals} = parseFlags(
@@ -108,14 +106,7 @@ export function parseExecArgs(argv: string[]): ExecOptions {
   if (flags['output-dir'] === '')
     throw new UsageError('--output-dir is empty', 'name the directory for the logs, e.g. --output-dir logs')
   checkLabelSelector(flags.selector)
-  const selecting = isSelecting(flags)
-  return {
-    names: positionals,
-    command,
-    flags,
-    shard: chosenShard(flags.shard, selecting),
-    reports: flags.report.map(parseReportRequest),
-  }
+  return {names: positionals, command, flags, reports: flags.report.map(parseReportRequest)}
 }
 
 /** `junit=FILE` or `json=FILE`; the file's directory is created when the reports are written. */
@@ -139,17 +130,17 @@ export function ownArgs(argv: string[]): string[] {
 
 /** The router's entry (src/cli/router.ts): runs exec and exits with its code. */
 export function run(argv: string[]): void {
-  void runToExit(() => runExec(argv.slice(1)))
+  void runToExit(() => runExec(wire(), argv.slice(1)))
 }
 
 /** Runs exec; the exit code is the command's for one target, 0 or 1 for many. */
-export async function runExec(argv: string[]): Promise<number> {
+export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
   const options = parseExecArgs(argv)
   const {flags} = options
-  const wiring = wire()
-  const {execCommand} = await import('../usecases/exec.js')
   const {printer} = wiring
   const selecting = isSelecting(flags)
+  const shard = chosenShard(flags.shard, selecting, printer)
+  const {execCommand} = await import('../usecases/exec.js')
   let recent: ReturnType<typeof wiring.recentProfiles> | undefined
   const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))
   return execCommand(
@@ -182,26 +173,7 @@ export async function runExec(argv: string[]): Promise<number> {
         fold: (profiles) => foldTargets(profiles, flags['no-dedupe'], printer),
         notices: printer,
       },
-      async fanOut(deps, input, profiles, notRun, order) {
-        const {runFanOut} = await import('./exec-fan-out.js')
-        return runFanOut(
-          deps,
-          input,
-          profiles,
-          {
-            parallel: flags.parallel,
-            failFast: flags['fail-fast'],
-            format: flags.output,
-            quiet: flags.quiet,
-            outputDir: flags['output-dir'] === undefined ? undefined : path.resolve(flags['output-dir']),
-            reports: options.reports,
-            stdin: flags.stdin,
-          },
-          printer,
-          notRun,
-          order,
-        )
-      },
+      fanOutPorts: () => wiring.fanOutPorts(),
     },
     {
       args: ownArgs(argv),
@@ -214,19 +186,22 @@ export async function runExec(argv: string[]): Promise<number> {
         selector: flags.selector,
         all: flags.all,
         allNamespaces: flags['all-namespaces'],
-        shard: options.shard,
+        shard,
         minTargets: flags['min-targets'],
         placement: flags.placement,
         placementKey: flags['placement-key'],
         healthy: flags.healthy,
       },
       alone: options.names.length <= 1 && !selecting,
-      // CI options make even one target a fan-out, so a shard of one reports like any other.
-      fanOutAlways:
-        options.reports.length > 0 ||
-        flags['output-dir'] !== undefined ||
-        flags.quiet ||
-        flags.output !== 'text',
+      fanOut: {
+        parallel: flags.parallel,
+        failFast: flags['fail-fast'],
+        format: flags.output,
+        quiet: flags.quiet,
+        outputDir: flags['output-dir'] === undefined ? undefined : path.resolve(flags['output-dir']),
+        reports: options.reports,
+        stdin: flags.stdin,
+      },
       command: options.command,
       ...pipelineInput(flags),
       timeoutMs: flags.timeout,

@@ -53,9 +53,9 @@ export async function runKubeconfig(argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(KUBECONFIG_FLAGS, argv, KUBECONFIG_USAGE)
   const placement = placementInput(flags, positionals.length)
   const selecting = isSelecting(flags)
-  const shard = chosenShard(flags.shard, selecting)
   const wiring = wire()
   const {printer} = wiring
+  const shard = chosenShard(flags.shard, selecting, printer)
   const [{hub, providers: loaded}, kubeconfigFiles, preferences] = await Promise.all([
     wiring.session(flags),
     wiring.kubeconfigFiles(),

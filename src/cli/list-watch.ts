@@ -1,6 +1,6 @@
 // `cpcred list --watch`: the listing, then each change, until SIGINT or SIGTERM end it cleanly.
 import type {HubPort} from '../usecases/ports.js'
-import type {Printer} from '../adapters/printer.js'
+import type {Wiring} from './wiring.js'
 import type {ListProfilesInput, ListProfilesResult} from '../usecases/list-profiles.js'
 import {untilInterrupted} from './interrupt.js'
 import type {ListPrinter} from './list-output.js'
@@ -9,12 +9,13 @@ export async function followUntilInterrupted(
   hub: HubPort,
   input: Omit<ListProfilesInput, 'onRestart'>,
   view: ListPrinter,
-  printer: Printer,
+  wiring: Pick<Wiring, 'printer' | 'interrupts'>,
 ): Promise<void> {
+  const {printer} = wiring
   const {followProfiles} = await import('../usecases/follow-profiles.js')
   let listing: ListProfilesResult | undefined
   try {
-    await untilInterrupted(printer, (signal) =>
+    await untilInterrupted(wiring, (signal) =>
       followProfiles(
         hub,
         {...input, signal},

@@ -81,9 +81,9 @@ export async function runList(argv: string[]): Promise<void> {
       'list --placement without -w; to follow a fleet: cpcred list -l SELECTOR -w',
     )
   }
-  const shard = chosenShard(flags.shard, true)
   const wiring = wire()
   const {printer} = wiring
+  const shard = chosenShard(flags.shard, true, printer)
   const {hub, providers} = await wiring.session(flags)
   const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
   const input = {
@@ -107,7 +107,7 @@ export async function runList(argv: string[]): Promise<void> {
   })
   if (flags.watch) {
     const {followUntilInterrupted} = await import('./list-watch.js')
-    await followUntilInterrupted(hub, input, view, printer)
+    await followUntilInterrupted(hub, input, view, wiring)
     return
   }
   let unresolved = false

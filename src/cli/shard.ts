@@ -1,18 +1,17 @@
 // Which shard a command works on: --shard, else $CPCRED_SHARD (set once for a whole CI job).
 import {UsageError} from '../core/errors.js'
-import {wire} from './wiring.js'
 import {parseShard, type Shard} from '../core/fleet/shard.js'
 
 /**
  * `selecting`: the command selects profiles with -l, --all or a placement, the selections a shard splits
  * (profiles named as arguments are always included). --shard without one is a mistake; a job-wide
- * $CPCRED_SHARD simply does not apply.
+ * $CPCRED_SHARD simply does not apply. `notes` hears that the variable applies (the printer's stderr).
  */
 export function chosenShard(
   flag: string | undefined,
   selecting: boolean,
+  notes: {note(message: string): void},
   env: Readonly<Record<string, string | undefined>> = process.env,
-  announce: (message: string) => void = (message) => wire().printer.note(message),
 ): Shard | undefined {
   if (flag !== undefined) {
     if (!selecting) {
@@ -27,7 +26,7 @@ export function chosenShard(
   if (!selecting || fromEnv === undefined || fromEnv.trim() === '') return undefined
   const shard = parseShard(fromEnv, env, 'CPCRED_SHARD')
   // Said every time: a variable left in a shell would otherwise quietly cut `list -A` to a part.
-  announce(`Working on ${describeShard(shard)} of the selection (CPCRED_SHARD=${fromEnv}).`)
+  notes.note(`Working on ${describeShard(shard)} of the selection (CPCRED_SHARD=${fromEnv}).`)
   return shard
 }
 

@@ -19,7 +19,7 @@ import {
 } from './flags.js'
 import {healthSkips, isSelecting, placementInput} from './targets.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
-import {wire} from './wiring.js'
+import {wire, type Wiring} from './wiring.js'
 import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {defaultMergeTarget, type KubectlCheck} from '../usecases/write-kubeconfig.js'
@@ -97,11 +97,11 @@ export async function runSync(argv: string[]): Promise<void> {
     namespace: hub.config.namespace,
     allNamespaces: flags['all-namespaces'],
     selector: flags.selector,
-    shard: chosenShard(flags.shard, true),
+    shard: chosenShard(flags.shard, true, printer),
     ...placement,
   }
   if (flags.watch) {
-    await watchAndSync(hub, kubeconfigFiles, request, selection, printer, flags.output, kubectl)
+    await watchAndSync(hub, kubeconfigFiles, request, selection, wiring, flags.output, kubectl)
     return
   }
   const {selectFleet} = await import('../usecases/find-profiles.js')
@@ -195,10 +195,11 @@ export async function watchAndSync(
   files: KubeconfigFiles,
   request: Omit<SyncRequest, 'profiles' | 'unread'>,
   selection: FleetFollowInput,
-  printer: Printer,
+  wiring: Pick<Wiring, 'printer' | 'interrupts'>,
   output: Output,
   kubectl?: KubectlCheck,
 ): Promise<void> {
+  const {printer} = wiring
   const {watchAndSync: follow} = await import('../usecases/sync-kubeconfig.js')
   // A profile skipped on every pass (a name clash, an unhealthy or unread one) is said again only
   // when what is said of it changes.
@@ -213,7 +214,7 @@ export async function watchAndSync(
         ? `the PlacementDecisions of placement-key "${selection.placementKey}" and the ClusterProfiles`
         : 'ClusterProfiles'
   try {
-    await untilInterrupted(printer, (signal) =>
+    await untilInterrupted(wiring, (signal) =>
       follow(
         hub,
         files,

@@ -6,12 +6,8 @@
 import path from 'node:path'
 import {cpcredCommand, invokedName} from '../adapters/self-command.js'
 import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
-import type {fanOutView} from '../adapters/fan-out-view.js'
-import type {makeDirectory} from '../adapters/directories.js'
-import type {LogFile, writeFileAtomic} from '../adapters/files.js'
 import type * as Picker from '../adapters/picker.js'
 import type {CompletionTargets} from '../adapters/completion-targets.js'
-import type {spoolStdin} from '../adapters/stdin-spool.js'
 import type {BuildInfo} from '../adapters/build-info.js'
 import * as interrupts from '../adapters/interrupts.js'
 import type {LoadedProviders} from '../adapters/providers.js'
@@ -29,6 +25,7 @@ import type {
   CompletionLists,
   CredentialStore,
   ExecPluginRunner,
+  FanOutPorts,
   FederationPorts,
   ForwardingSignals,
   HubConfig,
@@ -127,14 +124,8 @@ export interface Wiring {
   targetHub(config: HubConfig, apiVersion?: string): Promise<TargetHub>
   /** Choosing profiles on a terminal. */
   picker(): Promise<typeof Picker>
-  /** What a fan-out writes with: its view, log files, reports, and the copy of stdin for each target. */
-  fanOutPorts(): Promise<{
-    fanOutView: typeof fanOutView
-    LogFile: typeof LogFile
-    makeDirectory: typeof makeDirectory
-    writeFileAtomic: typeof writeFileAtomic
-    spoolStdin: typeof spoolStdin
-  }>
+  /** What exec on many targets shows and writes with: its view, logs, reports, the copies of stdin. */
+  fanOutPorts(): Promise<FanOutPorts>
   /** Whether cpcred's stdin is a terminal (asked without creating process.stdin). */
   stdinIsTerminal(): boolean
   /** `cpcred version`: this build's stamp, Node, the docs' folder and the kubectl on PATH. */
@@ -398,7 +389,17 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         import('../adapters/files.js'),
         import('../adapters/stdin-spool.js'),
       ])
-      return {fanOutView, LogFile, makeDirectory, writeFileAtomic, spoolStdin}
+      const {printer} = wiring
+      return {
+        view: async (input) => fanOutView({...input, printer, chalk: await printer.paint()}),
+        makeDirectory,
+        openLog: (file) => LogFile.open(file),
+        writeReport: (file, content) => writeFileAtomic(file, content, {mode: 'keep', refuseSymlink: true}),
+        spoolStdin: (file) => spoolStdin(process.stdin, file),
+        readerGone: () => interrupts.readerGone(printer),
+        error: (message, hint) => printer.error(message, hint),
+        date: () => new Date(),
+      }
     },
     federation(hubConfig) {
       const temp = import('../adapters/temp-kubeconfigs.js').then(({tempKubeconfigs}) => tempKubeconfigs(env))

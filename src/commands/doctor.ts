@@ -89,6 +89,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
             flags.selector !== undefined ||
             flags.placement !== undefined ||
             flags['placement-key'] !== undefined),
+        printer,
       ),
       pluginTimeoutMs: flags['plugin-timeout'],
       profileMaxStaleMs: flags['profile-max-stale'],

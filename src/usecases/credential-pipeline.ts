@@ -17,6 +17,7 @@ import type {
   CredentialCache,
   CredentialStore,
   HubIdentity,
+  Notices,
   PluginProcessRunner,
   ProfileSnapshot,
   ProviderSelection,
@@ -78,6 +79,37 @@ export async function openPipeline<H>(
 ): Promise<{hub: H; providers: ProvidersRead}> {
   const [hub, read] = await Promise.all([openHub(), providers.load(selection)])
   return {hub, providers: read}
+}
+
+/**
+ * Step 1 as the commands that keep answers open it (credential, exec): the credential cache (none
+ * with --no-cache, whose problems are notes with --verbose), the answer to this very question begun
+ * when it may be kept (never with --verbose, which explains itself; its inputs are signed before
+ * they are read, so one that changes meanwhile makes the answer a miss), then the hub and the
+ * providers side by side.
+ */
+export async function openCredentialRun(
+  ports: PipelinePorts & {notices: Pick<Notices, 'note'>},
+  input: PipelineInput,
+  question: {command: 'credential' | 'exec'; args: string[]; answerable: boolean},
+): Promise<{
+  store?: CredentialStore
+  draft?: AnswerDraft
+  hub: RecentProfilePorts
+  providers: ProvidersRead
+}> {
+  const store = input.noCache
+    ? undefined
+    : await ports.store((message) => input.verbose && ports.notices.note(`cache: ${message}`))
+  const draft =
+    store && question.answerable && !input.verbose
+      ? (await ports.answers(store)).begin(question.command, question.args, {
+          kubeconfig: input.kubeconfig,
+          providers: input.providers,
+        })
+      : undefined
+  const opened = await openPipeline(ports.providers, () => ports.recentProfiles(), input.providers)
+  return {store, draft, ...opened}
 }
 
 /** Step 2 (for the commands that run all the time) is src/usecases/recent-profile.ts. */

@@ -6,8 +6,8 @@ import {describeCredential, renderExecCredential} from '../core/exec-credential/
 import {
   keepAnswer,
   obtainFor,
+  openCredentialRun,
   openFederation,
-  openPipeline,
   readRecentProfile,
   resolveProfile,
   seconds,
@@ -37,22 +37,12 @@ export interface CredentialPorts extends PipelinePorts {
 /** Prints the ExecCredential, then keeps it as the answer to the same question when it may be. */
 export async function credentialCommand(ports: CredentialPorts, input: CredentialInput): Promise<void> {
   const {notices} = ports
-  const store = input.noCache
-    ? undefined
-    : await ports.store((message) => input.verbose && notices.note(`cache: ${message}`))
-  // Its inputs are signed before they are read, so one that changes meanwhile makes the answer a miss.
-  const draft =
-    store && !input.verbose
-      ? (await ports.answers(store)).begin('credential', input.args, {
-          kubeconfig: input.kubeconfig,
-          providers: input.providers,
-        })
-      : undefined
-  const {hub: recent, providers} = await openPipeline(
-    ports.providers,
-    () => ports.recentProfiles(),
-    input.providers,
-  )
+  const {
+    store,
+    draft,
+    hub: recent,
+    providers,
+  } = await openCredentialRun(ports, input, {command: 'credential', args: input.args, answerable: true})
   const {profile, snapshot, stale} = await readRecentProfile(recent, input.ref, {
     maxAgeMs: input.noCache ? 0 : input.profileMaxAgeMs,
     maxStaleMs: input.profileMaxStaleMs,

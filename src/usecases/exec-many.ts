@@ -1,179 +1,248 @@
-// `cpcred exec` on many targets, `parallel` at a time: each one prepared (exec-prepare.ts), its
-// command run with a process group of its own and its output line by line, its files removed
-// however it ends; signals to cpcred reach every running command, and none starts after them.
-import {inPool} from '../core/fleet/worker-pool.js'
-import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
-import {ExitCode, isCpcredError} from '../core/errors.js'
-import {formatDuration} from '../core/duration.js'
-import type {TargetResult} from '../core/fleet/fan-out-report.js'
-import type {ChildStdin, OnLine, RunningChild} from './ports.js'
-import {stopAfter} from './exec-one.js'
-import {prepareTarget, type ExecDeps, type ExecInput} from './exec-prepare.js'
-import {writeTarget} from './exec-target-files.js'
+// `cpcred exec` on many targets (or on one, with --report, --output-dir, --quiet or -o json): the
+// directories first, so that a CI job learns of a wrong path before any target runs; a copy of stdin
+// for every target; the targets through the pool (exec-pool.ts), each one's output to the view, its
+// logs, its report tail and its record, as asked; the reports once every target has ended; and
+// cpcred's exit code.
+import path from 'node:path'
+import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {profileKey} from '../core/profiles/cluster-profile.js'
+// Kubernetes names are DNS labels and subdomains; anything else from the hub must not become a path.
+import {isDnsSubdomain} from '../core/profiles/names.js'
+import {
+  CpcredError,
+  ExitCode,
+  isCpcredError,
+  OUTPUT_CLOSED_EXIT_CODE,
+  QuietExit,
+  signalExitCode,
+} from '../core/errors.js'
+import {
+  inSelectionOrder,
+  OutputTail,
+  renderJsonReport,
+  type FanOutReport,
+  type TargetResult,
+} from '../core/fleet/fan-out-report.js'
+import {renderJUnit} from '../core/fleet/junit.js'
+import {
+  HELD_CAP_BYTES,
+  STREAMED_CAP_BYTES,
+  targetStreams,
+  type TargetStreams,
+} from '../core/fleet/target-streams.js'
+import type {TargetRunInput, TargetRunPorts} from './exec-prepare.js'
+import {runTargets, type PoolOutcome, type TargetOutput} from './exec-pool.js'
+import type {ChildStdin, FanOutFormat, FanOutPorts, StdinCopies, TargetLog} from './ports.js'
 
-export type {TargetResult} from '../core/fleet/fan-out-report.js'
+export type ReportKind = 'junit' | 'json'
 
-/** Where one target's output goes, from its start to its end. */
-export interface TargetOutput {
-  /** Each line of the command's stdout and stderr; without it the output goes to /dev/null. */
-  line?: OnLine
-  /** The target has ended (its result is known); called once, before onDone. */
-  close(result: TargetResult): void
+export interface ReportRequest {
+  kind: ReportKind
+  /** An absolute path; its directory is created before any target runs. */
+  file: string
 }
 
-export interface FanOutOptions {
+/** What the fan-out flags ask for. */
+export interface FanOutInput {
   parallel: number
   failFast: boolean
-  /** Opened when a target's turn comes, so open files stay bounded by `parallel`. */
-  openOutput: (profile: string) => TargetOutput
-  onStart?: (profile: string) => void
-  onDone: (result: TargetResult, done: number, total: number) => void
-  /**
-   * Aborted, with a reason such as "the output was closed", when the run must end early: running
-   * targets are stopped and no more start.
-   */
-  stop?: AbortSignal
-  /** Each target's stdin (a copy of cpcred's); /dev/null without it. */
-  stdin?: () => ChildStdin
+  format: FanOutFormat
+  quiet: boolean
+  /** --output-dir, absolute. */
+  outputDir?: string
+  reports: ReportRequest[]
+  /** --stdin: `copy` gives every target all of cpcred's stdin (unless it is a terminal). */
+  stdin: 'copy' | 'none'
 }
 
-/** How a fan-out ended: every result, and what stopped it early (a signal to cpcred, or `stop`). */
-export interface FanOutOutcome {
-  results: TargetResult[]
-  interrupted?: NodeJS.Signals
-  stopped?: boolean
+export interface ExecManyInput extends TargetRunInput, FanOutInput {
+  profiles: ClusterProfile[]
+  /** Those the selection kept from running (unresolved references, what --healthy left out). */
+  notRun: TargetResult[]
+  /** The order of the summary and reports, when the selection has one (a placement's). */
+  order?: readonly string[]
 }
 
-/** Many targets, `parallel` at a time; each one's output comes back line by line. */
-export async function execMany(
-  deps: ExecDeps,
-  input: ExecInput,
-  profiles: ClusterProfile[],
-  options: FanOutOptions,
-): Promise<FanOutOutcome> {
-  const results: TargetResult[] = new Array(profiles.length)
-  const running = new Set<RunningChild>()
-  let done = 0
-  /** Set once: why targets that have not started yet never will. */
-  let stoppedBecause: string | undefined
-  let interrupted: NodeJS.Signals | undefined
-  /** The commands `stop` ended (the reader went away, say): cpcred's doing, not their failure. */
-  const stoppedEarly = new Set<RunningChild>()
-  const stopAll = (because: string, early = false) => {
-    if (stoppedBecause !== undefined) return
-    stoppedBecause = because
-    for (const child of running) {
-      if (early) stoppedEarly.add(child)
-      child.stop()
-    }
-  }
-  const onStop = () => stopAll(String(options.stop?.reason), true)
-  options.stop?.addEventListener('abort', onStop)
-  const notStarted = (key: string, because: string): TargetResult => ({
-    profile: key,
-    exitCode: ExitCode.Failure,
-    durationMs: 0,
-    started: false,
-    cancelled: true,
-    error: `not started (${because})`,
+export interface ExecManyPorts extends TargetRunPorts, FanOutPorts {}
+
+/** cpcred's exit code: 0 when every target succeeded and every report was written, else 1 (or a signal's). */
+export type ExecManyOutcome = number
+
+export async function execManyCommand(ports: ExecManyPorts, input: ExecManyInput): Promise<ExecManyOutcome> {
+  const {profiles} = input
+  const startedAt = ports.date()
+  const startedMs = ports.now()
+  makeDirectories(ports, input)
+
+  // Each target's stdout and stderr apart, for its record (-o) and the JSON report. Held to the end
+  // for -o json|yaml and the report, so capped lower than for -o jsonl, which lets go as each ends.
+  const held = input.format === 'json' || input.format === 'yaml' || input.reports.some(isJson)
+  const captureCap = held ? HELD_CAP_BYTES : input.format === 'jsonl' ? STREAMED_CAP_BYTES : undefined
+  const captured = new Map<string, TargetStreams>()
+  const tails = new Map<string, OutputTail>()
+  const view = await ports.view({
+    profiles: profiles.map(profileKey),
+    format: input.format,
+    quiet: input.quiet,
+    streams: {get: (key) => captured.get(key), take: (key) => void captured.delete(key)},
   })
-
-  const runTarget = async (index: number): Promise<void> => {
-    const profile = profiles[index]!
-    const key = profileKey(profile)
-    const started = deps.now()
-    let result: TargetResult
-    if (stoppedBecause !== undefined) result = notStarted(key, stoppedBecause)
-    else {
-      options.onStart?.(key)
-      let output: TargetOutput | undefined
-      try {
-        output = options.openOutput(key)
-        result = await runCommand(key, profile, output, started)
-      } catch (error) {
-        if (!isCpcredError(error)) throw error
-        result = {
-          profile: key,
-          exitCode: error.exitCode,
-          durationMs: deps.now() - started,
-          started: false,
-          error: error.message,
-          ...(error.hint ? {hint: error.hint} : {}),
-        }
-      }
-      output?.close(result)
-    }
-    results[index] = result
-    options.onDone(result, ++done, profiles.length)
-    if (result.exitCode !== 0 && options.failFast) stopAll('--fail-fast')
+  const byKey = new Map(profiles.map((profile) => [profileKey(profile), profile]))
+  const openOutput = (key: string): TargetOutput => {
+    const logs = input.outputDir === undefined ? undefined : openLogs(ports, input.outputDir, byKey.get(key)!)
+    const tail = input.reports.length ? new OutputTail() : undefined
+    if (tail) tails.set(key, tail)
+    const streams = captureCap === undefined ? undefined : targetStreams(captureCap)
+    if (streams) captured.set(key, streams)
+    const show = view.line
+    const line =
+      show || logs || tail || streams
+        ? (stream: 'stdout' | 'stderr', text: string, newline?: boolean) => {
+            show?.(key, stream, text)
+            if (logs) {
+              logs.merged.write(`${text}\n`)
+              // The stream's own file as the command wrote it: a cut line is put back together.
+              logs[stream].write(newline === false ? text : `${text}\n`)
+            }
+            tail?.push(text)
+            streams?.[stream].push(text, newline !== false)
+          }
+        : undefined
+    return {line, close: (result) => logs && closeLogs(logs, result)}
   }
 
-  const runCommand = async (
-    key: string,
-    profile: ClusterProfile,
-    output: TargetOutput,
-    started: number,
-  ): Promise<TargetResult> => {
-    const {target} = await prepareTarget(deps, input, profile)
-    const written = await writeTarget(deps, target, input.onWarning)
-    const kubeconfig = written.kubeconfig
-    try {
-      // Stopped while its credential was being obtained: it would start after the stop.
-      if (stoppedBecause !== undefined) return notStarted(key, stoppedBecause)
-      const child = deps.children.prefixed(
-        {
-          command: input.command[0]!,
-          args: input.command.slice(1),
-          env: {...target.env, KUBECONFIG: kubeconfig},
-        },
-        output.line,
-        options.stdin?.(),
-      )
-      running.add(child)
-      const timer = stopAfter(child, input.timeoutMs)
-      const outcome = await child.result
-      timer.cancel()
-      running.delete(child)
-      const result: TargetResult = {
-        profile: key,
-        exitCode: outcome.exitCode,
-        durationMs: deps.now() - started,
-        started: outcome.startError === undefined,
-      }
-      if (outcome.signal) result.signal = outcome.signal
-      if (stoppedEarly.has(child) && outcome.exitCode !== 0) {
-        result.stopped = true
-        result.error = `stopped (${stoppedBecause})`
-      } else if (timer.fired) {
-        result.timedOut = true
-        result.error = `timed out after ${formatDuration(input.timeoutMs!)}`
-      } else if (outcome.startError) result.error = `${input.command[0]}: ${outcome.startError}`
-      else if (outcome.signal) result.error = `killed by ${outcome.signal}`
-      return result
-    } finally {
-      await written.remove()
-    }
-  }
-
-  const sweeping = deps.temp.sweepStale()
+  // `cpcred exec --all -- … | head`: once the reader has gone, the targets stop, as kubectl would.
+  const stop = ports.readerGone()
+  // `cat app.yaml | cpcred exec --all -- kubectl apply -f -`: every target reads all of it. A terminal
+  // is never shared between targets.
+  let stdinFailure: CpcredError | undefined
+  const copies =
+    input.stdin === 'copy' && !input.stdinIsTTY
+      ? await ports.spoolStdin(await ports.temp.pathFor('stdin'))
+      : undefined
+  void copies?.failure.then((error) => {
+    stdinFailure = error
+    stop.abort(error.message)
+  })
+  let outcome: PoolOutcome
   try {
-    await deps.forwardingSignals(
-      (signal) => {
-        // The signal reaches every running command as it would in a shell; none starts after it.
-        interrupted ??= signal
-        stoppedBecause ??= `interrupted by ${signal}`
-        for (const child of running) child.kill(signal)
-      },
-      () => inPool(profiles, options.parallel, (_, index) => runTarget(index)),
-    )
+    outcome = await runTargets(ports, input, profiles, {
+      parallel: input.parallel,
+      failFast: input.failFast,
+      openOutput,
+      onStart: view.started,
+      onDone: view.done,
+      stop: stop.signal,
+      stdin: copies && stdinCopy(copies),
+    })
   } finally {
-    options.stop?.removeEventListener('abort', onStop)
-    await sweeping
-    await Promise.all([deps.temp.dispose(), deps.children.close()])
+    await copies?.close()
   }
-  return {
-    results,
-    interrupted,
-    stopped: options.stop?.aborted && stoppedBecause === String(options.stop.reason),
+  const {interrupted} = outcome
+  // Those the selection kept from running are in the summary and the reports: in the selection's
+  // order when it has one (a placement's), else after those that ran.
+  const results = inSelectionOrder([...outcome.results, ...input.notRun], input.order)
+  // The reader went away while targets still ran: they were stopped, and cpcred ends as kubectl
+  // would. One that goes after the last target ended changes nothing.
+  const readerGone = stop.gone && outcome.stopped === true
+  if (!readerGone) await view.finish(results, interrupted)
+  const written = await writeReports(ports, input.reports, {
+    program: path.basename(input.command[0]!),
+    startedAt,
+    durationMs: ports.now() - startedMs,
+    targets: results.map((result) => ({
+      result,
+      output: tails.get(result.profile),
+      streams: captured.get(result.profile),
+    })),
+  })
+  if (stdinFailure) throw stdinFailure
+  if (readerGone) throw new QuietExit(OUTPUT_CLOSED_EXIT_CODE)
+  if (interrupted) return signalExitCode(interrupted)
+  const failed = results.some((result) => result.exitCode !== 0)
+  return failed || !written ? ExitCode.Failure : ExitCode.Success
+}
+
+/** --output-dir with a directory per namespace, and each report's directory. */
+function makeDirectories(ports: Pick<FanOutPorts, 'makeDirectory'>, input: ExecManyInput): void {
+  if (input.outputDir !== undefined) {
+    ports.makeDirectory(input.outputDir)
+    const namespaces = new Set(input.profiles.map((profile) => profile.metadata.namespace ?? ''))
+    for (const namespace of namespaces) {
+      if (isDnsSubdomain(namespace)) ports.makeDirectory(path.join(input.outputDir, namespace))
+    }
   }
+  for (const report of input.reports) ports.makeDirectory(path.dirname(report.file))
+}
+
+/** One target's copy of the spooled stdin. */
+function stdinCopy(copies: StdinCopies): () => ChildStdin {
+  return () => {
+    const given = copies.forTarget()
+    return {stdio: given, started: (pipe) => copies.started(given, pipe)}
+  }
+}
+
+const isJson = (report: ReportRequest) => report.kind === 'json'
+
+interface TargetLogs {
+  merged: TargetLog
+  stdout: TargetLog
+  stderr: TargetLog
+}
+
+/**
+ * --output-dir's files for one target: NAME.log (both streams and cpcred's word on how it ended, as a
+ * person reads them), NAME.stdout and NAME.stderr (each stream exactly, for a program such as jq).
+ */
+function openLogs(ports: Pick<FanOutPorts, 'openLog'>, dir: string, profile: ClusterProfile): TargetLogs {
+  const namespace = profile.metadata.namespace ?? ''
+  const {name} = profile.metadata
+  if (!isDnsSubdomain(namespace) || !isDnsSubdomain(name)) {
+    throw new CpcredError(`${profileKey(profile)} is not a name that can be a file name, so it has no log`, {
+      hint: 'Kubernetes names are DNS labels; check what the hub serves',
+    })
+  }
+  const base = path.join(dir, namespace, name)
+  const opened: TargetLog[] = []
+  try {
+    for (const suffix of ['log', 'stdout', 'stderr']) opened.push(ports.openLog(`${base}.${suffix}`))
+  } catch (error) {
+    // One that cannot be opened fails the target; those opened before it are closed.
+    for (const file of opened) file.close()
+    throw error
+  }
+  const [merged, stdout, stderr] = opened as [TargetLog, TargetLog, TargetLog]
+  return {merged, stdout, stderr}
+}
+
+function closeLogs(logs: TargetLogs, result: TargetResult): void {
+  const {merged} = logs
+  if (result.error) merged.write(`cpcred: error: ${result.error}\n${result.hint ? `${result.hint}\n` : ''}`)
+  else if (result.exitCode !== 0) merged.write(`cpcred: exit code ${result.exitCode}\n`)
+  merged.close()
+  logs.stdout.close()
+  logs.stderr.close()
+}
+
+/** Every report is attempted; false when one could not be written (the CI job must fail then). */
+async function writeReports(
+  ports: Pick<FanOutPorts, 'writeReport' | 'error'>,
+  reports: ReportRequest[],
+  report: FanOutReport,
+): Promise<boolean> {
+  let allWritten = true
+  for (const {kind, file} of reports) {
+    try {
+      const content = kind === 'junit' ? renderJUnit(report) : renderJsonReport(report)
+      await ports.writeReport(file, content)
+    } catch (error) {
+      if (!isCpcredError(error) && !(error instanceof Error && 'code' in error)) throw error
+      ports.error(
+        `could not write the ${kind} report ${file}: ${error.message}`,
+        'check the path given to --report',
+      )
+      allWritten = false
+    }
+  }
+  return allWritten
 }

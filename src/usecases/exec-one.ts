@@ -18,7 +18,7 @@ import {writeTarget, type PreparedTarget} from './exec-target-files.js'
 export type {CredentialRefresh, PreparedTarget} from './exec-target-files.js'
 export type {RenewCredential, TempKubeconfigs} from './ports.js'
 
-export interface TerminalDeps {
+export interface TerminalPorts {
   children: Pick<ChildRunner, 'inherited'>
   temp: TempKubeconfigs
   /** Signals for cpcred go to `forward` while `action` runs. */
@@ -30,7 +30,7 @@ export interface TerminalDeps {
 export const TIMED_OUT_EXIT_CODE = 124
 
 export async function runWithTerminal(
-  deps: TerminalDeps,
+  ports: TerminalPorts,
   command: string[],
   target: PreparedTarget,
   options: {
@@ -39,17 +39,17 @@ export async function runWithTerminal(
     onWarning?: (message: string) => void
   } = {},
 ): Promise<number> {
-  const written = await writeTarget(deps, target, options.onWarning ?? (() => undefined))
+  const written = await writeTarget(ports, target, options.onWarning ?? (() => undefined))
   options.onVerbose?.(`temporary kubeconfig ${written.kubeconfig}`)
   try {
-    const child = deps.children.inherited(
+    const child = ports.children.inherited(
       {command: command[0]!, args: command.slice(1), env: {...target.env, KUBECONFIG: written.kubeconfig}},
       {ownGroup: options.timeoutMs !== undefined},
     )
     const timer = stopAfter(child, options.timeoutMs)
     // Housekeeping while the command runs, off the path to its start.
-    const sweeping = deps.temp.sweepStale()
-    const result = await deps.forwardingSignals(
+    const sweeping = ports.temp.sweepStale()
+    const result = await ports.forwardingSignals(
       (signal) => child.kill(signal),
       () => child.result,
     )

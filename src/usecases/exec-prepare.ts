@@ -18,7 +18,8 @@ import type {
   TempKubeconfigs,
 } from './ports.js'
 
-export interface ExecDeps {
+/** What each target of a run is prepared and run with. */
+export interface TargetRunPorts {
   plugins: PluginProcessRunner
   cache?: CredentialCache
   children: ChildRunner
@@ -32,7 +33,8 @@ export interface ExecDeps {
   federation?: Federation
 }
 
-export interface ExecInput {
+/** What this run of exec says about every target (the command, the hub, the providers, the flags). */
+export interface TargetRunInput {
   command: string[]
   providers: Provider[]
   hubIdentity: string
@@ -57,14 +59,14 @@ export interface ExecInput {
 }
 
 export async function prepareTarget(
-  deps: ExecDeps,
-  input: ExecInput,
+  ports: TargetRunPorts,
+  input: TargetRunInput,
   profile: ClusterProfile,
 ): Promise<{target: PreparedTarget; credential: {cacheKey: string; cachedUntil?: Date}}> {
   const resolution = resolveProfile(profile, input.providers)
   for (const warning of resolution.warnings) input.onWarning(warning)
   const obtained = await obtainFor(
-    {plugins: deps.plugins, cache: deps.cache, federation: deps.federation},
+    {plugins: ports.plugins, cache: ports.cache, federation: ports.federation},
     {identity: input.hubIdentity, pin: input.hubPin},
     resolution,
     {

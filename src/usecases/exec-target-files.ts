@@ -56,16 +56,16 @@ const RENEW_MIN_INTERVAL_MS = 2_000
  * why.
  */
 export async function writeTarget(
-  deps: {temp: TempKubeconfigs; renew: RenewCredential},
+  ports: {temp: TempKubeconfigs; renew: RenewCredential},
   target: PreparedTarget,
   onWarning: (message: string) => void,
 ): Promise<{kubeconfig: string; remove(): Promise<void>}> {
   const files: {tokenFile?: string; certificateFile?: string} = {}
   if (target.credential.token !== undefined)
-    files.tokenFile = await deps.temp.create(target.credential.token, 'token')
+    files.tokenFile = await ports.temp.create(target.credential.token, 'token')
   if (target.credential.certificate !== undefined)
-    files.certificateFile = await deps.temp.create(target.credential.certificate, 'certificate')
-  const kubeconfig = await deps.temp.create(renderTargetKubeconfig(target.connection, files))
+    files.certificateFile = await ports.temp.create(target.credential.certificate, 'certificate')
+  const kubeconfig = await ports.temp.create(renderTargetKubeconfig(target.connection, files))
   const {refresh} = target
   let timer: NodeJS.Timeout | undefined
   let stopped = false
@@ -89,7 +89,7 @@ export async function writeTarget(
     if (!refresh || stopped) return
     if (Date.now() < at) return schedule(at)
     try {
-      const output = await deps.renew(
+      const output = await ports.renew(
         [...refresh.command, `--min-credential-lifetime=${refresh.minLifetimeSeconds}s`],
         // The first failure was shown with its reason; retries do not repeat it every minute.
         {quiet: failures > 0, signal: (ended ??= new AbortController()).signal},
@@ -101,9 +101,9 @@ export async function writeTarget(
         throw new Error('cpcred credential printed no token, and the command reads one')
       if (files.certificateFile && renewed.credential.certificate === undefined)
         throw new Error('cpcred credential printed no client certificate, and the command reads one')
-      if (files.tokenFile) await deps.temp.replace(files.tokenFile, renewed.credential.token!)
+      if (files.tokenFile) await ports.temp.replace(files.tokenFile, renewed.credential.token!)
       if (files.certificateFile)
-        await deps.temp.replace(files.certificateFile, renewed.credential.certificate!)
+        await ports.temp.replace(files.certificateFile, renewed.credential.certificate!)
       const {expiresAt} = renewed
       failures = 0
       warned = false
@@ -131,7 +131,7 @@ export async function writeTarget(
       await renewing?.catch(() => undefined)
       await Promise.all(
         [kubeconfig, files.tokenFile, files.certificateFile].flatMap((file) =>
-          file ? [deps.temp.remove(file)] : [],
+          file ? [ports.temp.remove(file)] : [],
         ),
       )
     },

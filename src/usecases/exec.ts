@@ -1,15 +1,15 @@
 // `cpcred exec [PROFILE...] -- COMMAND`: the credential pipeline for each target, then the user's
 // command against a private kubeconfig. One target named by itself gets the terminal (exec-one.ts)
 // and its prepared target is kept as the answer to the same question; many targets (names, -l,
-// --all, a terminal's choice) or CI output go to the fan-out (exec-many.ts, rendered by the front).
+// --all, a terminal's choice) or CI output go to the fan-out (exec-many.ts).
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {ExitCode} from '../core/errors.js'
 import {notRunResults, type TargetResult} from '../core/fleet/fan-out-report.js'
 import {lifetimeRule} from '../core/exec-credential/cache.js'
 import {
   keepAnswer,
+  openCredentialRun,
   openFederation,
-  openPipeline,
   readRecentProfile,
   seconds,
   staleProfileWarning,
@@ -17,15 +17,23 @@ import {
   type PipelinePorts,
   type RecentProfile,
 } from './credential-pipeline.js'
+import type {FanOutInput} from './exec-many.js'
 import {runWithTerminal} from './exec-one.js'
-import {prepareTarget, type ExecDeps, type ExecInput} from './exec-prepare.js'
+import {prepareTarget, type TargetRunInput, type TargetRunPorts} from './exec-prepare.js'
 import {selectExecTargets, type ExecTargetInput, type ExecTargetPorts} from './exec-targets.js'
 import type {PreparedTarget} from './exec-target-files.js'
 import {RunCredentials} from './obtain-credential.js'
 import {parseProfileRef} from './profile-ref.js'
-import type {ChildRunner, ForwardingSignals, Notices, RenewCredential, TempKubeconfigs} from './ports.js'
+import type {
+  ChildRunner,
+  FanOutPorts,
+  ForwardingSignals,
+  Notices,
+  RenewCredential,
+  TempKubeconfigs,
+} from './ports.js'
 
-export interface ExecCommandInput extends PipelineInput {
+export interface ExecInput extends PipelineInput {
   /** cpcred's own words (those before --), which name the answer kept for the next identical exec. */
   args: string[]
   /** The one profile named by itself (no -l, --all or -A), read as `cpcred credential` reads it. */
@@ -34,8 +42,8 @@ export interface ExecCommandInput extends PipelineInput {
   targets: ExecTargetInput
   /** At most one name and no -l or --all: a single target found runs alone, with the terminal. */
   alone: boolean
-  /** Even one target runs as a fan-out: --report, --output-dir, --quiet or -o json. */
-  fanOutAlways: boolean
+  /** How many targets run: --parallel, --fail-fast, -o, --quiet, --output-dir, --report, --stdin. */
+  fanOut: FanOutInput
   command: string[]
   /** --timeout: each target's command is stopped after this long. */
   timeoutMs?: number
@@ -46,52 +54,41 @@ export interface ExecCommandInput extends PipelineInput {
   renewCommand: (profile: string) => string[]
 }
 
-export interface ExecCommandPorts extends PipelinePorts {
+export interface ExecPorts extends PipelinePorts {
   commands(): Promise<{
     children: ChildRunner
     temp: TempKubeconfigs
     renew: RenewCredential
     forwardingSignals: ForwardingSignals
   }>
+  /** What many targets are shown and written with; asked for only when they run. */
+  fanOutPorts(): Promise<FanOutPorts>
   /** A monotonic clock in milliseconds (durations of targets). */
   now(): number
   notices: Notices
   /** Selecting the targets when they are not one named profile (exec-targets.ts). */
   targets: ExecTargetPorts
-  /**
-   * Runs many targets with their view, logs and reports; `notRun` (unresolved references, what
-   * --healthy left out) is reported beside them. Returns cpcred's exit code.
-   */
-  fanOut(
-    deps: ExecDeps,
-    input: ExecInput,
-    profiles: ClusterProfile[],
-    notRun: TargetResult[],
-    /** The order of the summary and reports, when the selection has one (a placement's). */
-    order?: readonly string[],
-  ): Promise<number>
 }
 
-/** cpcred's exit code: the command's for one target, 0 or 1 for many. */
-export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInput): Promise<number> {
+/** cpcred's exit code: the command's for one target, 0 or 1 for many (or a signal's). */
+export type ExecOutcome = number
+
+export async function execCommand(ports: ExecPorts, input: ExecInput): Promise<ExecOutcome> {
   const {notices} = ports
-  const store = input.noCache
-    ? undefined
-    : await ports.store((message) => input.verbose && notices.note(`cache: ${message}`))
+  // CI options make even one target a fan-out, so a shard of one reports like any other.
+  const fanOutAlways = isCiOutput(input.fanOut)
   // One named target, nothing that explains itself or bypasses the cache: the prepared target is
-  // kept as the answer to the next identical exec. Its inputs are signed before they are read.
-  const draft =
-    store && input.oneNamed && !input.fanOutAlways && !input.verbose && input.timeoutMs === undefined
-      ? (await ports.answers(store)).begin('exec', input.args, {
-          kubeconfig: input.kubeconfig,
-          providers: input.providers,
-        })
-      : undefined
-  const {hub: recent, providers} = await openPipeline(
-    ports.providers,
-    () => ports.recentProfiles(),
-    input.providers,
-  )
+  // kept as the answer to the next identical exec.
+  const {
+    store,
+    draft,
+    hub: recent,
+    providers,
+  } = await openCredentialRun(ports, input, {
+    command: 'exec',
+    args: input.args,
+    answerable: Boolean(input.oneNamed) && !fanOutAlways && input.timeoutMs === undefined,
+  })
   for (const warning of providers.warnings) notices.warn(warning)
   const shown = new Set(providers.warnings)
   let profiles: ClusterProfile[]
@@ -118,11 +115,11 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
     profiles = selection.profiles
     notRun = notRunResults(selection.unresolved, selection.skipped)
     order = selection.order
-    if (profiles.length === 0 && notRun.length === 0 && !input.fanOutAlways) return ExitCode.Success
+    if (profiles.length === 0 && notRun.length === 0 && !fanOutAlways) return ExitCode.Success
   }
 
   const {stale} = one ?? {}
-  const deps: ExecDeps = {
+  const run: TargetRunPorts = {
     ...(await ports.commands()),
     plugins: ports.plugins,
     // Targets that need one credential share one plugin run (or one cache read).
@@ -130,7 +127,7 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
     now: () => ports.now(),
     federation: openFederation(ports),
   }
-  const execInput: ExecInput = {
+  const runInput: TargetRunInput = {
     command: input.command,
     providers: providers.required(),
     hubIdentity: recent.hub.identity,
@@ -154,8 +151,8 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
   }
   try {
     // One target named by itself: the command owns the terminal and its exit code is ours.
-    if (profiles.length === 1 && notRun.length === 0 && input.alone && !input.fanOutAlways) {
-      return await execOne(deps, execInput, profiles[0]!, (target, obtained) =>
+    if (profiles.length === 1 && notRun.length === 0 && input.alone && !fanOutAlways) {
+      return await execOne(run, runInput, profiles[0]!, (target, obtained) =>
         keepAnswer(draft, JSON.stringify(target), {
           obtained,
           snapshot: one?.snapshot,
@@ -165,10 +162,22 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
         }),
       )
     }
-    return await ports.fanOut(deps, execInput, profiles, notRun, order)
+    // Loaded only for a fan-out: one target needs none of it.
+    const {execManyCommand} = await import('./exec-many.js')
+    return await execManyCommand(
+      {...run, ...(await ports.fanOutPorts())},
+      {...runInput, ...input.fanOut, profiles, notRun, order},
+    )
   } finally {
-    await deps.federation?.close()
+    await run.federation?.close()
   }
+}
+
+/** --report, --output-dir, --quiet or -o json|yaml|jsonl. */
+function isCiOutput(fanOut: FanOutInput): boolean {
+  return (
+    fanOut.reports.length > 0 || fanOut.outputDir !== undefined || fanOut.quiet || fanOut.format !== 'text'
+  )
 }
 
 /**
@@ -176,20 +185,20 @@ export async function execCommand(ports: ExecCommandPorts, input: ExecCommandInp
  * target before it runs, and until when its credential is served (for the answer of this question).
  */
 export async function execOne(
-  deps: ExecDeps,
-  input: ExecInput,
+  ports: TargetRunPorts,
+  input: TargetRunInput,
   profile: ClusterProfile,
   onPrepared?: (target: PreparedTarget, credential: {cacheKey: string; cachedUntil?: Date}) => Promise<void>,
 ): Promise<number> {
   try {
-    const {target, credential} = await prepareTarget(deps, input, profile)
+    const {target, credential} = await prepareTarget(ports, input, profile)
     await onPrepared?.(target, credential)
-    return await runWithTerminal(deps, input.command, target, {
+    return await runWithTerminal(ports, input.command, target, {
       timeoutMs: input.timeoutMs,
       onWarning: input.onWarning,
       onVerbose: input.onVerbose && ((message) => input.onVerbose!(`${profileKey(profile)}: ${message}`)),
     })
   } finally {
-    await deps.temp.dispose()
+    await ports.temp.dispose()
   }
 }

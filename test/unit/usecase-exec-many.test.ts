@@ -1,242 +1,226 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {lifetimeRule} from '../../src/core/exec-credential/cache.js'
-import {ExitCode} from '../../src/core/errors.js'
-import type {TargetResult} from '../../src/core/fleet/fan-out-report.js'
-import {execMany, type FanOutOptions} from '../../src/usecases/exec-many.js'
-import type {ExecDeps, ExecInput} from '../../src/usecases/exec-prepare.js'
+import {
+  ExitCode,
+  OUTPUT_CLOSED_EXIT_CODE,
+  QuietExit,
+  signalExitCode,
+  UsageError,
+} from '../../src/core/errors.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import {execManyCommand, type ExecManyInput, type ExecManyPorts} from '../../src/usecases/exec-many.js'
 import {RunCredentials} from '../../src/usecases/obtain-credential.js'
-import type {ChildRequest, ChildResult, RunningChild} from '../../src/usecases/ports.js'
-import {children, PIN, plugins, profile, provider, temp} from './usecase-fakes.js'
+import type {ChildRequest, ChildResult, ForwardingSignals} from '../../src/usecases/ports.js'
+import {children, fanOutPorts, PIN, plugins, profile, provider, temp} from './usecase-fakes.js'
 
-function deps(overrides: Partial<ExecDeps> = {}) {
+/**
+ * A run of many targets with fakes: `exit` decides each command's result (and may act as it runs);
+ * every run of a command is an event `run NAME` in the same list as the fan-out's own.
+ */
+function world(
+  options: {
+    exit?: (request: ChildRequest, events: string[]) => Partial<ChildResult>
+    refuse?: string[]
+    stdinFails?: UsageError
+    forwardingSignals?: ForwardingSignals
+  } = {},
+) {
+  const events: string[] = []
+  const fanOut = fanOutPorts({events, refuse: options.refuse, stdinFails: options.stdinFails})
+  const child = children((request) => {
+    events.push(`run ${request.env.CPCRED_PROFILE}`)
+    return options.exit?.(request, events) ?? {}
+  })
   const files = temp()
-  const child = children()
-  const signals: Array<(signal: NodeJS.Signals) => void> = []
-  const value: ExecDeps = {
+  const ports: ExecManyPorts = {
     plugins: plugins().runner,
     cache: new RunCredentials(undefined),
     children: child.runner,
     temp: files.temp,
     now: () => 0,
     renew: async () => assert.fail('no renewal expected'),
-    forwardingSignals: async (forward, action) => {
-      signals.push(forward)
-      return action()
-    },
-    ...overrides,
+    forwardingSignals: options.forwardingSignals ?? ((_forward, action) => action()),
+    ...fanOut.ports,
   }
-  return {deps: value, files, child, signals}
+  return {ports, events, fanOut, child, files}
 }
 
-const input: ExecInput = {
-  command: ['kubectl', 'version'],
-  providers: [provider()],
-  hubIdentity: 'hub-identity',
-  hubPin: PIN,
-  stdinIsTTY: false,
-  lifetimeRule: lifetimeRule(undefined, false),
-  renewCommand: (name) => ['cpcred', 'credential', name],
-  asGroups: [],
-  onWarning: () => undefined,
-  onPluginStderr: () => undefined,
-}
-
-function options(overrides: Partial<FanOutOptions> = {}) {
-  const done: TargetResult[] = []
-  const value: FanOutOptions = {
-    parallel: 2,
+function input(profiles: ClusterProfile[], overrides: Partial<ExecManyInput> = {}): ExecManyInput {
+  return {
+    command: ['kubectl', 'version'],
+    providers: [provider()],
+    hubIdentity: 'hub-identity',
+    hubPin: PIN,
+    stdinIsTTY: false,
+    lifetimeRule: lifetimeRule(undefined, false),
+    renewCommand: (name) => ['cpcred', 'credential', name],
+    asGroups: [],
+    onWarning: () => undefined,
+    onPluginStderr: () => undefined,
+    parallel: 1,
     failFast: false,
-    openOutput: () => ({close: () => undefined}),
-    onDone: (result) => done.push(result),
+    format: 'text',
+    quiet: false,
+    reports: [],
+    stdin: 'none',
+    profiles,
+    notRun: [],
     ...overrides,
   }
-  return {options: value, done}
 }
 
-/** Children that run until told: `finish(name, result)`. */
-function heldChildren() {
-  const waiting = new Map<string, (result: ChildResult) => void>()
-  const killed: Array<[string, NodeJS.Signals]> = []
-  const stopped: string[] = []
-  const started: string[] = []
-  const runner = {
-    inherited: () => assert.fail('a fan-out never gives a target the terminal'),
-    prefixed(request: ChildRequest): RunningChild {
-      const name = request.env.CPCRED_PROFILE!
-      started.push(name)
-      return {
-        result: new Promise((resolve) => waiting.set(name, resolve)),
-        kill: (signal) => killed.push([name, signal]),
-        stop: () => {
-          stopped.push(name)
-          waiting.get(name)?.({exitCode: 143, signal: 'SIGTERM', notFound: false})
-        },
-      }
-    },
-    close: async () => undefined,
-  }
-  const finish = (name: string, exitCode = 0) => waiting.get(name)?.({exitCode, notFound: false})
-  return {runner, finish, killed, stopped, started}
-}
+const failing = (name: string) => (request: ChildRequest) =>
+  request.env.CPCRED_PROFILE === name ? {exitCode: 1} : {}
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
+describe('execManyCommand: the exit code', () => {
+  it('is 1 when one target fails, and every target still runs', async () => {
+    const w = world({exit: failing('a')})
+    const code = await execManyCommand(w.ports, input([profile('a'), profile('b')]))
+    assert.equal(code, ExitCode.Failure)
+    assert.deepEqual(
+      w.events.filter((event) => event.startsWith('run ')),
+      ['run a', 'run b'],
+    )
+    assert.deepEqual(
+      w.fanOut.finished[0]!.results.map((result) => [result.profile, result.exitCode]),
+      [
+        ['fleet/a', 1],
+        ['fleet/b', 0],
+      ],
+    )
+  })
 
-describe('execMany: failures first', () => {
-  it('reports a target whose plugin fails as not started, and runs the others', async () => {
-    let runs = 0
-    const failingOnce = {
-      run: async (request: Parameters<ReturnType<typeof plugins>['runner']['run']>[0]) => {
-        runs++
-        return runs === 1
-          ? {exitCode: 1, stdout: '', stderr: '', notFound: false, timedOut: false, outputTooLarge: false}
-          : plugins().runner.run(request)
+  it('is 1 with --fail-fast, and the targets after the failure never start', async () => {
+    const w = world({exit: failing('a')})
+    const code = await execManyCommand(w.ports, input([profile('a'), profile('b')], {failFast: true}))
+    assert.equal(code, ExitCode.Failure)
+    assert.ok(!w.events.includes('run b'), 'b started after a failed under --fail-fast')
+    assert.equal(w.fanOut.finished[0]!.results[1]!.error, 'not started (--fail-fast)')
+  })
+
+  it("is the signal's (128+n) when a signal to cpcred interrupted the run, and the summary names it", async () => {
+    const w = world({
+      forwardingSignals: (forward, action) => {
+        forward('SIGINT')
+        return action()
       },
-    }
-    const d = deps({plugins: failingOnce, cache: undefined})
-    const o = options({parallel: 1})
-    const outcome = await execMany(d.deps, input, [profile('a'), profile('b')], o.options)
-    assert.equal(outcome.results[0]!.started, false)
-    assert.equal(outcome.results[0]!.exitCode, ExitCode.PluginFailed)
-    assert.match(outcome.results[0]!.error!, /exited with code 1/)
-    assert.equal(outcome.results[1]!.exitCode, 0)
-    assert.equal(d.files.disposed(), 1)
-  })
-
-  it("keeps the hint of a failure: a plugin not found names the provider's installHint", async () => {
-    const missing = plugins({notFound: true, exitCode: 127})
-    const withHint = {
-      ...input,
-      providers: [{...provider(), execConfig: {...provider().execConfig, installHint: 'brew install idp'}}],
-    }
-    const d = deps({plugins: missing.runner, cache: undefined})
-    const outcome = await execMany(d.deps, withHint, [profile('a')], options().options)
-    assert.match(outcome.results[0]!.error!, /command not found: \/bin\/idp/)
-    assert.equal(outcome.results[0]!.hint, 'brew install idp')
-  })
-
-  it('with --fail-fast stops the running targets and starts no more after the first failure', async () => {
-    const held = heldChildren()
-    const d = deps({children: held.runner})
-    const o = options({parallel: 2, failFast: true})
-    const running = execMany(d.deps, input, [profile('a'), profile('b'), profile('c')], o.options)
-    while (held.started.length < 2) await tick()
-    held.finish('a', 1)
-    const outcome = await running
-    assert.deepEqual(held.stopped, ['b'])
-    assert.deepEqual(held.started, ['a', 'b'])
-    assert.equal(outcome.results[2]!.started, false)
-    assert.equal(outcome.results[2]!.error, 'not started (--fail-fast)')
-  })
-
-  it('passes a signal to every running command, starts none after it, and says which it was', async () => {
-    const held = heldChildren()
-    const d = deps({children: held.runner})
-    const o = options({parallel: 2})
-    const running = execMany(d.deps, input, [profile('a'), profile('b'), profile('c')], o.options)
-    while (held.started.length < 2) await tick()
-    d.signals[0]!('SIGINT')
-    held.finish('a', 130)
-    held.finish('b', 130)
-    const outcome = await running
-    assert.deepEqual(held.killed, [
-      ['a', 'SIGINT'],
-      ['b', 'SIGINT'],
-    ])
-    assert.equal(outcome.interrupted, 'SIGINT')
-    assert.equal(outcome.results[2]!.error, 'not started (interrupted by SIGINT)')
-  })
-
-  it('stops when told (the reader of the output has gone), and says it was stopped', async () => {
-    const held = heldChildren()
-    const d = deps({children: held.runner})
-    const stop = new AbortController()
-    const o = options({parallel: 1, stop: stop.signal})
-    const running = execMany(d.deps, input, [profile('a'), profile('b')], o.options)
-    while (held.started.length < 1) await tick()
-    stop.abort('the output was closed')
-    const outcome = await running
-    assert.deepEqual(held.stopped, ['a'])
-    assert.equal(outcome.stopped, true)
-    assert.equal(outcome.results[1]!.error, 'not started (the output was closed)')
-  })
-
-  it('reports a command it stopped because the reader went away as stopped, not as killed by SIGTERM', async () => {
-    const held = heldChildren()
-    const d = deps({children: held.runner})
-    const stop = new AbortController()
-    const o = options({parallel: 2, stop: stop.signal})
-    const running = execMany(d.deps, input, [profile('a'), profile('b')], o.options)
-    while (held.started.length < 2) await tick()
-    held.finish('a', 0)
-    await tick()
-    stop.abort('the output was closed')
-    const outcome = await running
-    assert.deepEqual(outcome.results[0], {profile: 'fleet/a', exitCode: 0, durationMs: 0, started: true})
-    assert.deepEqual(outcome.results[1], {
-      profile: 'fleet/b',
-      exitCode: 143,
-      durationMs: 0,
-      started: true,
-      signal: 'SIGTERM',
-      stopped: true,
-      error: 'stopped (the output was closed)',
     })
+    const code = await execManyCommand(w.ports, input([profile('a'), profile('b')]))
+    assert.equal(code, signalExitCode('SIGINT'))
+    assert.equal(w.fanOut.finished[0]!.interrupted, 'SIGINT')
+    assert.ok(!w.events.some((event) => event.startsWith('run ')), 'a target started after the signal')
   })
 
-  it('starts no command whose credential was still being obtained when told to stop', async () => {
-    const held = heldChildren()
-    let release: () => void = () => undefined
-    const slowPlugin = {
-      run: async (request: Parameters<ReturnType<typeof plugins>['runner']['run']>[0]) => {
-        await new Promise<void>((resolve) => (release = resolve))
-        return plugins().runner.run(request)
+  it('is 141, quietly and without a summary, when the reader of stdout went away while targets ran', async () => {
+    const w: ReturnType<typeof world> = world({
+      exit: (request) => {
+        if (request.env.CPCRED_PROFILE === 'a') w.fanOut.closeReader()
+        return {}
       },
-    }
-    const d = deps({children: held.runner, plugins: slowPlugin, cache: undefined})
-    const stop = new AbortController()
-    const o = options({parallel: 1, stop: stop.signal})
-    const running = execMany(d.deps, input, [profile('a')], o.options)
-    await tick()
-    stop.abort('the output was closed')
-    release()
-    const outcome = await running
-    assert.deepEqual(held.started, [])
-    assert.equal(outcome.results[0]!.error, 'not started (the output was closed)')
-    assert.equal(d.files.disposed(), 1)
+    })
+    await assert.rejects(
+      execManyCommand(w.ports, input([profile('a'), profile('b')])),
+      (error) => error instanceof QuietExit && error.exitCode === OUTPUT_CLOSED_EXIT_CODE,
+    )
+    assert.ok(!w.events.includes('run b'), 'a target started after the reader went away')
+    assert.deepEqual(w.fanOut.finished, [], 'no summary for a reader that has gone')
+  })
+
+  it("is the copy of stdin's failure when cpcred's stdin could not be given to every target", async () => {
+    const tooLarge = new UsageError('the input on stdin is larger than 256 MiB')
+    const w = world({stdinFails: tooLarge})
+    await assert.rejects(
+      execManyCommand(w.ports, input([profile('a'), profile('b')], {stdin: 'copy'})),
+      (error) => error === tooLarge,
+    )
+    assert.deepEqual(w.fanOut.spooled, ['/run/cpcred/stdin'])
+    assert.ok(w.events.includes('stdin closed'))
+  })
+
+  it('is 1 when a report cannot be written, though every target succeeded, and says which', async () => {
+    const w = world({refuse: ['/ci/out/fleet.xml']})
+    const code = await execManyCommand(
+      w.ports,
+      input([profile('a')], {reports: [{kind: 'junit', file: '/ci/out/fleet.xml'}]}),
+    )
+    assert.equal(code, ExitCode.Failure)
+    assert.deepEqual(w.fanOut.errors, [
+      'could not write the junit report /ci/out/fleet.xml: /ci/out/fleet.xml is a directory, not a file',
+    ])
+  })
+
+  it('is 0 when every target succeeded and every report was written', async () => {
+    const w = world()
+    const code = await execManyCommand(w.ports, input([profile('a'), profile('b')], {parallel: 2}))
+    assert.equal(code, ExitCode.Success)
+    assert.deepEqual(w.fanOut.views, [['fleet/a', 'fleet/b']])
   })
 })
 
-describe('execMany', () => {
-  it('runs every target with its own kubeconfig, shares one plugin run, and removes every file', async () => {
-    const plugin = plugins()
-    const d = deps({plugins: plugin.runner})
-    const o = options({parallel: 3})
-    const outcome = await execMany(d.deps, input, [profile('a'), profile('b'), profile('c')], o.options)
-    assert.deepEqual(
-      outcome.results.map((result) => [result.profile, result.exitCode]),
-      [
-        ['fleet/a', 0],
-        ['fleet/b', 0],
-        ['fleet/c', 0],
-      ],
+describe('execManyCommand: directories, logs and reports', () => {
+  it('makes every directory before any target runs, and a wrong one fails before any runs', async () => {
+    const w = world()
+    await execManyCommand(
+      w.ports,
+      input([profile('a', 'team-1'), profile('b', 'team-2')], {
+        outputDir: '/ci/logs',
+        reports: [{kind: 'json', file: '/ci/reports/fleet.json'}],
+      }),
     )
-    assert.equal(o.done.length, 3)
-    const kubeconfigs = new Set(d.child.started.map(({request}) => request.env.KUBECONFIG))
-    assert.equal(kubeconfigs.size, 3)
-    assert.equal(d.child.started[0]!.mode, 'prefixed')
-    assert.equal(d.files.files.size, 0)
-    assert.equal(d.files.disposed(), 1)
-    assert.equal(d.child.closed(), 1, 'what started the commands is let go once, after the last')
-    assert.equal(plugin.runs.length, 3, 'three servers: three credentials')
+    const firstRun = w.events.findIndex((event) => event.startsWith('run '))
+    assert.deepEqual(
+      w.events.slice(0, firstRun).filter((event) => event.startsWith('mkdir ')),
+      ['mkdir /ci/logs', 'mkdir /ci/logs/team-1', 'mkdir /ci/logs/team-2', 'mkdir /ci/reports'],
+    )
+
+    const refused = world({refuse: ['/ci/reports']})
+    await assert.rejects(
+      execManyCommand(
+        refused.ports,
+        input([profile('a')], {reports: [{kind: 'junit', file: '/ci/reports/fleet.xml'}]}),
+      ),
+      /cannot create the directory \/ci\/reports/,
+    )
+    assert.ok(!refused.events.some((event) => event.startsWith('run ')), 'a target ran before the error')
   })
 
-  it('runs the plugin once for targets that need the same credential', async () => {
-    const plugin = plugins()
-    const d = deps({plugins: plugin.runner})
-    const same = (name: string) => ({...profile('shared'), metadata: {name, namespace: 'fleet'}})
-    await execMany(d.deps, input, [same('x'), same('y'), same('z')], options({parallel: 3}).options)
-    assert.equal(plugin.runs.length, 1)
-    assert.equal(d.child.started.length, 3)
+  it('writes each report once, after every target has ended and the summary is out', async () => {
+    const w = world({exit: failing('b')})
+    await execManyCommand(
+      w.ports,
+      input([profile('a'), profile('b')], {
+        parallel: 2,
+        reports: [
+          {kind: 'junit', file: '/ci/fleet.xml'},
+          {kind: 'json', file: '/ci/fleet.json'},
+        ],
+      }),
+    )
+    const reports = w.events.filter((event) => event.startsWith('report '))
+    assert.deepEqual(reports, ['report /ci/fleet.xml', 'report /ci/fleet.json'])
+    const lastDone = w.events.findLastIndex((event) => event.startsWith('done '))
+    assert.ok(w.events.indexOf('finish') > lastDone, 'the summary came before a target ended')
+    assert.ok(w.events.indexOf('report /ci/fleet.xml') > w.events.indexOf('finish'))
+    const json = JSON.parse(w.fanOut.files.get('/ci/fleet.json')!) as {
+      targets: Array<{profile: string; exitCode: number}>
+    }
+    assert.deepEqual(
+      json.targets.map((target) => [target.profile, target.exitCode]),
+      [
+        ['fleet/a', 0],
+        ['fleet/b', 1],
+      ],
+    )
+    assert.match(w.fanOut.files.get('/ci/fleet.xml')!, /<testsuite[^>]* tests="2" failures="1"/)
+  })
+
+  it("keeps each target's log, ending with how it ended, and closes its three files", async () => {
+    const w = world({exit: failing('b')})
+    await execManyCommand(w.ports, input([profile('a'), profile('b')], {outputDir: '/ci/logs'}))
+    assert.equal(w.fanOut.files.get('/ci/logs/fleet/a.log'), '')
+    assert.equal(w.fanOut.files.get('/ci/logs/fleet/b.log'), 'cpcred: exit code 1\n')
+    for (const file of ['b.log', 'b.stdout', 'b.stderr'])
+      assert.ok(w.events.includes(`closed /ci/logs/fleet/${file}`), `${file} left open`)
   })
 })

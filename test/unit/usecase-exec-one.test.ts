@@ -2,12 +2,13 @@ import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {CpcredError, DiedOfSignal} from '../../src/core/errors.js'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
-import {execCommand, type ExecCommandInput, type ExecCommandPorts} from '../../src/usecases/exec.js'
+import {execCommand, type ExecInput, type ExecPorts} from '../../src/usecases/exec.js'
 import {runWithTerminal, TIMED_OUT_EXIT_CODE} from '../../src/usecases/exec-one.js'
 import type {ChildResult} from '../../src/usecases/ports.js'
 import {
   answers,
   children,
+  fanOutPorts,
   NOW,
   execCredentialJson,
   notices,
@@ -23,12 +24,12 @@ import {
   temp,
 } from './usecase-fakes.js'
 
-const input: ExecCommandInput = {
+const input: ExecInput = {
   args: ['fleet/eu'],
   oneNamed: 'fleet/eu',
   targets: {names: ['fleet/eu'], all: false, allNamespaces: false},
   alone: true,
-  fanOutAlways: false,
+  fanOut: {parallel: 4, failFast: false, format: 'text', quiet: false, reports: [], stdin: 'none'},
   command: ['kubectl', 'get', 'pods'],
   providers: {},
   noCache: false,
@@ -57,9 +58,11 @@ function world(
   const told = notices()
   const child = children(options.exit)
   const files = temp()
-  const fannedOut: ClusterProfile[][] = []
+  const fanOut = fanOutPorts()
+  // The profiles of each fan-out, as its view was opened with them.
+  const fannedOut = fanOut.views
   let forwarding = 0
-  const ports: ExecCommandPorts = {
+  const ports: ExecPorts = {
     recentProfiles: async () => ({hub: hub.hub, snapshots: kept.snapshots, now: () => NOW}),
     providers: providerSource().source,
     plugins: plugin.runner,
@@ -83,10 +86,7 @@ function world(
       fold: (profiles) => ({targets: profiles, skipped: []}),
       notices: told.notices,
     },
-    fanOut: async (_deps, _input, profiles) => {
-      fannedOut.push(profiles)
-      return 0
-    },
+    fanOutPorts: async () => fanOut.ports,
   }
   return {ports, hub, plugin, cache, book, told, child, files, fannedOut, forwarding: () => forwarding}
 }
@@ -212,7 +212,7 @@ describe('exec on one target', () => {
 
   it('goes to the fan-out with CI output even for one target, and with many targets', async () => {
     const w = world({kept: [snapshot(1_000)]})
-    await execCommand(w.ports, {...input, fanOutAlways: true})
+    await execCommand(w.ports, {...input, fanOut: {...input.fanOut, quiet: true}})
     const many = world({targets: [profile('a'), profile('b')]})
     await execCommand(many.ports, {
       ...input,
@@ -221,10 +221,14 @@ describe('exec on one target', () => {
       targets: {names: [], all: true, allNamespaces: false},
     })
     assert.deepEqual(
-      [...w.fannedOut, ...many.fannedOut].map((profiles) => profiles.map((p) => p.metadata.name)),
+      [...w.fannedOut, ...many.fannedOut].map((profiles) => profiles.map((key) => key.split('/')[1])),
       [['eu'], ['a', 'b']],
     )
-    assert.equal(w.child.started.length + many.child.started.length, 0)
+    // The fan-out runs every command (three) with prefixed output; none gets the terminal.
+    assert.deepEqual(
+      [...w.child.started, ...many.child.started].map((started) => started.mode),
+      ['prefixed', 'prefixed', 'prefixed'],
+    )
   })
 
   it('ends quietly when a selection matches nothing', async () => {

@@ -12,6 +12,7 @@ import type {
   ChildResult,
   ChildRunner,
   CredentialStore,
+  FanOutPorts,
   Notices,
   PluginProcessRunner,
   PluginRunRequest,
@@ -22,10 +23,12 @@ import type {
   ProviderSource,
   RunningChild,
   SessionHub,
+  StdinCopies,
   TempKubeconfigs,
 } from '../../src/usecases/ports.js'
 import type {TargetHub} from '../../src/usecases/exec-targets.js'
 import type {PlacementDecision} from '../../src/core/fleet/placement.js'
+import type {TargetResult} from '../../src/core/fleet/fan-out-report.js'
 
 export const V1 = 'client.authentication.k8s.io/v1'
 export const PIN = {kubeconfigPaths: ['/home/u/.kube/hub'], context: 'hub'}
@@ -293,4 +296,76 @@ export function targetHub(
     },
   }
   return {hub, closed: () => closed}
+}
+
+/**
+ * What a fan-out shows and writes, in memory. `events` is the order of what happened (shared with
+ * the children's runs when the test passes its own); `refuse` lists directories that cannot be
+ * made and reports that cannot be written; `stdinFails` makes the copy of stdin fail at once.
+ */
+export function fanOutPorts(options: {events?: string[]; refuse?: string[]; stdinFails?: CpcredError} = {}) {
+  const events = options.events ?? []
+  const refuse = options.refuse ?? []
+  const views: string[][] = []
+  const finished: Array<{results: TargetResult[]; interrupted?: NodeJS.Signals}> = []
+  const files = new Map<string, string>()
+  const errors: string[] = []
+  const spooled: string[] = []
+  const reader = new AbortController()
+  let gone = false
+  const ports: FanOutPorts = {
+    async view(input) {
+      views.push(input.profiles)
+      events.push('view')
+      return {
+        line: undefined,
+        started: (profile) => events.push(`started ${profile}`),
+        done: (result) => events.push(`done ${result.profile}`),
+        async finish(results, interrupted) {
+          finished.push({results, interrupted})
+          events.push('finish')
+        },
+      }
+    },
+    makeDirectory(dir) {
+      events.push(`mkdir ${dir}`)
+      if (refuse.includes(dir)) throw new CpcredError(`cannot create the directory ${dir} (EACCES)`)
+    },
+    openLog(file) {
+      files.set(file, '')
+      return {
+        write: (text) => void files.set(file, files.get(file)! + text),
+        close: () => void events.push(`closed ${file}`),
+      }
+    },
+    async writeReport(file, content) {
+      events.push(`report ${file}`)
+      if (refuse.includes(file)) throw new CpcredError(`${file} is a directory, not a file`)
+      files.set(file, content)
+    },
+    async spoolStdin(file) {
+      spooled.push(file)
+      const copies: StdinCopies = {
+        forTarget: () => ({file}),
+        started: () => undefined,
+        failure: options.stdinFails ? Promise.resolve(options.stdinFails) : new Promise(() => undefined),
+        close: async () => void events.push('stdin closed'),
+      }
+      return copies
+    },
+    readerGone: () => ({
+      signal: reader.signal,
+      get gone() {
+        return gone
+      },
+      abort: (reason) => reader.abort(reason),
+    }),
+    error: (message) => void errors.push(message),
+    date: () => new Date(NOW),
+  }
+  const closeReader = () => {
+    gone = true
+    reader.abort('the output was closed')
+  }
+  return {ports, events, views, finished, files, errors, spooled, closeReader}
 }
