@@ -589,7 +589,7 @@ describe('kubeconfigCommand: what the selection decides', () => {
   it('--min-targets: a smaller selection fails, naming the scope, and nothing is written', async () => {
     const w = kubeconfigWorld([profile('fleet/a')])
     const outcome = await kubeconfigCommand(w.ports, w.input({minTargets: 2, outputFile: '/k/out'}))
-    assert.ok(outcome.error instanceof CpcredError)
+    assert.ok(outcome.error instanceof CpcredError, String(outcome.error))
     assert.match(
       outcome.error.message,
       /^1 ClusterProfile found in fleet namespace, fewer than --min-targets 2$/,
@@ -721,7 +721,7 @@ describe('syncCommand: what the selection decides', () => {
     await syncCommand({hub, files: files.port}, input())
     const writes = files.writes.length
     const outcome = await syncCommand({hub: targetHub([]).hub, files: files.port}, input({minTargets: 1}))
-    assert.ok(outcome.error instanceof CpcredError)
+    assert.ok(outcome.error instanceof CpcredError, String(outcome.error))
     assert.match(
       outcome.error.message,
       /^0 ClusterProfiles found in fleet namespace, fewer than --min-targets 1$/,
