@@ -128,7 +128,7 @@ export async function runSync(argv: string[]): Promise<void> {
 }
 
 /** The plan on stdout for --dry-run (it is what was asked for), else a summary on stderr. */
-export function renderSyncOutcome(
+function renderSyncOutcome(
   outcome: SyncPassOutcome,
   request: Pick<SyncPass, 'file' | 'dryRun'>,
   printer: Printer,
