@@ -1,11 +1,95 @@
-// `cpcred doctor`: its ports from the wiring, and how its report is shown.
+// `cpcred doctor [PROFILE]`: its flags, its ports from the wiring, and how its report is shown
+// (src/commands/doctor.ts gives it help text).
 import type {Printer} from '../adapters/printer.js'
 import type {CheckStatus} from '../core/doctor/checks.js'
-import {ASCII_SYMBOLS, UNICODE_SYMBOLS, renderDoctorReport, type DoctorReport} from '../core/doctor/report.js'
-import type {DoctorDeps} from '../usecases/doctor.js'
-import type {Wiring} from './wiring.js'
+import {
+  ASCII_SYMBOLS,
+  UNICODE_SYMBOLS,
+  doctorExitCode,
+  doctorJson,
+  renderDoctorReport,
+  type DoctorReport,
+} from '../core/doctor/report.js'
+import {parseAccessQuestion} from '../core/doctor/target-access.js'
+import {QuietExit} from '../core/errors.js'
+import {checkLabelSelector} from '../core/fleet/label-selector.js'
+import {exportJson} from '../core/text/export.js'
+import {doctorCommand, type DoctorPorts} from '../usecases/doctor.js'
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {
+  CREDENTIAL_RUN_FLAGS,
+  HUB_FLAGS,
+  hubSelection,
+  KUBERC_FLAG,
+  PLACEMENT_FLAGS,
+  PROVIDER_FLAGS,
+  TARGET_FLAGS,
+} from './flags.js'
+import {chosenShard} from './shard.js'
+import {wire, type Wiring} from './wiring.js'
 
-export async function doctorDeps(wiring: Wiring): Promise<DoctorDeps> {
+export const DOCTOR_FLAGS = {
+  ...HUB_FLAGS,
+  ...TARGET_FLAGS,
+  ...PLACEMENT_FLAGS,
+  ...PROVIDER_FLAGS,
+  'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
+  'profile-max-stale': CREDENTIAL_RUN_FLAGS['profile-max-stale'],
+  // Doctor never writes the cache; like every other credential command it can be told not to read it.
+  'no-cache': {kind: 'boolean', summary: 'Do not read the credential cache (the cache check is left out).'},
+  ...KUBERC_FLAG,
+  can: {
+    kind: 'string',
+    summary:
+      "Ask each target whether the credential may do one action, as kubectl auth can-i does: 'VERB RESOURCE [-n NAMESPACE]' (its namespace is also the one whose rules are listed; default: default). Exit code 4 when it may not.",
+  },
+  output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
+} as const satisfies FlagTable
+
+const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')
+
+export async function runDoctor(argv: string[]): Promise<void> {
+  const {flags, positionals} = parseFlags(DOCTOR_FLAGS, argv, DOCTOR_USAGE)
+  const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
+  checkLabelSelector(flags.selector)
+  const can = flags.can === undefined ? undefined : parseAccessQuestion(flags.can)
+  const wiring = wire()
+  const {printer} = wiring
+  const report = await doctorCommand(await doctorPorts(wiring), {
+    hub: hubSelection(flags),
+    providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
+    profile: profileText,
+    allNamespaces: flags['all-namespaces'],
+    selector: flags.selector,
+    all: flags.all,
+    noDedupe: flags['no-dedupe'],
+    placement: flags.placement,
+    placementKey: flags['placement-key'],
+    healthy: flags.healthy,
+    // Doctor checks many profiles with -A as well as with -l, --all or a placement.
+    shard: chosenShard(
+      flags.shard,
+      profileText === undefined &&
+        (flags['all-namespaces'] ||
+          flags.all ||
+          flags.selector !== undefined ||
+          flags.placement !== undefined ||
+          flags['placement-key'] !== undefined),
+      printer,
+    ),
+    pluginTimeoutMs: flags['plugin-timeout'],
+    profileMaxStaleMs: flags['profile-max-stale'],
+    noCache: flags['no-cache'],
+    kuberc: flags.kuberc,
+    can,
+  }).finally(() => printer.status(''))
+  if (flags.output === 'json') printer.data(exportJson(doctorJson(report)))
+  else await showReport(printer, report)
+  const code = doctorExitCode(report)
+  if (code !== 0) throw new QuietExit(code)
+}
+
+async function doctorPorts(wiring: Wiring): Promise<DoctorPorts> {
   const {printer} = wiring
   return {
     ...(await wiring.doctorPorts()),

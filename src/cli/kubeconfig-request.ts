@@ -1,9 +1,9 @@
-// What `cpcred kubeconfig` and `cpcred sync` both need to render entries: the hub, the consumer's
-// providers, how users run the plugin, and the names.
+// What `cpcred kubeconfig` and `cpcred sync` both need to render entries: the hub, how users run the
+// plugin, and the names (the consumer's providers are asked for apart: none is a usage error).
 import type {HubPort} from '../usecases/ports.js'
 import {cpcredCommand, type SessionProviders} from './wiring.js'
 import {resolveAccessProviderFlag} from '../core/access/plugin-commands.js'
-import type {KubeconfigRequest} from '../usecases/write-kubeconfig.js'
+import type {KubeconfigWrite} from '../usecases/write-kubeconfig.js'
 import type {FlagValues} from './flag-table.js'
 import type {KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS} from './flags.js'
 
@@ -16,10 +16,9 @@ export function kubeconfigRequest(
     'as-group'?: string[]
   },
   hub: HubPort,
-  loaded: SessionProviders,
-): Omit<KubeconfigRequest, 'profiles'> {
+  loaded: Pick<SessionProviders, 'file'>,
+): Omit<KubeconfigWrite, 'profiles' | 'providers'> {
   return {
-    providers: loaded.required(),
     hub: hub.pin(),
     hubServer: hub.config.server,
     mode: flags.mode,

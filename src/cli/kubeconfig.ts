@@ -12,12 +12,12 @@ import {
 } from './flags.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
 import {chosenShard} from './shard.js'
-import {foldTargets, isSelecting, placementInput, sayLeftOut} from './targets.js'
+import {isSelecting, placementInput, sayFolds, sayLeftOut} from './targets.js'
 import {wire} from './wiring.js'
-import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
-import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
-import {parseProfileRef, selectFleet} from '../usecases/find-profiles.js'
-import {defaultMergeTarget, writeKubeconfig, type Destination} from '../usecases/write-kubeconfig.js'
+import type {Printer} from '../adapters/printer.js'
+import {ExitCode, QuietExit} from '../core/errors.js'
+import {parseProfileRef} from '../usecases/find-profiles.js'
+import {kubeconfigCommand, type KubeconfigOutcome} from '../usecases/write-kubeconfig.js'
 
 export const KUBECONFIG_FLAGS = {
   ...HUB_FLAGS,
@@ -52,76 +52,56 @@ const KUBECONFIG_USAGE = usageLine('kubeconfig', '[PROFILE...]')
 export async function runKubeconfig(argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(KUBECONFIG_FLAGS, argv, KUBECONFIG_USAGE)
   const placement = placementInput(flags, positionals.length)
-  const selecting = isSelecting(flags)
   const wiring = wire()
-  const {printer} = wiring
-  const shard = chosenShard(flags.shard, selecting, printer)
-  const [{hub, providers: loaded}, kubeconfigFiles, preferences] = await Promise.all([
+  const shard = chosenShard(flags.shard, isSelecting(flags), wiring.printer)
+  const [{hub, providers}, files, preferences] = await Promise.all([
     wiring.session(flags),
     wiring.kubeconfigFiles(),
     wiring.kubectlPreferences(),
   ])
-  const selection = await selectFleet(hub, {
-    refs: positionals.map(parseProfileRef),
-    selector: flags.selector,
-    all: flags.all,
-    namespace: hub.config.namespace,
-    allNamespaces: flags['all-namespaces'],
-    shard,
-    ...placement,
-  })
-  // Unresolved references fail the command once what could be written is written; never dropped.
-  const unresolved = sayLeftOut(selection, printer)
-  // Profiles whose oldest tie get no context; the fold's note says so.
-  const {targets, skipped: tied} = foldTargets(selection.profiles, flags['no-dedupe'], printer)
-  const scope = {
-    namespace: flags['all-namespaces'] ? undefined : hub.config.namespace,
-    selector: flags.selector,
-    shard,
+  const outputFile = flags['output-file']
+  const outcome = await kubeconfigCommand(
+    {hub, files, providers: () => providers.required(), kubectl: {preferences, kuberc: flags.kuberc}},
+    {
+      selection: {
+        refs: positionals.map(parseProfileRef),
+        selector: flags.selector,
+        all: flags.all,
+        namespace: hub.config.namespace,
+        allNamespaces: flags['all-namespaces'],
+        shard,
+        ...placement,
+      },
+      noDedupe: flags['no-dedupe'],
+      minTargets: flags['min-targets'],
+      usable: flags.usable,
+      entries: kubeconfigRequest(flags, hub, providers),
+      outputFile: outputFile === '-' ? outputFile : outputFile ? path.resolve(outputFile) : undefined,
+      merge: flags.merge,
+      overwrite: flags.overwrite,
+      setCurrent: flags['set-current'],
+    },
+  )
+  showKubeconfigOutcome(outcome, wiring.printer)
+}
+
+/** What happened, in order; then the error or the quiet failure it ended with. */
+function showKubeconfigOutcome(outcome: KubeconfigOutcome, printer: Printer): void {
+  sayLeftOut(outcome, printer)
+  sayFolds(outcome, printer)
+  if (outcome.noProfiles !== undefined) printer.note(outcome.noProfiles)
+  if (outcome.error !== undefined) throw outcome.error
+  const {written} = outcome
+  if (written) {
+    for (const warning of written.warnings) printer.warn(warning)
+    if (written.yaml) printer.data(written.yaml)
+    for (const message of written.messages) printer.note(message)
   }
-  checkMinTargets(targets.length, flags['min-targets'], scope)
-  if (targets.length === 0 && (selecting || tied.length > 0)) {
-    if (!unresolved && tied.length === 0) printer.note(noProfilesNote(scope))
-    if (unresolved) throw new QuietExit(ExitCode.Failure)
-    return
-  }
-  const toStdout = flags['output-file'] === '-'
-  if (toStdout && flags.merge) {
-    throw new UsageError(
-      '--merge needs a file to merge into, not - (stdout)',
-      'name the file with --output-file',
+  if (outcome.unusable.length > 0) {
+    for (const {profile, reason} of outcome.unusable) printer.warn(`skipped ${profile}: ${reason}`)
+    printer.note(
+      `${outcome.unusable.length} of ${outcome.targets} profiles were left out; --usable leaves out such profiles and succeeds`,
     )
   }
-  const outputFile = !toStdout && flags['output-file'] ? path.resolve(flags['output-file']) : undefined
-  const destination: Destination = flags.merge
-    ? {
-        kind: 'merge',
-        file: outputFile || defaultMergeTarget(),
-        overwrite: flags.overwrite,
-        setCurrent: flags['set-current'],
-      }
-    : outputFile
-      ? {kind: 'file', file: outputFile, overwrite: flags.overwrite}
-      : {kind: 'stdout'}
-  const outcome = await writeKubeconfig(
-    kubeconfigFiles,
-    {
-      profiles: targets,
-      ...kubeconfigRequest(flags, hub, loaded),
-      // With -l or --all, one unusable profile does not cost the others their entries.
-      skipUnusable: flags.usable || selecting,
-    },
-    destination,
-    {preferences, kuberc: flags.kuberc},
-  )
-  for (const warning of outcome.warnings) printer.warn(warning)
-  if (outcome.yaml) printer.data(outcome.yaml)
-  for (const message of outcome.messages) printer.note(message)
-  if (unresolved) throw new QuietExit(ExitCode.Failure)
-  if (outcome.skipped.length === 0 || flags.usable) return
-  for (const {profile, reason} of outcome.skipped) printer.warn(`skipped ${profile}: ${reason}`)
-  printer.note(
-    `${outcome.skipped.length} of ${targets.length} profiles were left out; --usable leaves out such profiles and succeeds`,
-  )
-  throw new QuietExit(ExitCode.Failure)
+  if (outcome.exitCode !== ExitCode.Success) throw new QuietExit(outcome.exitCode)
 }

@@ -72,7 +72,7 @@ export async function listPrinter(printer: Printer, view: ListView): Promise<Lis
   return {
     all(listing) {
       // On stderr whatever the output: -o json|yaml stay the objects alone.
-      for (const line of healthSkips({skipped: listing.skipped ?? []})) printer.note(line)
+      for (const line of healthSkips(listing.skipped ?? [])) printer.note(line)
       // Showing every profile does not conflict, so list folds nothing, but KEP-4322 asks a consumer
       // to warn while duplicates remain among what it selected.
       for (const line of duplicateWarnings(duplicatesOf(listing.profiles))) printer.warn(line)

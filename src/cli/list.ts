@@ -2,6 +2,7 @@
 // 100 ms of a listing. src/commands/list.ts gives it help text.
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {PAGE_SIZE} from '../usecases/list-profiles.js'
+import type {ListOutcome} from '../usecases/list.js'
 import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
 import {
   ALL_NAMESPACES_FLAG,
@@ -65,12 +66,12 @@ export async function runList(argv: string[]): Promise<void> {
       'select with -n, -A and -l; to see one profile: cpcred describe NAME',
     )
   }
-  const [{wire}, {chosenShard}, {listPrinter}, {listProfiles}, {placementInput, sayLeftOut}] =
+  const [{wire}, {chosenShard}, {listPrinter}, {listCommand}, {placementInput, sayLeftOut}] =
     await Promise.all([
       import('./wiring.js'),
       import('./shard.js'),
       import('./list-output.js'),
-      import('../usecases/list-profiles.js'),
+      import('../usecases/list.js'),
       import('./targets.js'),
     ])
   const {placement, placementKey} = placementInput(flags, 0)
@@ -110,28 +111,17 @@ export async function runList(argv: string[]): Promise<void> {
     await followUntilInterrupted(hub, input, view, wiring)
     return
   }
-  let unresolved = false
+  let outcome: ListOutcome
   try {
-    if (byPlacement) {
-      const [{selectFleet}, {listingOf}] = await Promise.all([
-        import('../usecases/find-profiles.js'),
-        import('../usecases/list-profiles.js'),
-      ])
-      const chosen = await selectFleet(hub, {
-        refs: [],
-        all: false,
-        namespace: hub.config.namespace,
-        allNamespaces: false,
-        shard,
-        placement,
-        placementKey,
-      })
-      unresolved = sayLeftOut(chosen, printer)
-      view.all(await listingOf(hub, chosen.profiles, {...input, namespace: undefined}))
-    } else view.all(await listProfiles(hub, {...input, onRestart: (reason) => printer.warn(reason)}))
+    outcome = await listCommand(
+      {hub, notices: printer},
+      {...input, placement, placementKey, placementNamespace: hub.config.namespace},
+    )
   } finally {
     await hub.close()
   }
+  sayLeftOut(outcome, printer)
+  view.all(outcome.listing)
   // A reference no profile answers to was said as a warning, and fails the listing.
-  if (unresolved) throw new QuietExit(ExitCode.Failure)
+  if (outcome.exitCode !== ExitCode.Success) throw new QuietExit(outcome.exitCode)
 }

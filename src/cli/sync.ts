@@ -2,7 +2,6 @@
 // (src/commands/sync.ts gives it help text).
 import path from 'node:path'
 import type {HubPort} from '../usecases/ports.js'
-import type {KubeconfigFiles} from '../usecases/ports.js'
 import type {Printer} from '../adapters/printer.js'
 import {describeChange, type SyncChange} from '../core/kubeconfig/sync.js'
 import {describeFold} from '../core/fleet/member-fold.js'
@@ -20,12 +19,18 @@ import {
 import {healthSkips, isSelecting, placementInput} from './targets.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
 import {wire, type Wiring} from './wiring.js'
-import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
-import {defaultMergeTarget, type KubectlCheck} from '../usecases/write-kubeconfig.js'
+import {defaultMergeTarget} from '../usecases/write-kubeconfig.js'
 import {chosenShard} from './shard.js'
 import type {FleetFollowInput} from '../usecases/follow-fleet.js'
-import type {SyncOutcome, SyncRequest} from '../usecases/sync-kubeconfig.js'
+import type {
+  SyncOutcome,
+  SyncPass,
+  SyncPassOutcome,
+  SyncWatchInput,
+  SyncWatchPorts,
+  WatchedPass,
+} from '../usecases/sync-kubeconfig.js'
 
 type Output = 'text' | 'json'
 
@@ -80,14 +85,15 @@ export async function runSync(argv: string[]): Promise<void> {
   }
   const wiring = wire()
   const {printer} = wiring
-  const [{hub, providers}, kubeconfigFiles, preferences] = await Promise.all([
+  const [{hub, providers}, files, preferences] = await Promise.all([
     wiring.session(flags),
     wiring.kubeconfigFiles(),
     wiring.kubectlPreferences(),
   ])
   const kubectl = {preferences, kuberc: flags.kuberc}
-  const request = {
+  const pass = {
     ...kubeconfigRequest(flags, hub, providers),
+    providers: providers.required(),
     file: flags['output-file'] ? path.resolve(flags['output-file']) : defaultMergeTarget(),
     dryRun: flags['dry-run'],
     setCurrent: flags['set-current'],
@@ -101,44 +107,30 @@ export async function runSync(argv: string[]): Promise<void> {
     ...placement,
   }
   if (flags.watch) {
-    await watchAndSync(hub, kubeconfigFiles, request, selection, wiring, flags.output, kubectl)
+    await watchAndSync({hub, files, kubectl}, {selection, pass}, wiring, flags.output)
     return
   }
-  const {selectFleet} = await import('../usecases/find-profiles.js')
-  const {syncKubeconfig} = await import('../usecases/sync-kubeconfig.js')
-  let failed: boolean
+  const {syncCommand} = await import('../usecases/sync-kubeconfig.js')
+  let outcome: SyncOutcome
   try {
-    const chosen = await selectFleet(hub, {refs: [], all: flags.all, ...selection})
-    for (const line of healthSkips(chosen)) printer.note(line)
-    // A reference no profile answers to is a skip in the plan, and fails the run.
-    failed = chosen.unresolved.length > 0
-    const {profiles} = chosen
-    const unread = new Map(chosen.unresolved.map(({profile, error}) => [profile, error]))
-    const scope = {
-      namespace: flags['all-namespaces'] ? undefined : selection.namespace,
-      selector: selection.selector,
-      shard: selection.shard,
-    }
-    // Before anything is pruned: a selector that matches nothing would empty the file.
-    checkMinTargets(profiles.length, flags['min-targets'], scope)
-    if (profiles.length === 0) printer.note(noProfilesNote(scope))
-    renderSyncOutcome(
-      await syncKubeconfig(kubeconfigFiles, {...request, profiles, unread}, kubectl),
-      request,
-      printer,
-      flags.output,
+    outcome = await syncCommand(
+      {hub, files, kubectl},
+      {selection: {...selection, all: flags.all}, minTargets: flags['min-targets'], pass},
     )
   } finally {
     await hub.close()
   }
-  // A reference no profile answers to keeps its entry, and fails the run: never a silent drop.
-  if (failed) throw new QuietExit(ExitCode.Failure)
+  for (const line of healthSkips(outcome.healthSkipped)) printer.note(line)
+  if (outcome.noProfiles !== undefined) printer.note(outcome.noProfiles)
+  if (outcome.error !== undefined) throw outcome.error
+  if (outcome.pass) renderSyncOutcome(outcome.pass, pass, printer, flags.output)
+  if (outcome.exitCode !== ExitCode.Success) throw new QuietExit(outcome.exitCode)
 }
 
 /** The plan on stdout for --dry-run (it is what was asked for), else a summary on stderr. */
-export function renderSyncOutcome(
-  outcome: SyncOutcome,
-  request: Pick<SyncRequest, 'file' | 'dryRun'>,
+function renderSyncOutcome(
+  outcome: SyncPassOutcome,
+  request: Pick<SyncPass, 'file' | 'dryRun'>,
   printer: Printer,
   output: Output,
 ): void {
@@ -161,7 +153,7 @@ export function renderSyncOutcome(
   printer.note(summary(outcome, request))
 }
 
-function summary(outcome: SyncOutcome, request: Pick<SyncRequest, 'file' | 'dryRun'>): string {
+function summary(outcome: SyncPassOutcome, request: Pick<SyncPass, 'file' | 'dryRun'>): string {
   const counts = (['add', 'update', 'prune', 'skip'] as const).map((action) => {
     const count = outcome.changes.filter((change) => change.action === action).length
     return `${count} ${{add: 'added', update: 'updated', prune: 'pruned', skip: 'skipped'}[action]}`
@@ -171,7 +163,7 @@ function summary(outcome: SyncOutcome, request: Pick<SyncRequest, 'file' | 'dryR
   return `${request.file} is in step with the inventory${outcome.changes.length ? ` (${counts.at(-1)})` : ''}`
 }
 
-function outcomeData(outcome: SyncOutcome, request: Pick<SyncRequest, 'file' | 'dryRun'>) {
+function outcomeData(outcome: SyncPassOutcome, request: Pick<SyncPass, 'file' | 'dryRun'>) {
   return {
     file: request.file,
     dryRun: request.dryRun,
@@ -190,66 +182,45 @@ function outcomeData(outcome: SyncOutcome, request: Pick<SyncRequest, 'file' | '
  * has finished writing. One line per change (one JSON object per line with -o json); what the
  * selection left out is said when it changes.
  */
-export async function watchAndSync(
-  hub: HubPort,
-  files: KubeconfigFiles,
-  request: Omit<SyncRequest, 'profiles' | 'unread'>,
-  selection: FleetFollowInput,
+async function watchAndSync(
+  ports: Pick<SyncWatchPorts, 'hub' | 'files' | 'kubectl'> & {hub: HubPort},
+  input: Omit<SyncWatchInput, 'signal'>,
   wiring: Pick<Wiring, 'printer' | 'interrupts'>,
   output: Output,
-  kubectl?: KubectlCheck,
 ): Promise<void> {
+  const {syncWatchCommand} = await import('../usecases/sync-kubeconfig.js')
   const {printer} = wiring
-  const {watchAndSync: follow} = await import('../usecases/sync-kubeconfig.js')
-  // A profile skipped on every pass (a name clash, an unhealthy or unread one) is said again only
-  // when what is said of it changes.
-  let saidBefore = new Set<string>()
-  const sayNew = (lines: string[], say: (line: string) => void) => {
-    for (const line of lines) if (!saidBefore.has(line)) say(line)
-  }
+  const {hub} = ports
+  const {selection} = input
   const followed =
     selection.placement !== undefined
       ? `PlacementDecision "${selection.placement}" and the ClusterProfiles`
       : selection.placementKey !== undefined
         ? `the PlacementDecisions of placement-key "${selection.placementKey}" and the ClusterProfiles`
         : 'ClusterProfiles'
+  const showPass = ({first, outcome, healthSkipped, changes}: WatchedPass) => {
+    if (first) {
+      for (const line of healthSkips(healthSkipped)) printer.note(line)
+      renderSyncOutcome(outcome, input.pass, printer, output)
+      if (output === 'text') printer.note(`watching ${followed} on ${hub.config.server} (Ctrl-C to stop)`)
+      return
+    }
+    const stamp = new Date().toISOString()
+    for (const line of healthSkips(healthSkipped)) printer.note(`${stamp} ${line}`)
+    for (const change of changes) {
+      if (output === 'json') printer.data(exportJsonLine({time: stamp, ...change}))
+      else printer.note(`${stamp} ${describeChange(change)}`)
+    }
+    if (outcome.currentContextPruned !== undefined)
+      printer.warn(
+        `the current context "${outcome.currentContextPruned}" was pruned; no context is current now`,
+      )
+  }
   try {
     await untilInterrupted(wiring, (signal) =>
-      follow(
-        hub,
-        files,
-        request,
-        selection,
-        {signal},
-        {
-          onOutcome(outcome, first, chosen) {
-            const leftOut = healthSkips(chosen)
-            const lines = outcome.changes.map(describeChange)
-            const skips = lines.filter((_, index) => outcome.changes[index]!.action === 'skip')
-            if (first) {
-              saidBefore = new Set([...skips, ...leftOut])
-              for (const line of leftOut) printer.note(line)
-              renderSyncOutcome(outcome, request, printer, output)
-              if (output === 'text')
-                printer.note(`watching ${followed} on ${hub.config.server} (Ctrl-C to stop)`)
-              return
-            }
-            const stamp = new Date().toISOString()
-            sayNew(leftOut, (line) => printer.note(`${stamp} ${line}`))
-            outcome.changes.forEach((change, index) => {
-              if (change.action === 'skip' && saidBefore.has(lines[index]!)) return
-              if (output === 'json') printer.data(exportJsonLine({time: stamp, ...change}))
-              else printer.note(`${stamp} ${describeChange(change)}`)
-            })
-            saidBefore = new Set([...skips, ...leftOut])
-            if (outcome.currentContextPruned !== undefined)
-              printer.warn(
-                `the current context "${outcome.currentContextPruned}" was pruned; no context is current now`,
-              )
-          },
-          onProblem: (message) => printer.warn(message),
-        },
-        kubectl,
+      syncWatchCommand(
+        {...ports, onPass: showPass, onProblem: (message) => printer.warn(message)},
+        {...input, signal},
       ),
     )
   } finally {

@@ -7,9 +7,11 @@ import {
   duplicateWarnings,
   foldSelection,
   type FoldedSelection,
+  type MemberFold,
 } from '../core/fleet/member-fold.js'
-import type {FleetSelection} from '../usecases/find-profiles.js'
-import {checkPlacementSelection} from '../usecases/select-placement.js'
+import type {SkippedProfile} from '../core/fleet/placement.js'
+import {isSelection} from '../usecases/find-profiles.js'
+import {checkPlacementSelection, type UnresolvedTarget} from '../usecases/select-placement.js'
 
 /** A warning per inventory with duplicates (also with --no-dedupe), and a note per fold. */
 export function foldTargets(
@@ -18,9 +20,17 @@ export function foldTargets(
   printer: Pick<Printer, 'note' | 'warn'>,
 ): FoldedSelection {
   const folded = foldSelection(profiles, noDedupe)
-  for (const warning of duplicateWarnings(folded.folds)) printer.warn(warning)
-  if (!noDedupe) for (const fold of folded.folds) printer.note(describeFold(fold))
+  sayFolds({duplicateWarnings: duplicateWarnings(folded.folds), folds: noDedupe ? [] : folded.folds}, printer)
   return folded
+}
+
+/** The duplicates a selection had (warnings), then what was folded (notes). */
+export function sayFolds(
+  said: {duplicateWarnings: string[]; folds: MemberFold[]},
+  printer: Pick<Printer, 'note' | 'warn'>,
+): void {
+  for (const warning of said.duplicateWarnings) printer.warn(warning)
+  for (const fold of said.folds) printer.note(describeFold(fold))
 }
 
 /** The selection flags every fan-out command shares, as parseFlags gives them. */
@@ -34,12 +44,7 @@ export interface SelectionFlags {
 
 /** A selection rather than names: -l, --all or a placement (what a shard splits). */
 export function isSelecting(flags: SelectionFlags): boolean {
-  return (
-    flags.selector !== undefined ||
-    flags.all === true ||
-    flags.placement !== undefined ||
-    flags['placement-key'] !== undefined
-  )
+  return isSelection({...flags, placementKey: flags['placement-key']})
 }
 
 /** The placement and health part of a selection's input; placements exclude names, -l and --all. */
@@ -55,16 +60,18 @@ export function placementInput(flags: SelectionFlags, names: number) {
 }
 
 /**
- * Says what a selection left out: each reference no profile answers to (a warning), each profile
- * --healthy skipped (a note, with why). True when a reference was unresolved: the command fails.
+ * Says what a selection left out: each profile --healthy skipped (a note, with why), each reference
+ * no profile answers to (a warning; the use case fails the command for it).
  */
-export function sayLeftOut(selection: FleetSelection, printer: Pick<Printer, 'note' | 'warn'>): boolean {
-  for (const line of healthSkips(selection)) printer.note(line)
-  for (const {error} of selection.unresolved) printer.warn(error)
-  return selection.unresolved.length > 0
+export function sayLeftOut(
+  leftOut: {healthSkipped: SkippedProfile[]; unresolved: Pick<UnresolvedTarget, 'error'>[]},
+  printer: Pick<Printer, 'note' | 'warn'>,
+): void {
+  for (const line of healthSkips(leftOut.healthSkipped)) printer.note(line)
+  for (const {error} of leftOut.unresolved) printer.warn(error)
 }
 
 /** What --healthy left out, a line each (sync says unresolved references in its plan, as skips). */
-export function healthSkips(selection: Pick<FleetSelection, 'skipped'>): string[] {
-  return selection.skipped.map(({profile, reason}) => `skipped ${profile}: ${reason}`)
+export function healthSkips(skipped: SkippedProfile[]): string[] {
+  return skipped.map(({profile, reason}) => `skipped ${profile}: ${reason}`)
 }

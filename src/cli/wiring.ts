@@ -14,7 +14,7 @@ import type {LoadedProviders} from '../adapters/providers.js'
 import type {Provider} from '../core/access/provider-file.js'
 import type {ProviderSelection} from '../core/access/provider-selection.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
-import type {DoctorDeps} from '../usecases/doctor.js'
+import type {DoctorPorts} from '../usecases/doctor.js'
 import type {RecentProfilePorts} from '../usecases/recent-profile.js'
 import type {TargetHub} from '../usecases/exec-targets.js'
 import type {
@@ -101,7 +101,7 @@ export interface Wiring {
   /** Target clusters reached with a credential. */
   readonly target: TargetPort
   /** Doctor's ports: the hub, the targets, the probes, the provider file and the plugin runner. */
-  doctorPorts(): Promise<Omit<DoctorDeps, 'onCheck'>>
+  doctorPorts(): Promise<Omit<DoctorPorts, 'onCheck'>>
 
   // -------------------------------------------------------------------------------------------
   // The credential pipeline and exec

@@ -1,43 +1,6 @@
 import {Args, Command} from '@oclif/core'
-import {doctorDeps, showReport} from '../cli/doctor.js'
-import {doctorExitCode, doctorJson} from '../core/doctor/report.js'
-import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../cli/flag-table.js'
-import {
-  CREDENTIAL_RUN_FLAGS,
-  HUB_FLAGS,
-  hubSelection,
-  KUBERC_FLAG,
-  PLACEMENT_FLAGS,
-  PROVIDER_FLAGS,
-  TARGET_FLAGS,
-} from '../cli/flags.js'
+import {DOCTOR_FLAGS, runDoctor} from '../cli/doctor.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
-import {wire} from '../cli/wiring.js'
-import {chosenShard} from '../cli/shard.js'
-import {checkLabelSelector} from '../core/fleet/label-selector.js'
-import {exportJson} from '../core/text/export.js'
-import {runDoctor} from '../usecases/doctor.js'
-import {parseAccessQuestion} from '../core/doctor/target-access.js'
-
-const DOCTOR_FLAGS = {
-  ...HUB_FLAGS,
-  ...TARGET_FLAGS,
-  ...PLACEMENT_FLAGS,
-  ...PROVIDER_FLAGS,
-  'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
-  'profile-max-stale': CREDENTIAL_RUN_FLAGS['profile-max-stale'],
-  // Doctor never writes the cache; like every other credential command it can be told not to read it.
-  'no-cache': {kind: 'boolean', summary: 'Do not read the credential cache (the cache check is left out).'},
-  ...KUBERC_FLAG,
-  can: {
-    kind: 'string',
-    summary:
-      "Ask each target whether the credential may do one action, as kubectl auth can-i does: 'VERB RESOURCE [-n NAMESPACE]' (its namespace is also the one whose rules are listed; default: default). Exit code 4 when it may not.",
-  },
-  output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
-} as const satisfies FlagTable
-
-const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')
 
 export default class Doctor extends Command {
   static override summary =
@@ -63,43 +26,6 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
   static override flags = oclifFlags(DOCTOR_FLAGS)
 
   async run(): Promise<void> {
-    const {flags, positionals} = parseFlags(DOCTOR_FLAGS, this.argv, DOCTOR_USAGE)
-    const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
-    checkLabelSelector(flags.selector)
-    const can = flags.can === undefined ? undefined : parseAccessQuestion(flags.can)
-    const wiring = wire()
-    const {printer} = wiring
-    const report = await runDoctor(await doctorDeps(wiring), {
-      hub: hubSelection(flags),
-      providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
-      profile: profileText,
-      allNamespaces: flags['all-namespaces'],
-      selector: flags.selector,
-      all: flags.all,
-      noDedupe: flags['no-dedupe'],
-      placement: flags.placement,
-      placementKey: flags['placement-key'],
-      healthy: flags.healthy,
-      // Doctor checks many profiles with -A as well as with -l, --all or a placement.
-      shard: chosenShard(
-        flags.shard,
-        profileText === undefined &&
-          (flags['all-namespaces'] ||
-            flags.all ||
-            flags.selector !== undefined ||
-            flags.placement !== undefined ||
-            flags['placement-key'] !== undefined),
-        printer,
-      ),
-      pluginTimeoutMs: flags['plugin-timeout'],
-      profileMaxStaleMs: flags['profile-max-stale'],
-      noCache: flags['no-cache'],
-      kuberc: flags.kuberc,
-      can,
-    }).finally(() => printer.status(''))
-    if (flags.output === 'json') printer.data(exportJson(doctorJson(report)))
-    else await showReport(printer, report)
-    const code = doctorExitCode(report)
-    if (code !== 0) this.exit(code)
+    await runDoctor(this.argv)
   }
 }

@@ -26,9 +26,12 @@ export interface CacheClearPorts {
   federation?(): FederationPorts
 }
 
-export type CacheClearResult = {all: true; removed: number; dir: string} | {all: false; removed: boolean}
+export type CacheClearOutcome = {all: true; removed: number; dir: string} | {all: false; removed: boolean}
 
-export async function clearCache(ports: CacheClearPorts, input: CacheClearInput): Promise<CacheClearResult> {
+export async function cacheClearCommand(
+  ports: CacheClearPorts,
+  input: CacheClearInput,
+): Promise<CacheClearOutcome> {
   const {store} = ports
   if (!input.profile) return {all: true, removed: await store.clear(), dir: store.dir}
   const {hub, providers} = await openPipeline(ports.providers, ports.openHub, input.providers)

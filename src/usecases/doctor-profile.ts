@@ -48,7 +48,7 @@ import type {
 } from './ports.js'
 import {describeFederation, Federation} from './federated-token.js'
 
-export interface ProfileCheckDeps {
+export interface ProfileCheckPorts {
   target: TargetPort
   probes: DoctorProbes
   /** Runs the plugin of a profile (without the cache). */
@@ -88,7 +88,7 @@ export interface CheckedHub {
 
 /** One profile: named on the command line (ref), or one of a fleet already read (profile). */
 export async function checkProfile(
-  deps: ProfileCheckDeps,
+  ports: ProfileCheckPorts,
   input: ProfileCheckInput,
   hubState: CheckedHub,
   hubResults: CheckResult[],
@@ -123,38 +123,38 @@ export async function checkProfile(
     'plugin-command': async () => {
       const exec = resolution!.execConfig
       // The plugin starts with cpcred's environment plus its own: a PATH there is the one searched.
-      const pathVariable = exec.env?.findLast((variable) => variable.name === 'PATH')?.value ?? deps.env.PATH
-      return judgePluginCommand(await deps.probes.findExecutable(exec.command, pathVariable), exec.command, {
+      const pathVariable = exec.env?.findLast((variable) => variable.name === 'PATH')?.value ?? ports.env.PATH
+      return judgePluginCommand(await ports.probes.findExecutable(exec.command, pathVariable), exec.command, {
         name: resolution!.provider.name,
         installHint: exec.installHint,
         source: hubState.providers!.source,
       })
     },
     kuberc: async () => {
-      const cpcred = {role: "cpcred's command (--mode cpcred)", command: deps.cpcredCommand[0]!}
+      const cpcred = {role: "cpcred's command (--mode cpcred)", command: ports.cpcredCommand[0]!}
       // A federated provider's entries run cpcred in plugin mode too (render.ts, entryMode).
       const commands =
         entryMode(resolution!, {mode: 'plugin'}) === 'plugin'
           ? [{role: 'the plugin (--mode plugin)', command: resolution!.execConfig.command}, cpcred]
           : [cpcred]
-      return judgeKubectlPolicy(deps.kubectl.policy(input.kuberc), commands, deps.kubectl.lookPath)
+      return judgeKubectlPolicy(ports.kubectl.policy(input.kuberc), commands, ports.kubectl.lookPath)
     },
     'plugin-run': async () => {
-      const started = deps.now()
+      const started = ports.now()
       // A federated provider's token comes from the hub doctor already has open (not closed here).
       const federation =
-        resolution!.provider.serviceAccountToken && deps.tokenFiles
-          ? new Federation({openHub: async () => borrowed(hub()), files: deps.tokenFiles})
+        resolution!.provider.serviceAccountToken && ports.tokenFiles
+          ? new Federation({openHub: async () => borrowed(hub()), files: ports.tokenFiles})
           : undefined
       let obtained
       try {
         obtained = await obtainCredential(
-          {runner: deps.runner, federation},
+          {runner: ports.runner, federation},
           {
             resolution: resolution!,
             hubIdentity: hub().identity(),
             hubPin: hub().pin(),
-            stdinIsTTY: deps.stdinIsTTY,
+            stdinIsTTY: ports.stdinIsTTY,
             timeoutMs: input.pluginTimeoutMs,
           },
         )
@@ -162,7 +162,7 @@ export async function checkProfile(
         await federation?.close()
       }
       credential = obtained.credential
-      const now = deps.now()
+      const now = ports.now()
       const outcome = judgePluginRun({
         credential,
         elapsedMs: now.getTime() - started.getTime(),
@@ -173,8 +173,8 @@ export async function checkProfile(
       return {...outcome, detail: `${outcome.detail}; federated: ${describeFederation(obtained.federation)}`}
     },
     'target-tls': async () => {
-      const endpoint = await deps.target.endpoint(resolution!.cluster)
-      probe = await deps.probes.probe(endpoint)
+      const endpoint = await ports.target.endpoint(resolution!.cluster)
+      probe = await ports.probes.probe(endpoint)
       const outcome = judgeServerTls(
         probe,
         {
@@ -189,38 +189,38 @@ export async function checkProfile(
           insecure: endpoint.insecureSkipTLSVerify === true,
           tlsServerName: endpoint.tlsServerName,
         },
-        deps.now(),
+        ports.now(),
       )
       targetReachable = outcome.status !== 'fail'
       return outcome
     },
     'target-auth': async () => {
       try {
-        const review = await deps.target.reviewSelf(resolution!, credential!)
+        const review = await ports.target.reviewSelf(resolution!, credential!)
         return ok(`accepted: ${identityText(review.status?.userInfo ?? {})}`)
       } catch (error) {
-        return targetRefusal(error, credential!, resolution!.cluster.server, deps.now())
+        return targetRefusal(error, credential!, resolution!.cluster.server, ports.now())
       }
     },
     'target-access': async () => {
       const namespace = input.can?.namespace ?? DEFAULT_TARGET_NAMESPACE
-      return judgeRules(await deps.target.reviewRules(resolution!, credential!, namespace), namespace)
+      return judgeRules(await ports.target.reviewRules(resolution!, credential!, namespace), namespace)
     },
     'target-can': async () =>
-      judgeAccess(input.can!, await deps.target.reviewAccess(resolution!, credential!, input.can!)),
+      judgeAccess(input.can!, await ports.target.reviewAccess(resolution!, credential!, input.can!)),
     'target-clock': async () => judgeClock(probe?.http, 'the target', whyNoAnswer(probe)),
     cache: async () => {
       if (input.noCache) return ok('not read (--no-cache)')
       const {key: cacheKey} = pluginRun(resolution!, hub().identity(), hub().pin())
-      const files = await deps.probes.cacheFiles(cacheKey)
+      const files = await ports.probes.cacheFiles(cacheKey)
       if ('unreadable' in files) {
-        return warn(`cannot read the credential cache: ${files.unreadable}`, `check ${deps.probes.cacheDir}`)
+        return warn(`cannot read the credential cache: ${files.unreadable}`, `check ${ports.probes.cacheDir}`)
       }
-      const {outcome, usable} = judgeCache(files, cacheKey, key(), deps.now())
+      const {outcome, usable} = judgeCache(files, cacheKey, key(), ports.now())
       if (!usable || !targetReachable) return outcome
       // A cached credential that the target has stopped accepting is served until it expires.
       try {
-        await deps.target.reviewSelf(resolution!, usable.credential)
+        await ports.target.reviewSelf(resolution!, usable.credential)
         return {...outcome, detail: `${outcome.detail}; the target accepts it`}
       } catch (error) {
         return httpStatusOf(error) === 401 ? rejectedCacheEntry(usable, key()) : outcome
@@ -234,7 +234,7 @@ export async function checkProfile(
   const results = await runPlan(plan, (id) => checks[id](), {
     earlier: hubResults,
     profile: key(),
-    onStart: (id) => deps.onCheck?.(id, key()),
+    onStart: (id) => ports.onCheck?.(id, key()),
   })
   return {profile: key(), checks: results, notDone}
 }

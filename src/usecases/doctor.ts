@@ -46,7 +46,7 @@ import type {
 import {parseProfileRef, selectFleet, type ProfileRef} from './find-profiles.js'
 import {checkPlacementSelection} from './select-placement.js'
 import {listProfiles} from './list-profiles.js'
-import {checkProfile, type ProfileCheckDeps} from './doctor-profile.js'
+import {checkProfile, type ProfileCheckPorts} from './doctor-profile.js'
 
 export interface DoctorInput {
   hub: HubSelection
@@ -78,7 +78,7 @@ export interface DoctorInput {
   can?: AccessQuestion
 }
 
-export interface DoctorDeps extends ProfileCheckDeps {
+export interface DoctorPorts extends ProfileCheckPorts {
   hub: HubConnector
   /** The layers that choose the hub and what each says (core/kubeconfig/hub-choice.ts sourceChain). */
   hubChain?(selection: HubSelection): Promise<string[]>
@@ -88,22 +88,25 @@ export interface DoctorDeps extends ProfileCheckDeps {
 /** How many profiles of a fleet are checked at once. */
 const FLEET_PARALLEL = 4
 
-export async function runDoctor(deps: DoctorDeps, input: DoctorInput): Promise<DoctorReport> {
+/** What each link showed, in order; its exit code is core/doctor/report.ts doctorExitCode's. */
+export type DoctorOutcome = DoctorReport
+
+export async function doctorCommand(ports: DoctorPorts, input: DoctorInput): Promise<DoctorOutcome> {
   const mode = doctorMode(input)
   const ref = input.profile === undefined ? undefined : parseProfileRef(input.profile)
   const hub: HubState = {}
   try {
     const checks = await runPlan(
       mode === 'fleet' ? [...HUB_PLAN, ...SELECTION_PLAN] : HUB_PLAN,
-      hubChecks(deps, input, {mode, ref}, hub),
-      {onStart: (id) => deps.onCheck?.(id)},
+      hubChecks(ports, input, {mode, ref}, hub),
+      {onStart: (id) => ports.onCheck?.(id)},
     )
     if (mode === 'hub') return {mode, checks, profiles: []}
     if (mode === 'profile') {
-      return {mode, checks, profiles: [await checkProfile(deps, input, hub, checks, {ref: ref!})]}
+      return {mode, checks, profiles: [await checkProfile(ports, input, hub, checks, {ref: ref!})]}
     }
     const profiles = await inPool(hub.selected ?? [], FLEET_PARALLEL, (profile) =>
-      checkProfile(deps, input, hub, checks, {profile}),
+      checkProfile(ports, input, hub, checks, {profile}),
     )
     return {mode, checks, profiles}
   } finally {
@@ -130,7 +133,7 @@ function doctorMode(input: DoctorInput): DoctorMode {
 
 /** The last copy of the checked profile, which credential and exec use while the hub is down. */
 async function outageFallback(
-  deps: DoctorDeps,
+  ports: DoctorPorts,
   input: DoctorInput,
   hub: HubPort,
   ref: ProfileRef | undefined,
@@ -138,11 +141,11 @@ async function outageFallback(
   const maxStaleMs = input.profileMaxStaleMs
   if (!ref) return {maxStaleMs}
   const namespace = ref.namespace ?? hub.config.namespace
-  const fetchedAt = await deps.probes.lastSnapshot(hub.identity(), namespace, ref.name)
+  const fetchedAt = await ports.probes.lastSnapshot(hub.identity(), namespace, ref.name)
   return {
     maxStaleMs,
     profile: `${namespace}/${ref.name}`,
-    ageMs: fetchedAt && deps.now().getTime() - fetchedAt,
+    ageMs: fetchedAt && ports.now().getTime() - fetchedAt,
   }
 }
 
@@ -159,7 +162,7 @@ interface HubState {
 }
 
 function hubChecks(
-  deps: DoctorDeps,
+  ports: DoctorPorts,
   input: DoctorInput,
   {mode, ref}: {mode: DoctorMode; ref?: ProfileRef},
   state: HubState,
@@ -179,26 +182,26 @@ function hubChecks(
 
   const checks: Record<HubCheckId, () => Promise<CheckOutcome>> = {
     'hub-kubeconfig': async () => {
-      state.config = await deps.hub.loadConfig(input.hub)
-      state.hub = await deps.hub.connect(state.config, {
-        stdinIsTTY: deps.stdinIsTTY,
+      state.config = await ports.hub.loadConfig(input.hub)
+      state.hub = await ports.hub.connect(state.config, {
+        stdinIsTTY: ports.stdinIsTTY,
         apiVersion: input.hub.apiVersion,
       })
       const inCluster = state.config.inCluster
       if (inCluster) {
-        return judgeInClusterConfig({...inCluster, ...state.config, now: deps.now()})
+        return judgeInClusterConfig({...inCluster, ...state.config, now: ports.now()})
       }
       return judgeHubKubeconfig({
         ...state.config,
         userKind: userKind(),
-        chain: await deps.hubChain?.(input.hub),
+        chain: await ports.hubChain?.(input.hub),
       })
     },
     'hub-tls': async () => {
       const endpoint = hub().endpoint
       const context = findNamed(config().merged.contexts, config().context)?.context as
         ContextEntry | undefined
-      state.probe = await deps.probes.probe(endpoint)
+      state.probe = await ports.probes.probe(endpoint)
       const outcome = judgeServerTls(
         state.probe,
         {
@@ -208,11 +211,11 @@ function hubChecks(
           insecure: endpoint.insecureSkipTLSVerify === true,
           tlsServerName: endpoint.tlsServerName,
         },
-        deps.now(),
+        ports.now(),
       )
       // A hub that is down, not another server: say how credential and exec carry on meanwhile.
       if (outcome.status === 'fail' && isOutageCode(state.probe.connectError?.code)) {
-        outcome.hint = `${outcome.hint}; ${hubOutageHint(await outageFallback(deps, input, hub(), ref))}`
+        outcome.hint = `${outcome.hint}; ${hubOutageHint(await outageFallback(ports, input, hub(), ref))}`
       }
       return outcome
     },
@@ -252,7 +255,7 @@ function hubChecks(
     },
     'hub-clock': async () => judgeClock(state.probe?.http, 'the hub', whyNoAnswer(state.probe)),
     'provider-file': async () => {
-      const loaded = await deps.loadProviders(input.providers)
+      const loaded = await ports.loadProviders(input.providers)
       state.providers = loaded
       return judgeProviderFile(loaded.source, loaded.providers, loaded.warnings)
     },

@@ -5,6 +5,7 @@ import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.
 import {CpcredError, UsageError} from '../core/errors.js'
 import {inShard, shardOf, type Shard} from '../core/fleet/shard.js'
 import {gateHealthy, type SkippedProfile} from '../core/fleet/placement.js'
+import type {SelectionScope} from '../core/fleet/selection-note.js'
 import {parseProfileRef, type ProfileRef} from './profile-ref.js'
 import {listProfiles} from './list-profiles.js'
 import type {Chooser, ProfileFinder, SelectionSource} from './ports.js'
@@ -158,6 +159,29 @@ export async function selectFleet(hub: SelectionSource, input: FleetSelectInput)
     {profiles: await selectProfiles(hub, input), unresolved: []},
     {healthy: input.healthy},
   )
+}
+
+/** A selection rather than names: -l, --all or a placement (what a shard splits). */
+export function isSelection(
+  input: Pick<FleetSelectInput, 'selector' | 'placement' | 'placementKey'> & {all?: boolean},
+): boolean {
+  return (
+    input.selector !== undefined ||
+    input.all === true ||
+    input.placement !== undefined ||
+    input.placementKey !== undefined
+  )
+}
+
+/** Where a selection looked: what is said when it matched nothing, and what --min-targets names. */
+export function selectionScope(
+  input: Pick<FleetSelectInput, 'namespace' | 'allNamespaces' | 'selector' | 'shard'>,
+): SelectionScope {
+  return {
+    namespace: input.allNamespaces ? undefined : input.namespace,
+    selector: input.selector,
+    shard: input.shard,
+  }
 }
 
 /**

@@ -3,24 +3,21 @@
 // under the same lock as `cpcred kubeconfig --merge`, and not at all when nothing changed.
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {profileKey} from '../core/profiles/cluster-profile.js'
-import {isCpcredError} from '../core/errors.js'
+import {ExitCode, isCpcredError} from '../core/errors.js'
 import {federatedEntryNotes, hubPinWarnings, renderKubeconfig} from '../core/kubeconfig/render.js'
-import {planSync, type SyncPlan} from '../core/kubeconfig/sync.js'
+import {describeChange, planSync, type SyncChange, type SyncPlan} from '../core/kubeconfig/sync.js'
+import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
+import type {SkippedProfile} from '../core/fleet/placement.js'
 import {duplicateWarnings, foldSelection, type MemberFold} from '../core/fleet/member-fold.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider, resolveAccess, type Resolution} from '../core/access/resolve-access.js'
 import {followFleet, type FleetFollowInput} from './follow-fleet.js'
-import type {FleetSelection} from './find-profiles.js'
+import {selectFleet, selectionScope, type FleetSelection} from './find-profiles.js'
 import type {ReflectOptions} from './reflector.js'
-import type {FleetWatchSource, KubeconfigFiles} from './ports.js'
-import {
-  kubectlRefusals,
-  renderOptions,
-  type KubeconfigRequest,
-  type KubectlCheck,
-} from './write-kubeconfig.js'
+import type {FleetWatchSource, KubeconfigFiles, SelectionSource} from './ports.js'
+import {kubectlRefusals, renderOptions, type KubeconfigWrite, type KubectlCheck} from './write-kubeconfig.js'
 
-export interface SyncRequest extends Omit<KubeconfigRequest, 'profiles'> {
+export interface SyncPass extends Omit<KubeconfigWrite, 'profiles'> {
   /** The selected profiles, as the hub has them now. */
   profiles: ClusterProfile[]
   file: string
@@ -35,7 +32,7 @@ export interface SyncRequest extends Omit<KubeconfigRequest, 'profiles'> {
   unread?: ReadonlyMap<string, string>
 }
 
-export interface SyncOutcome extends SyncPlan {
+export interface SyncPassOutcome extends SyncPlan {
   /** The file was written (something changed, and it is not a dry run). */
   wrote: boolean
   warnings: string[]
@@ -47,9 +44,9 @@ export interface SyncOutcome extends SyncPlan {
 
 export async function syncKubeconfig(
   files: KubeconfigFiles,
-  request: SyncRequest,
+  request: SyncPass,
   kubectl?: KubectlCheck,
-): Promise<SyncOutcome> {
+): Promise<SyncPassOutcome> {
   const {targets, folds, skipped: tied} = foldSelection(request.profiles, request.noDedupe)
   const {resolutions, unreachable, skipped, warnings} = resolveSelection(targets, request.providers)
   warnings.push(...duplicateWarnings(folds))
@@ -67,7 +64,7 @@ export async function syncKubeconfig(
   warnings.push(...hubPinWarnings(entries, options), ...kubectlRefusals(kubectl, desired))
   const notes = federatedEntryNotes(entries, options)
 
-  const plan = async (): Promise<SyncOutcome> => {
+  const plan = async (): Promise<SyncPassOutcome> => {
     const text = await files.read(request.file)
     const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig/text.js')
     const existing = text === undefined ? undefined : await parseKubeconfig(text, request.file)
@@ -129,11 +126,79 @@ function resolveSelection(profiles: ClusterProfile[], providers: Provider[]) {
   return {resolutions, unreachable, skipped, warnings}
 }
 
-export interface WatchSyncHandlers {
-  /** After each pass, with the selection it was made for; `first` for the first pass. */
-  onOutcome(outcome: SyncOutcome, first: boolean, selection: FleetSelection): void
+export interface SyncPorts {
+  hub: SelectionSource
+  files: KubeconfigFiles
+  kubectl?: KubectlCheck
+}
+
+export interface SyncInput {
+  selection: FleetFollowInput & {all: boolean}
+  minTargets?: number
+  pass: Omit<SyncPass, 'profiles' | 'unread'>
+}
+
+/** What one `cpcred sync` did, in the order it is said; `error` ends the command after the rest is said. */
+export interface SyncOutcome {
+  /** What --healthy left out, with why. */
+  healthSkipped: SkippedProfile[]
+  /** The selection matched nothing (kubectl's "No resources found"). */
+  noProfiles?: string
+  pass?: SyncPassOutcome
+  /** Failure: a reference no profile answers to kept its entry, and fails the run (never a silent drop). */
+  exitCode: ExitCode
+  error?: unknown
+}
+
+/** `cpcred sync`: one pass over the selection, refused by --min-targets before anything is pruned. */
+export async function syncCommand(ports: SyncPorts, input: SyncInput): Promise<SyncOutcome> {
+  const chosen = await selectFleet(ports.hub, {refs: [], ...input.selection})
+  const outcome: SyncOutcome = {
+    healthSkipped: chosen.skipped,
+    exitCode: chosen.unresolved.length > 0 ? ExitCode.Failure : ExitCode.Success,
+  }
+  try {
+    const scope = selectionScope(input.selection)
+    // Before anything is pruned: a selector that matches nothing would empty the file.
+    checkMinTargets(chosen.profiles.length, input.minTargets, scope)
+    if (chosen.profiles.length === 0) outcome.noProfiles = noProfilesNote(scope)
+    outcome.pass = await syncKubeconfig(
+      ports.files,
+      {...input.pass, profiles: chosen.profiles, unread: unreadOf(chosen)},
+      ports.kubectl,
+    )
+  } catch (error) {
+    outcome.error = error
+  }
+  return outcome
+}
+
+/** A reference no profile answers to is a skip in the plan: its entry stays. */
+function unreadOf(chosen: FleetSelection): Map<string, string> {
+  return new Map(chosen.unresolved.map(({profile, error}) => [profile, error]))
+}
+
+/** What to say of one pass of `sync --watch`. */
+export interface WatchedPass {
+  first: boolean
+  outcome: SyncPassOutcome
+  /** What --healthy left out and was not said of the pass before (all of it on the first). */
+  healthSkipped: SkippedProfile[]
+  /** The changes to say: all on the first pass; then each, but a skip said of the pass before. */
+  changes: SyncChange[]
+}
+
+export interface SyncWatchPorts extends Omit<SyncPorts, 'hub'> {
+  hub: FleetWatchSource
+  /** After each pass. */
+  onPass(pass: WatchedPass): void
   /** A hub problem that is being retried, or a pass that failed (the next change tries again). */
   onProblem(message: string): void
+}
+
+export interface SyncWatchInput extends ReflectOptions {
+  selection: FleetFollowInput
+  pass: Omit<SyncPass, 'profiles' | 'unread'>
 }
 
 /** How long to wait for more changes before a pass: a burst of edits becomes one write. */
@@ -141,45 +206,60 @@ export const SYNC_SETTLE_MS = 100
 
 /**
  * `cpcred sync --watch`: a first pass from the first selection, then one pass after each burst of
- * changes to it, one pass at a time, until the signal aborts. A pass that changes nothing writes nothing.
+ * changes to it, one pass at a time, until the signal aborts. A pass that changes nothing writes
+ * nothing. A profile skipped on every pass (a name clash, an unhealthy or unread one) is said again
+ * only when what is said of it changes.
  */
-export async function watchAndSync(
-  source: FleetWatchSource,
-  files: KubeconfigFiles,
-  request: Omit<SyncRequest, 'profiles' | 'unread'>,
-  selection: FleetFollowInput,
-  options: ReflectOptions,
-  handlers: WatchSyncHandlers,
-  kubectl?: KubectlCheck,
-): Promise<void> {
+export async function syncWatchCommand(ports: SyncWatchPorts, input: SyncWatchInput): Promise<void> {
+  const {selection, pass: request, ...options} = input
   let latest: FleetSelection | undefined
   let first = true
   let timer: NodeJS.Timeout | undefined
   let passes: Promise<void> = Promise.resolve()
+  let saidBefore = {health: new Set<string>(), skips: new Set<string>()}
   const pass = () => {
     timer = undefined
     const chosen = latest!
     passes = passes.then(async () => {
       try {
-        const unread = new Map(chosen.unresolved.map(({profile, error}) => [profile, error]))
-        const outcome = await syncKubeconfig(files, {...request, profiles: chosen.profiles, unread}, kubectl)
-        handlers.onOutcome(outcome, first, chosen)
+        const outcome = await syncKubeconfig(
+          ports.files,
+          {...request, profiles: chosen.profiles, unread: unreadOf(chosen)},
+          ports.kubectl,
+        )
+        const said = {
+          health: new Set(chosen.skipped.map(healthKey)),
+          skips: new Set(outcome.changes.filter(isSkip).map(describeChange)),
+        }
+        const before = first ? {health: new Set<string>(), skips: new Set<string>()} : saidBefore
+        ports.onPass({
+          first,
+          outcome,
+          healthSkipped: chosen.skipped.filter((skipped) => !before.health.has(healthKey(skipped))),
+          changes: outcome.changes.filter(
+            (change) => !isSkip(change) || !before.skips.has(describeChange(change)),
+          ),
+        })
+        saidBefore = said
         first = false
       } catch (error) {
-        handlers.onProblem(`sync failed: ${(error as Error).message}`)
+        ports.onProblem(`sync failed: ${(error as Error).message}`)
       }
     })
   }
-  await followFleet(source, selection, options, {
+  await followFleet(ports.hub, selection, options, {
     onSelection: (chosen, isFirst) => {
       latest = chosen
       timer ??= setTimeout(pass, isFirst ? 0 : SYNC_SETTLE_MS)
     },
     onProblem: (message, retryInMs) =>
-      handlers.onProblem(
+      ports.onProblem(
         retryInMs === undefined ? message : `${message}; retrying in ${(retryInMs / 1000).toFixed(1)}s`,
       ),
   })
   clearTimeout(timer)
   await passes
 }
+
+const isSkip = (change: SyncChange) => change.action === 'skip'
+const healthKey = ({profile, reason}: SkippedProfile) => `${profile}\n${reason}`

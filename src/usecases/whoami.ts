@@ -17,6 +17,9 @@ import type {
 
 export type {SelfSubjectReview} from './ports.js'
 
+/** Who the credential makes the user on the profile's cluster. */
+export type WhoamiOutcome = SelfSubjectReview
+
 export interface WhoamiInput {
   profile?: string
   allNamespaces: boolean
@@ -38,7 +41,7 @@ export interface WhoamiPorts {
   federation?(): FederationPorts
 }
 
-export async function whoami(ports: WhoamiPorts, input: WhoamiInput): Promise<SelfSubjectReview> {
+export async function whoamiCommand(ports: WhoamiPorts, input: WhoamiInput): Promise<WhoamiOutcome> {
   const {notices} = ports
   const {hub, providers} = await openPipeline(ports.providers, ports.openHub, input.providers)
   for (const warning of providers.warnings) notices.warn(warning)

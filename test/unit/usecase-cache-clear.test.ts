@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {clearCache, type CacheClearPorts} from '../../src/usecases/cache-clear.js'
+import {cacheClearCommand, type CacheClearPorts} from '../../src/usecases/cache-clear.js'
 import {credentialKey, resolveProfile} from '../../src/usecases/credential-pipeline.js'
 import {notices, PIN, profile, provider, providerSource, sessionHub, store} from './usecase-fakes.js'
 
@@ -25,7 +25,7 @@ describe('cache clear: failures first', () => {
   it('passes on a profile the hub does not have, and removes nothing', async () => {
     const w = world()
     await assert.rejects(
-      clearCache(w.ports, {profile: 'fleet/gone', providers: {}}),
+      cacheClearCommand(w.ports, {profile: 'fleet/gone', providers: {}}),
       /no profile fleet\/gone/,
     )
     assert.deepEqual(w.cache.cleared, [])
@@ -33,7 +33,7 @@ describe('cache clear: failures first', () => {
 
   it('says when the profile had no cached credential', async () => {
     const w = world()
-    assert.deepEqual(await clearCache(w.ports, {profile: 'fleet/eu', providers: {}}), {
+    assert.deepEqual(await cacheClearCommand(w.ports, {profile: 'fleet/eu', providers: {}}), {
       all: false,
       removed: false,
     })
@@ -43,7 +43,7 @@ describe('cache clear: failures first', () => {
 describe('cache clear', () => {
   it('removes everything without a profile, without asking the hub', async () => {
     const w = world()
-    assert.deepEqual(await clearCache(w.ports, {providers: {}}), {
+    assert.deepEqual(await cacheClearCommand(w.ports, {providers: {}}), {
       all: true,
       removed: 2,
       dir: '/cache/credentials',
@@ -56,7 +56,7 @@ describe('cache clear', () => {
     const w = world()
     const key = credentialKey({identity: 'hub-identity', pin: PIN}, resolveProfile(profile(), [provider()]))
     w.ports.store = store({[key]: {token: 'x'}}).store
-    assert.deepEqual(await clearCache(w.ports, {profile: 'fleet/eu', providers: {}}), {
+    assert.deepEqual(await cacheClearCommand(w.ports, {profile: 'fleet/eu', providers: {}}), {
       all: false,
       removed: true,
     })

@@ -1,4 +1,4 @@
-// runDoctor with hand-written fakes at its edges (the hub, the targets, the probes, the provider
+// doctorCommand with hand-written fakes at its edges (the hub, the targets, the probes, the provider
 // file, the plugin process): which link breaks, what it says, and what is not checked after it.
 import {parseAccessQuestion} from '../../src/core/doctor/target-access.js'
 import assert from 'node:assert/strict'
@@ -11,7 +11,7 @@ import {doctorExitCode, type DoctorReport} from '../../src/core/doctor/report.js
 import {UsageError} from '../../src/core/errors.js'
 import {explainFailure, INSTALL_CRD_HINT} from '../../src/core/failures.js'
 import {MEMBER_ID_LABEL, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
-import {runDoctor, type DoctorDeps, type DoctorInput} from '../../src/usecases/doctor.js'
+import {doctorCommand, type DoctorPorts, type DoctorInput} from '../../src/usecases/doctor.js'
 import type {HubConfig, HubPort, ProfileApiDiscovery} from '../../src/usecases/ports.js'
 
 const NOW = new Date('2026-06-01T12:00:00Z')
@@ -111,7 +111,7 @@ const credentialJson = JSON.stringify({
   status: {token: 'opaque-token-0123456789', expirationTimestamp: '2099-01-01T00:00:00Z'},
 })
 
-function deps(hub: HubPort, overrides: Partial<DoctorDeps> = {}): DoctorDeps {
+function deps(hub: HubPort, overrides: Partial<DoctorPorts> = {}): DoctorPorts {
   return {
     hub: {
       loadConfig: async () => config,
@@ -179,7 +179,7 @@ function check(report: DoctorReport, id: string): CheckResult {
   return found
 }
 
-describe('runDoctor: the broken link and what follows it', () => {
+describe('doctorCommand: the broken link and what follows it', () => {
   it('fails at the hub kubeconfig and checks nothing that needs the hub', async () => {
     const d = deps(fakeHub(), {
       hub: {
@@ -189,7 +189,7 @@ describe('runDoctor: the broken link and what follows it', () => {
         connect: async () => assert.fail('no hub to connect to'),
       },
     })
-    const report = await runDoctor(d, input())
+    const report = await doctorCommand(d, input())
     assert.equal(check(report, 'hub-kubeconfig').status, 'fail')
     assert.equal(check(report, 'hub-kubeconfig').hint, 'pass --kubeconfig FILE')
     for (const id of ['hub-tls', 'hub-identity', 'hub-rbac', 'hub-api', 'provider-usage'])
@@ -201,7 +201,7 @@ describe('runDoctor: the broken link and what follows it', () => {
 
   it('says how credential and exec carry on when the hub refuses connections', async () => {
     const hub = fakeHub()
-    const report = await runDoctor(
+    const report = await doctorCommand(
       deps(hub, {
         probes: {
           ...deps(hub).probes,
@@ -224,7 +224,7 @@ describe('runDoctor: the broken link and what follows it', () => {
   })
 
   it('fails a 401 of the hub as denied, with the remedy for the kind of kubeconfig user', async () => {
-    const report = await runDoctor(
+    const report = await doctorCommand(
       deps(
         fakeHub({
           reviewSelf: async () => {
@@ -243,7 +243,7 @@ describe('runDoctor: the broken link and what follows it', () => {
   })
 
   it('only warns when the hub does not serve SelfSubjectReview (404), and goes on', async () => {
-    const report = await runDoctor(
+    const report = await doctorCommand(
       deps(
         fakeHub({
           reviewSelf: async () => {
@@ -260,7 +260,7 @@ describe('runDoctor: the broken link and what follows it', () => {
 
   it('fails without the ClusterProfile API, reading the discovery the hub made once', async () => {
     const hub = fakeHub({profileApi: async () => ({})})
-    const report = await runDoctor(deps(hub), input())
+    const report = await doctorCommand(deps(hub), input())
     const api = check(report, 'hub-api')
     assert.equal(api.status, 'fail')
     assert.equal(api.hint, INSTALL_CRD_HINT)
@@ -270,7 +270,7 @@ describe('runDoctor: the broken link and what follows it', () => {
   })
 
   it('fails RBAC without get or list on clusterprofiles', async () => {
-    const report = await runDoctor(
+    const report = await doctorCommand(
       deps(fakeHub({reviewProfileAccess: async (verb) => ({verb, allowed: verb === 'get'})})),
       input(),
     )
@@ -293,7 +293,7 @@ describe('runDoctor: the broken link and what follows it', () => {
         return {allowed: false, reason: 'no RBAC policy matched'}
       },
     }
-    const plain = await runDoctor(deps(hub, {target}), input({profile: 'fleet/eu'}))
+    const plain = await doctorCommand(deps(hub, {target}), input({profile: 'fleet/eu'}))
     assert.equal(check(plain, 'target-access').detail, 'in namespace default may get pods')
     assert.equal(
       plain.profiles[0]!.checks.find((result) => result.id === 'target-can'),
@@ -306,7 +306,7 @@ describe('runDoctor: the broken link and what follows it', () => {
     assert.equal(doctorExitCode(plain), 0)
 
     const can = parseAccessQuestion('get secrets -n ops')
-    const denied = await runDoctor(deps(fakeHub(), {target}), input({profile: 'fleet/eu', can}))
+    const denied = await doctorCommand(deps(fakeHub(), {target}), input({profile: 'fleet/eu', can}))
     assert.deepEqual(asked, ['default', 'ops', can])
     assert.equal(
       check(denied, 'target-can').detail,
@@ -318,7 +318,7 @@ describe('runDoctor: the broken link and what follows it', () => {
 
   it('explains a 401 of the target from the credential', async () => {
     const hub = fakeHub()
-    const report = await runDoctor(
+    const report = await doctorCommand(
       deps(hub, {
         target: {
           ...deps(hub).target,
@@ -338,7 +338,7 @@ describe('runDoctor: the broken link and what follows it', () => {
   it('warns when the credential cache cannot be read', async () => {
     const hub = fakeHub()
     const base = deps(hub)
-    const report = await runDoctor(
+    const report = await doctorCommand(
       deps(hub, {probes: {...base.probes, cacheFiles: async () => ({unreadable: 'EACCES'})}}),
       input({profile: 'fleet/eu'}),
     )
@@ -349,7 +349,7 @@ describe('runDoctor: the broken link and what follows it', () => {
 
   it("names what kubectl's kuberc refuses, from the kuberc --kuberc names, and goes on", async () => {
     const asked: (string | undefined)[] = []
-    const report = await runDoctor(
+    const report = await doctorCommand(
       deps(fakeHub(), {
         kubectl: {
           policy: (kuberc) => {
@@ -378,7 +378,7 @@ describe('runDoctor: the broken link and what follows it', () => {
   })
 
   it('fails (exit 5) when kubectl would run neither the plugin nor cpcred', async () => {
-    const report = await runDoctor(
+    const report = await doctorCommand(
       deps(fakeHub(), {
         kubectl: {
           policy: () => ({kind: 'policy', policy: 'DenyAll', allowlist: [], file: '/home/me/.kube/kuberc'}),
@@ -398,7 +398,7 @@ describe('runDoctor: the broken link and what follows it', () => {
   it('walks the whole chain to a profile that works, and closes the hub', async () => {
     const hub = fakeHub()
     const started: string[] = []
-    const report = await runDoctor(
+    const report = await doctorCommand(
       deps(hub, {onCheck: (id, profile) => started.push(profile ? `${profile}: ${id}` : id)}),
       input({profile: 'fleet/eu'}),
     )
@@ -418,7 +418,7 @@ describe('runDoctor: the broken link and what follows it', () => {
   })
 })
 
-describe('runDoctor: duplicates in an inventory', () => {
+describe('doctorCommand: duplicates in an inventory', () => {
   const member = (name: string, created: string): ClusterProfile => ({
     ...profile,
     metadata: {name, namespace: 'fleet', labels: {[MEMBER_ID_LABEL]: 'eu-1'}, creationTimestamp: created},
@@ -427,7 +427,7 @@ describe('runDoctor: duplicates in an inventory', () => {
   it('checks only the oldest of a member cluster, and warns while the duplicates remain', async () => {
     const items = [member('new', '2026-05-02T00:00:00Z'), member('old', '2026-05-01T00:00:00Z')]
     const hub = fakeHub({listProfilePage: async () => ({items})})
-    const report = await runDoctor(deps(hub), input({all: true}))
+    const report = await doctorCommand(deps(hub), input({all: true}))
     assert.deepEqual(
       report.profiles.map((p) => p.profile),
       ['fleet/old'],
@@ -444,7 +444,7 @@ describe('runDoctor: duplicates in an inventory', () => {
   it('checks none of the oldest when they tie, and says so', async () => {
     const items = [member('a', '2026-05-01T00:00:00Z'), member('b', '2026-05-01T00:00:00Z')]
     const hub = fakeHub({listProfilePage: async () => ({items})})
-    const report = await runDoctor(deps(hub), input({all: true}))
+    const report = await doctorCommand(deps(hub), input({all: true}))
     assert.deepEqual(report.profiles, [])
     const profiles = check(report, 'profiles')
     assert.equal(profiles.status, 'warn')
@@ -455,19 +455,19 @@ describe('runDoctor: duplicates in an inventory', () => {
   })
 })
 
-describe('runDoctor: a placement', () => {
+describe('doctorCommand: a placement', () => {
   const decision = {
     metadata: {name: 'web', namespace: 'fleet'},
     decisions: [{clusterProfileRef: {name: 'eu'}}, {clusterProfileRef: {name: 'gone'}}],
   }
 
   it('refuses a placement beside -l or --all', async () => {
-    await assert.rejects(runDoctor(deps(fakeHub()), input({placement: 'web', all: true})), UsageError)
+    await assert.rejects(doctorCommand(deps(fakeHub()), input({placement: 'web', all: true})), UsageError)
   })
 
   it('checks the decided profiles and fails the selection on a reference no profile answers to', async () => {
     const hub = fakeHub({getPlacementDecision: async (_ns, name) => (name === 'web' ? decision : undefined)})
-    const report = await runDoctor(deps(hub), input({placement: 'web'}))
+    const report = await doctorCommand(deps(hub), input({placement: 'web'}))
     assert.equal(report.mode, 'fleet')
     assert.deepEqual(
       report.profiles.map((p) => p.profile),
@@ -481,7 +481,7 @@ describe('runDoctor: a placement', () => {
 
   it('--healthy leaves out what is not healthy and says why, without failing', async () => {
     const hub = fakeHub({listProfilePage: async () => ({items: [{...profile, status: {...profile.status}}]})})
-    const report = await runDoctor(deps(hub), input({all: true, healthy: true}))
+    const report = await doctorCommand(deps(hub), input({all: true, healthy: true}))
     assert.deepEqual(report.profiles, [])
     const profiles = check(report, 'profiles')
     assert.equal(profiles.status, 'warn')

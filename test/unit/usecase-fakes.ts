@@ -13,6 +13,7 @@ import type {
   ChildRunner,
   CredentialStore,
   FanOutPorts,
+  FleetWatchSource,
   Notices,
   PluginProcessRunner,
   PluginRunRequest,
@@ -20,6 +21,7 @@ import type {
   ProfileHub,
   ProfileSnapshot,
   ProfileSnapshotStore,
+  ProfileWatchEvent,
   ProviderSource,
   RunningChild,
   SessionHub,
@@ -368,4 +370,31 @@ export function fanOutPorts(options: {events?: string[]; refuse?: string[]; stdi
     reader.abort('the output was closed')
   }
   return {ports, events, views, finished, files, errors, spooled, closeReader}
+}
+
+/** The hub for following a fleet (sync --watch -l/--all): targetHub's, and a watch the test pushes changes into. */
+export function watchedHub(profiles: ClusterProfile[]) {
+  const base = targetHub(profiles)
+  const watchers: Array<(event: ProfileWatchEvent) => void> = []
+  let version = 1
+  const untilAborted = (signal?: AbortSignal) =>
+    new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), {once: true}))
+  const hub: FleetWatchSource = {
+    ...base.hub,
+    async listProfilePage(options) {
+      return {...(await base.hub.listProfilePage(options)), resourceVersion: String(version)}
+    },
+    watchProfiles(_options, _resourceVersion, onEvent, signal) {
+      watchers.push(onEvent)
+      return untilAborted(signal)
+    },
+    watchPlacementDecisions: (_namespace, _selector, _resourceVersion, _onEvent, signal) =>
+      untilAborted(signal),
+  }
+  /** A changed profile, as the hub's watch says it. */
+  const change = (type: ProfileWatchEvent['type'], changed: ClusterProfile) => {
+    changed.metadata.resourceVersion = String(++version)
+    for (const watcher of watchers) watcher({type, profile: changed})
+  }
+  return {hub, change, watching: () => watchers.length}
 }

@@ -1,14 +1,30 @@
 // The kubeconfig and sync use cases with a hand-written fake of the user's kubeconfig files: what is
-// refused before anything is written, what a merge keeps, and that sync writes once or not at all.
+// refused before anything is written, what a merge keeps, and that sync writes once or not at all;
+// and the commands around them: what the selection decides and what each `sync --watch` pass says.
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {parse, stringify} from 'yaml'
 import {MEMBER_ID_LABEL, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
-import {CpcredError, UsageError} from '../../src/core/errors.js'
+import {CpcredError, ExitCode, UsageError} from '../../src/core/errors.js'
 import {parseProviderFile} from '../../src/core/access/provider-file.js'
 import type {KubeconfigFiles} from '../../src/usecases/ports.js'
-import {writeKubeconfig, type KubeconfigRequest} from '../../src/usecases/write-kubeconfig.js'
-import {syncKubeconfig} from '../../src/usecases/sync-kubeconfig.js'
+import {
+  kubeconfigCommand,
+  writeKubeconfig,
+  type KubeconfigInput,
+  type KubeconfigPorts,
+  type KubeconfigWrite,
+} from '../../src/usecases/write-kubeconfig.js'
+import {
+  syncCommand,
+  syncKubeconfig,
+  syncWatchCommand,
+  type SyncInput,
+  type WatchedPass,
+} from '../../src/usecases/sync-kubeconfig.js'
+import type {FleetSelectInput} from '../../src/usecases/find-profiles.js'
+import type {PlacementDecision} from '../../src/core/fleet/placement.js'
+import {targetHub, watchedHub} from './usecase-fakes.js'
 
 /** Files in memory; records every write and lock, and can refuse to write. */
 function fakeFiles(initial: Record<string, string> = {}, options: {failWrite?: boolean} = {}) {
@@ -70,7 +86,7 @@ function profile(key: string, provider = 'token', server?: string): ClusterProfi
   }
 }
 
-function request(profiles: ClusterProfile[], extra: Partial<KubeconfigRequest> = {}): KubeconfigRequest {
+function request(profiles: ClusterProfile[], extra: Partial<KubeconfigWrite> = {}): KubeconfigWrite {
   return {
     profiles,
     providers: PROVIDERS,
@@ -191,7 +207,7 @@ describe('writeKubeconfig', () => {
 
   it('merging again updates the entries it wrote for the same profile and hub, without --overwrite', async () => {
     const files = fakeFiles({'/k/config': 'apiVersion: v1\nkind: Config\n'})
-    const merge = (profiles: ClusterProfile[], extra: Partial<KubeconfigRequest> = {}) =>
+    const merge = (profiles: ClusterProfile[], extra: Partial<KubeconfigWrite> = {}) =>
       writeKubeconfig(files.port, request(profiles, extra), {
         kind: 'merge',
         file: '/k/config',
@@ -223,7 +239,7 @@ describe('writeKubeconfig', () => {
       'clusters: [{name: fleet/a, cluster: {server: "https://mine.example"}}]',
       '',
     ].join('\n')
-    const cases: Array<[string, Record<string, string>, Partial<KubeconfigRequest>]> = [
+    const cases: Array<[string, Record<string, string>, Partial<KubeconfigWrite>]> = [
       ['another hub', {}, {hubServer: 'https://other-hub.example:6443'}],
       // Profile fleet/b under the name template "fleet/a" clashes with fleet/a's entries.
       ['another profile', {}, {contextNameTemplate: 'fleet/a', profiles: [profile('fleet/b')]}],
@@ -509,5 +525,327 @@ describe("kubeconfig and sync: kubectl's credential-plugin policy", () => {
     )
     assert.equal(outcome.wrote, true)
     assert.equal(outcome.warnings.filter((warning) => warning.startsWith('kubectl will refuse')).length, 1)
+  })
+})
+
+/** A slice of a PlacementDecision in "fleet" naming these profiles (NAME or NAMESPACE/NAME). */
+function decision(name: string, refs: string[]): PlacementDecision {
+  return {
+    metadata: {name, namespace: 'fleet'},
+    decisions: refs.map((ref) => {
+      const [namespace, profileName] = ref.includes('/') ? ref.split('/') : [undefined, ref]
+      return {clusterProfileRef: {name: profileName!, ...(namespace ? {namespace} : {})}}
+    }),
+  }
+}
+
+/** Profiles that stand for one member cluster, created at `created`. */
+function memberOf(key: string, created: string, memberId = 'eu-1'): ClusterProfile {
+  const p = profile(key)
+  p.metadata.labels = {[MEMBER_ID_LABEL]: memberId}
+  p.metadata.creationTimestamp = created
+  return p
+}
+
+function withHealth(p: ClusterProfile, status: string, reason: string): ClusterProfile {
+  p.status!.conditions = [{type: 'ControlPlaneHealthy', status, reason}]
+  return p
+}
+
+const entries = (() => {
+  const {profiles: _profiles, providers: _providers, ...rest} = request([])
+  return rest
+})()
+
+/** `cpcred kubeconfig` on a hub of these profiles and decisions, with these files. */
+function kubeconfigWorld(
+  profiles: ClusterProfile[],
+  decisions: PlacementDecision[] = [],
+  files = fakeFiles(),
+) {
+  let providersAsked = 0
+  const ports: KubeconfigPorts = {
+    hub: targetHub(profiles, decisions).hub,
+    files: files.port,
+    providers: () => {
+      providersAsked++
+      return PROVIDERS
+    },
+  }
+  const input = (extra: Partial<KubeconfigInput> = {}, selection: Partial<FleetSelectInput> = {}) => ({
+    selection: {refs: [], all: true, namespace: 'fleet', allNamespaces: false, ...selection},
+    noDedupe: false,
+    usable: false,
+    entries,
+    merge: false,
+    overwrite: false,
+    setCurrent: false,
+    ...extra,
+  })
+  return {ports, input, files, providersAsked: () => providersAsked}
+}
+
+describe('kubeconfigCommand: what the selection decides', () => {
+  it('--min-targets: a smaller selection fails, naming the scope, and nothing is written', async () => {
+    const w = kubeconfigWorld([profile('fleet/a')])
+    const outcome = await kubeconfigCommand(w.ports, w.input({minTargets: 2, outputFile: '/k/out'}))
+    assert.ok(outcome.error instanceof CpcredError, String(outcome.error))
+    assert.match(
+      outcome.error.message,
+      /^1 ClusterProfile found in fleet namespace, fewer than --min-targets 2$/,
+    )
+    assert.equal(outcome.written, undefined)
+    assert.deepEqual(w.files.writes, [])
+  })
+
+  it('a selection that matches nothing says so, succeeds, and needs no provider', async () => {
+    const w = kubeconfigWorld([profile('elsewhere/a')])
+    const outcome = await kubeconfigCommand(w.ports, w.input())
+    assert.equal(outcome.noProfiles, 'No ClusterProfiles found in fleet namespace.')
+    assert.equal(outcome.exitCode, ExitCode.Success)
+    assert.equal(outcome.error, undefined)
+    assert.equal(w.providersAsked(), 0)
+  })
+
+  it('an unusable profile of -l/--all is left out and reported, the others written, and the command fails quietly', async () => {
+    const w = kubeconfigWorld([profile('fleet/a'), profile('fleet/b', 'other-idp')])
+    const outcome = await kubeconfigCommand(w.ports, w.input())
+    assert.deepEqual(contextsOf(outcome.written?.yaml), ['fleet/a'])
+    assert.deepEqual(
+      outcome.unusable.map(({profile}) => profile),
+      ['fleet/b'],
+    )
+    assert.match(outcome.unusable[0]!.reason, /other-idp/)
+    assert.equal(outcome.targets, 2)
+    assert.equal(outcome.exitCode, ExitCode.Failure)
+    assert.equal(outcome.error, undefined)
+  })
+
+  it('--usable leaves an unusable profile out without a word, and succeeds', async () => {
+    const w = kubeconfigWorld([profile('fleet/a'), profile('fleet/b', 'other-idp')])
+    const outcome = await kubeconfigCommand(w.ports, w.input({usable: true}))
+    assert.deepEqual(contextsOf(outcome.written?.yaml), ['fleet/a'])
+    assert.deepEqual(outcome.unusable, [])
+    assert.equal(outcome.exitCode, ExitCode.Success)
+  })
+
+  it('a named profile that is unusable fails the whole kubeconfig', async () => {
+    const w = kubeconfigWorld([profile('fleet/a'), profile('fleet/b', 'other-idp')])
+    const outcome = await kubeconfigCommand(
+      w.ports,
+      w.input({}, {all: false, refs: [{name: 'a'}, {name: 'b'}]}),
+    )
+    assert.ok(outcome.error instanceof CpcredError, String(outcome.error))
+    assert.match(outcome.error.message, /other-idp/)
+    assert.equal(outcome.written, undefined)
+  })
+
+  it('a reference no profile answers to is reported, the rest written, and the command fails quietly', async () => {
+    const w = kubeconfigWorld(
+      [profile('fleet/a'), profile('fleet/b', 'other-idp')],
+      [decision('web', ['a', 'b', 'gone'])],
+    )
+    const outcome = await kubeconfigCommand(w.ports, w.input({}, {all: false, placement: 'web'}))
+    assert.deepEqual(
+      outcome.unresolved.map(({profile}) => profile),
+      ['fleet/gone'],
+    )
+    assert.deepEqual(contextsOf(outcome.written?.yaml), ['fleet/a'])
+    // The unresolved reference is the failure said; the unusable one is not said on top of it.
+    assert.deepEqual(outcome.unusable, [])
+    assert.equal(outcome.exitCode, ExitCode.Failure)
+    assert.equal(outcome.error, undefined)
+  })
+
+  it('a placement whose every reference is unresolved writes nothing and fails quietly, with no "no profiles" note', async () => {
+    const w = kubeconfigWorld([], [decision('web', ['gone'])])
+    const outcome = await kubeconfigCommand(w.ports, w.input({}, {all: false, placement: 'web'}))
+    assert.equal(outcome.unresolved.length, 1)
+    assert.equal(outcome.noProfiles, undefined)
+    assert.equal(outcome.written, undefined)
+    assert.equal(outcome.exitCode, ExitCode.Failure)
+  })
+
+  it('folds profiles of one member cluster into the oldest, and says so; --no-dedupe keeps both but still warns', async () => {
+    const profiles = [
+      memberOf('fleet/new', '2026-11-21T10:00:00Z'),
+      memberOf('fleet/old', '2026-11-20T10:00:00Z'),
+    ]
+    const folded = await kubeconfigCommand(kubeconfigWorld(profiles).ports, kubeconfigWorld(profiles).input())
+    assert.deepEqual(contextsOf(folded.written?.yaml), ['fleet/old'])
+    assert.deepEqual(
+      folded.folds.map((fold) => [fold.kept, fold.folded]),
+      [['fleet/old', ['fleet/new']]],
+    )
+    assert.equal(folded.duplicateWarnings.length, 1)
+    const w = kubeconfigWorld(profiles)
+    const kept = await kubeconfigCommand(w.ports, w.input({noDedupe: true}))
+    assert.deepEqual(contextsOf(kept.written?.yaml).sort(), ['fleet/new', 'fleet/old'])
+    assert.deepEqual(kept.folds, [])
+    assert.equal(kept.duplicateWarnings.length, 1)
+  })
+
+  it('profiles of one member cluster that tie get no entry, and no "no profiles" note: the fold says why', async () => {
+    const w = kubeconfigWorld([
+      memberOf('fleet/a', '2026-11-20T10:00:00Z'),
+      memberOf('fleet/b', '2026-11-20T10:00:00Z'),
+    ])
+    const outcome = await kubeconfigCommand(w.ports, w.input())
+    assert.equal(outcome.targets, 0)
+    assert.equal(outcome.noProfiles, undefined)
+    assert.equal(outcome.written, undefined)
+    assert.equal(outcome.exitCode, ExitCode.Success)
+    assert.deepEqual(outcome.folds[0]?.tied, ['fleet/a', 'fleet/b'])
+  })
+
+  it('refuses --merge into stdout, after the selection is said', async () => {
+    const w = kubeconfigWorld([profile('fleet/a')])
+    const outcome = await kubeconfigCommand(w.ports, w.input({merge: true, outputFile: '-'}))
+    assert.ok(outcome.error instanceof UsageError, String(outcome.error))
+    assert.match(outcome.error.message, /--merge needs a file/)
+    assert.deepEqual(w.files.writes, [])
+  })
+})
+
+describe('syncCommand: what the selection decides', () => {
+  const pass = {...entries, providers: PROVIDERS, file: '/k/config', dryRun: false, setCurrent: false}
+  const input = (extra: Partial<SyncInput> = {}, selection: Partial<SyncInput['selection']> = {}) => ({
+    selection: {all: true, namespace: 'fleet', allNamespaces: false, ...selection},
+    pass,
+    ...extra,
+  })
+
+  it('--min-targets: refuses before anything is pruned', async () => {
+    const files = fakeFiles()
+    const hub = targetHub([profile('fleet/a')]).hub
+    await syncCommand({hub, files: files.port}, input())
+    const writes = files.writes.length
+    const outcome = await syncCommand({hub: targetHub([]).hub, files: files.port}, input({minTargets: 1}))
+    assert.ok(outcome.error instanceof CpcredError, String(outcome.error))
+    assert.match(
+      outcome.error.message,
+      /^0 ClusterProfiles found in fleet namespace, fewer than --min-targets 1$/,
+    )
+    assert.equal(outcome.pass, undefined)
+    assert.equal(files.writes.length, writes)
+    assert.deepEqual(contextsOf(files.files.get('/k/config')), ['fleet/a'])
+  })
+
+  it('says when the selection matched nothing, and still prunes', async () => {
+    const files = fakeFiles()
+    await syncCommand({hub: targetHub([profile('fleet/a')]).hub, files: files.port}, input())
+    const outcome = await syncCommand({hub: targetHub([]).hub, files: files.port}, input())
+    assert.equal(outcome.noProfiles, 'No ClusterProfiles found in fleet namespace.')
+    assert.deepEqual(
+      outcome.pass?.changes.map((change) => change.action),
+      ['prune'],
+    )
+    assert.equal(outcome.exitCode, ExitCode.Success)
+  })
+
+  it('a reference no profile answers to keeps its entry, is a skip of the plan, and fails the run quietly', async () => {
+    const files = fakeFiles()
+    const decisions = [decision('web', ['a', 'b'])]
+    await syncCommand(
+      {hub: targetHub([profile('fleet/a'), profile('fleet/b')], decisions).hub, files: files.port},
+      input({}, {all: false, placement: 'web'}),
+    )
+    const outcome = await syncCommand(
+      {hub: targetHub([profile('fleet/a')], decisions).hub, files: files.port},
+      input({}, {all: false, placement: 'web'}),
+    )
+    assert.equal(outcome.exitCode, ExitCode.Failure)
+    assert.equal(outcome.error, undefined)
+    assert.deepEqual(
+      outcome.pass?.changes.map((change) => [change.action, change.profile]),
+      [['skip', 'fleet/b']],
+    )
+    assert.deepEqual(contextsOf(files.files.get('/k/config')).sort(), ['fleet/a', 'fleet/b'])
+  })
+
+  it('--healthy: what it left out comes with why', async () => {
+    const outcome = await syncCommand(
+      {
+        hub: targetHub([
+          withHealth(profile('fleet/a'), 'True', 'Up'),
+          withHealth(profile('fleet/b'), 'False', 'Down'),
+        ]).hub,
+        files: fakeFiles().port,
+      },
+      input({}, {healthy: true}),
+    )
+    assert.deepEqual(outcome.healthSkipped, [
+      {profile: 'fleet/b', reason: 'ControlPlaneHealthy is False: Down'},
+    ])
+    assert.deepEqual(
+      outcome.pass?.changes.map((change) => [change.action, change.profile]),
+      [['add', 'fleet/a']],
+    )
+  })
+})
+
+describe('syncWatchCommand: what each pass says', () => {
+  it('says a skipped profile, and what --healthy left out, again only when what is said of it changes', async () => {
+    const a = withHealth(profile('fleet/a'), 'True', 'Up')
+    const down = withHealth(profile('fleet/down'), 'False', 'Down')
+    // Two profiles of one member cluster that tie: skipped on every pass.
+    const tied = [
+      withHealth(memberOf('fleet/t1', '2026-11-20T10:00:00Z'), 'True', 'Up'),
+      withHealth(memberOf('fleet/t2', '2026-11-20T10:00:00Z'), 'True', 'Up'),
+    ]
+    const world = watchedHub([a, down, ...tied])
+    const passes: WatchedPass[] = []
+    const problems: string[] = []
+    const stop = new AbortController()
+    const running = syncWatchCommand(
+      {
+        hub: world.hub,
+        files: fakeFiles().port,
+        onPass: (pass) => passes.push(pass),
+        onProblem: (message) => problems.push(message),
+      },
+      {
+        selection: {namespace: 'fleet', allNamespaces: false, healthy: true},
+        pass: {...entries, providers: PROVIDERS, file: '/k/config', dryRun: false, setCurrent: false},
+        signal: stop.signal,
+      },
+    )
+    const passed = async (count: number) => {
+      for (let waited = 0; passes.length < count; waited += 10) {
+        assert.ok(waited < 5000, `waited for pass ${count}: ${JSON.stringify(problems)}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      return passes[count - 1]!
+    }
+    const said = (pass: WatchedPass) => ({
+      first: pass.first,
+      health: pass.healthSkipped.map(({profile, reason}) => `${profile}: ${reason}`),
+      changes: pass.changes.map((change) => `${change.action} ${change.profile}`),
+    })
+    try {
+      assert.deepEqual(said(await passed(1)), {
+        first: true,
+        health: ['fleet/down: ControlPlaneHealthy is False: Down'],
+        changes: ['add fleet/a', 'skip fleet/t1', 'skip fleet/t2'],
+      })
+      a.status!.accessProviders![0]!.cluster!.server = 'https://a.moved.example'
+      world.change('MODIFIED', a)
+      assert.deepEqual(said(await passed(2)), {first: false, health: [], changes: ['update fleet/a']})
+      assert.equal(
+        passes[1]!.outcome.changes.filter((change) => change.action === 'skip').length,
+        2,
+        'the whole plan still has the skips',
+      )
+      world.change('MODIFIED', withHealth(down, 'False', 'Unreachable'))
+      assert.deepEqual(said(await passed(3)), {
+        first: false,
+        health: ['fleet/down: ControlPlaneHealthy is False: Unreachable'],
+        changes: [],
+      })
+    } finally {
+      stop.abort()
+      await running
+    }
+    assert.deepEqual(problems, [])
   })
 })

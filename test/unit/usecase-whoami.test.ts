@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {UsageError} from '../../src/core/errors.js'
-import {renderSelf, whoami, type WhoamiInput, type WhoamiPorts} from '../../src/usecases/whoami.js'
+import {renderSelf, whoamiCommand, type WhoamiInput, type WhoamiPorts} from '../../src/usecases/whoami.js'
 import type {SelfSubjectReview} from '../../src/usecases/ports.js'
 import {notices, plugins, profile, providerSource, sessionHub, store} from './usecase-fakes.js'
 
@@ -53,7 +53,7 @@ describe('whoami: failures first', () => {
         throw new UsageError('a profile is required')
       },
     })
-    await assert.rejects(whoami(w.ports, {...input, profile: undefined}), UsageError)
+    await assert.rejects(whoamiCommand(w.ports, {...input, profile: undefined}), UsageError)
     assert.equal(w.plugin.runs.length, 0)
   })
 
@@ -61,13 +61,13 @@ describe('whoami: failures first', () => {
     const w = world(async () => {
       throw new Error('the target says 401')
     })
-    await assert.rejects(whoami(w.ports, input), /401/)
+    await assert.rejects(whoamiCommand(w.ports, input), /401/)
     assert.deepEqual(w.reviews, ['fleet/eu fresh-token'])
   })
 
   it('with --no-cache asks for no cache', async () => {
     const w = world()
-    await whoami(w.ports, {...input, noCache: true})
+    await whoamiCommand(w.ports, {...input, noCache: true})
     assert.deepEqual(w.caches, [])
     assert.equal(w.plugin.runs.length, 1)
   })
@@ -76,7 +76,7 @@ describe('whoami: failures first', () => {
 describe('whoami', () => {
   it('reviews the credential the profile resolves to, after saying the provider warnings', async () => {
     const w = world()
-    assert.deepEqual(await whoami(w.ports, input), review)
+    assert.deepEqual(await whoamiCommand(w.ports, input), review)
     assert.deepEqual(w.hub.chosen, ['fleet/eu'])
     assert.deepEqual(w.told.said.warnings, ['a provider warning'])
     assert.ok(w.hub.closed() >= 1, 'the hub connection is closed')
