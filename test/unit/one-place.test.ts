@@ -66,4 +66,15 @@ describe('one place for each concern', () => {
       'build it with namespacedPath (core/profiles/names.ts), which checks each segment',
     )
   })
+
+  it('only core/json.ts says what a plain object is', () => {
+    assert.deepEqual(
+      found(
+        /(typeof (\w+) === 'object' && \2 !== null|(\w+) !== null && typeof \3 === 'object') && !Array\.isArray/,
+        ['core/json.ts'],
+      ),
+      [],
+      'import isRecord from core/json.ts',
+    )
+  })
 })
