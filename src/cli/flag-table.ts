@@ -24,7 +24,13 @@ interface CommonSpec {
 export type FlagSpec = CommonSpec &
   (
     | {kind: 'boolean'}
-    | {kind: 'string'; multiple?: boolean; default?: string}
+    | {
+        kind: 'string'
+        multiple?: boolean
+        default?: string
+        /** A rule the value given must keep: throws a UsageError that says what is wrong. */
+        check?: (value: string) => void
+      }
     | {kind: 'option'; options: readonly string[]; default?: string}
     | {kind: 'integer'; min?: number; default?: number}
     /** Written like 90s, 5m or 1h30m; read as milliseconds. */
@@ -198,9 +204,9 @@ function readValue(name: string, spec: FlagSpec, given: unknown): unknown {
     case 'boolean':
       return given === true
     case 'string':
-      return spec.multiple
-        ? ((given as string[] | undefined) ?? [])
-        : ((given as string | undefined) ?? spec.default)
+      if (spec.multiple) return (given as string[] | undefined) ?? []
+      if (given !== undefined) spec.check?.(given as string)
+      return (given as string | undefined) ?? spec.default
     case 'option': {
       const value = (given as string | undefined) ?? spec.default
       if (value !== undefined && !spec.options.includes(value))

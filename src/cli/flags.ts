@@ -2,6 +2,7 @@
 // the fast path reads them without oclif.
 import {PROFILE_VERSIONS} from '../core/profiles/cluster-profile.js'
 import {formatDuration} from '../core/duration.js'
+import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {DEFAULT_PLUGIN_TIMEOUT_MS} from '../usecases/run-plugin.js'
 import type {HubSelection} from '../adapters/hub.js'
 import type {FlagTable, FlagValues} from './flag-table.js'
@@ -62,6 +63,8 @@ export const SELECTOR_FLAG = {
     kind: 'string',
     char: 'l',
     summary: 'Label selector to filter ClusterProfiles on (e.g. -l env=prod,tier!=test).',
+    // Refused as the API server would refuse it, before any request.
+    check: (selector) => checkLabelSelector(selector),
   },
 } as const satisfies FlagTable
 
