@@ -7,6 +7,7 @@
 // here.
 import {COMPLETE_COMMAND} from './router.js'
 import {runToExit} from './run-to-exit.js'
+import {processWiring} from './wiring.js'
 
 /** The router's entry (src/cli/router.ts): runs the command line and exits with its code. */
 export function run(argv: string[]): void {
@@ -15,14 +16,15 @@ export function run(argv: string[]): void {
 
 /** Each command's code is loaded only when it runs (in the bundle, its module is initialised lazily). */
 export async function runFastPath(argv: string[]): Promise<number> {
+  const wiring = processWiring()
   if (argv[0] === 'credential') {
-    await (await import('./credential.js')).runCredential(argv.slice(1))
+    await (await import('./credential.js')).runCredential(wiring, argv.slice(1))
   } else if (argv[0] === 'list' || argv[0] === 'ls') {
     await (await import('./list.js')).runList(argv.slice(1))
   } else if (argv[0] === COMPLETE_COMMAND) {
-    await (await import('./complete.js')).runComplete(argv.slice(1))
+    await (await import('./complete.js')).runComplete(wiring, argv.slice(1))
   } else {
-    await (await import('./plugins/run.js')).runBuiltinPlugin(argv[1]!, argv.slice(2))
+    await (await import('./plugins/run.js')).runBuiltinPlugin(argv[1]!, argv.slice(2), wiring)
   }
   return 0
 }

@@ -13,7 +13,7 @@ import {
 import {kubeconfigRequest} from './kubeconfig-request.js'
 import {chosenShard} from './shard.js'
 import {foldTargets, isSelecting, placementInput, sayLeftOut} from './targets.js'
-import {wire} from './wiring.js'
+import {processWiring} from './wiring.js'
 import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {parseProfileRef, selectFleet} from '../usecases/find-profiles.js'
@@ -54,7 +54,7 @@ export async function runKubeconfig(argv: string[]): Promise<void> {
   const placement = placementInput(flags, positionals.length)
   const selecting = isSelecting(flags)
   const shard = chosenShard(flags.shard, selecting)
-  const wiring = wire()
+  const wiring = processWiring()
   const {printer} = wiring
   const [{hub, providers: loaded}, kubeconfigFiles, preferences] = await Promise.all([
     wiring.session(flags),

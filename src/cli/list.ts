@@ -65,7 +65,7 @@ export async function runList(argv: string[]): Promise<void> {
       'select with -n, -A and -l; to see one profile: cpcred describe NAME',
     )
   }
-  const [{wire}, {chosenShard}, {listPrinter}, {listProfiles}, {placementInput, sayLeftOut}] =
+  const [{processWiring}, {chosenShard}, {listPrinter}, {listProfiles}, {placementInput, sayLeftOut}] =
     await Promise.all([
       import('./wiring.js'),
       import('./shard.js'),
@@ -82,7 +82,7 @@ export async function runList(argv: string[]): Promise<void> {
     )
   }
   const shard = chosenShard(flags.shard, true)
-  const wiring = wire()
+  const wiring = processWiring()
   const {printer} = wiring
   const {hub, providers} = await wiring.session(flags)
   const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace

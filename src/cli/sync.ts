@@ -19,7 +19,7 @@ import {
 } from './flags.js'
 import {healthSkips, isSelecting, placementInput} from './targets.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
-import {wire} from './wiring.js'
+import {processWiring} from './wiring.js'
 import {checkMinTargets, noProfilesNote} from '../core/fleet/selection-note.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {defaultMergeTarget, type KubectlCheck} from '../usecases/write-kubeconfig.js'
@@ -78,7 +78,7 @@ export async function runSync(argv: string[]): Promise<void> {
       'for a kubeconfig on stdout: cpcred kubeconfig -l SELECTOR (or --all)',
     )
   }
-  const wiring = wire()
+  const wiring = processWiring()
   const {printer} = wiring
   const [{hub, providers}, kubeconfigFiles, preferences] = await Promise.all([
     wiring.session(flags),

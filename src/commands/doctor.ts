@@ -12,7 +12,7 @@ import {
   TARGET_FLAGS,
 } from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
-import {wire} from '../cli/wiring.js'
+import {processWiring} from '../cli/wiring.js'
 import {chosenShard} from '../cli/shard.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {exportJson} from '../core/text/export.js'
@@ -67,7 +67,7 @@ Without a profile only the hub and the provider file are checked; with -A, -l or
     const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
     checkLabelSelector(flags.selector)
     const can = flags.can === undefined ? undefined : parseAccessQuestion(flags.can)
-    const wiring = wire()
+    const wiring = processWiring()
     const {printer} = wiring
     const report = await runDoctor(await doctorDeps(wiring), {
       hub: hubSelection(flags),

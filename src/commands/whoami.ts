@@ -9,7 +9,7 @@ import {
 } from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {profileArg} from '../cli/profile-args.js'
-import {wire} from '../cli/wiring.js'
+import {processWiring} from '../cli/wiring.js'
 import {renderSelf, whoami} from '../usecases/whoami.js'
 
 const WHOAMI_FLAGS = {
@@ -43,7 +43,7 @@ export default class Whoami extends Command {
   async run(): Promise<void> {
     const {flags, positionals} = parseFlags(WHOAMI_FLAGS, this.argv, WHOAMI_USAGE)
     const profile = atMostOneOperand(positionals, WHOAMI_USAGE)
-    const wiring = wire()
+    const wiring = processWiring()
     const {printer} = wiring
     const providers = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
     const review = await whoami(

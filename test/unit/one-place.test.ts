@@ -77,4 +77,20 @@ describe('one place for each concern', () => {
       'import isRecord from core/json.ts',
     )
   })
+
+  it('a run builds the wiring once: fronts take processWiring() or are handed it', () => {
+    // exec's bundle and its helpers are changed on their own; they are to leave this list.
+    const allowed = [
+      'cli/wiring.ts',
+      'cli/exec.ts',
+      'cli/exec-fan-out.ts',
+      'cli/shard.ts',
+      'cli/interrupt.ts',
+    ]
+    assert.deepEqual(
+      found(/\bwire\(/, allowed),
+      [],
+      'use processWiring() (cli/wiring.ts), or take the wiring as an argument',
+    )
+  })
 })

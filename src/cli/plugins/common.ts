@@ -2,19 +2,14 @@
 // share: how they find the hub on the command line, and printing the ExecCredential. kubectl runs
 // these plugins on every request, so this module loads only small modules; stdout carries the
 // ExecCredential and nothing else. The rules they share are src/core/exec-credential/exec-info.ts's.
-import type {Printer} from '../../adapters/printer.js'
 import {UsageError} from '../../core/errors.js'
 import {renderExecCredential} from '../../core/exec-credential/protocol.js'
 import type {PluginAnswer} from '../../usecases/read-secret-token.js'
 import {parseFlags, type FlagTable, type FlagValues} from '../flag-table.js'
-import {wire} from '../wiring.js'
+import type {Wiring} from '../wiring.js'
 
-export interface PluginIo {
-  env: NodeJS.ProcessEnv
-  printer: Printer
-}
-
-export const processIo = (): PluginIo => ({env: process.env, printer: wire().printer})
+/** What a plugin's front needs of the run's wiring: its environment, the printer and the hub. */
+export type PluginIo = Pick<Wiring, 'env' | 'printer' | 'openHub'>
 
 /** How the built-in plugins find the hub, and -v; each plugin adds its own -n. */
 export const PLUGIN_HUB_FLAGS = {

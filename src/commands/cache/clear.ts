@@ -2,7 +2,7 @@ import {Args, Command} from '@oclif/core'
 import {HUB_FLAGS, hubSelection, PROVIDER_FLAGS} from '../../cli/flags.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../../cli/flag-table.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
-import {wire} from '../../cli/wiring.js'
+import {processWiring} from '../../cli/wiring.js'
 import {clearCache} from '../../usecases/cache-clear.js'
 
 const CACHE_CLEAR_FLAGS = {...HUB_FLAGS, ...PROVIDER_FLAGS} as const satisfies FlagTable
@@ -29,7 +29,7 @@ export default class CacheClear extends Command {
   async run(): Promise<void> {
     const {flags, positionals} = parseFlags(CACHE_CLEAR_FLAGS, this.argv, CACHE_CLEAR_USAGE)
     const profile = atMostOneOperand(positionals, CACHE_CLEAR_USAGE)
-    const wiring = wire()
+    const wiring = processWiring()
     const {printer} = wiring
     const result = await clearCache(
       {
