@@ -15,6 +15,9 @@ export const FAST_BUNDLES = {
 /** The bundles that run a command line: each exports `run(argv)`, which exits with its code. */
 export type CommandBundle = 'fast-path' | 'exec'
 
+/** The words that ask for a command's help, which oclif gives. */
+export const HELP_FLAGS = ['--help', '-h']
+
 /** The hidden command the shell completion scripts call (src/hooks/completion-scripts.ts). */
 export const COMPLETE_COMMAND = '__complete'
 

@@ -6,7 +6,10 @@ import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {DEFAULT_PLUGIN_TIMEOUT_MS} from '../usecases/run-plugin.js'
 import type {HubSelection} from '../adapters/hub.js'
 import type {FlagTable, FlagValues} from './flag-table.js'
+import {NO_CACHE_FLAG, VERBOSE_FLAG} from './pipeline-flags.js'
 import type {PipelineInput} from '../usecases/credential-pipeline.js'
+
+export {VERBOSE_FLAG}
 
 export const HUB_FLAGS = {
   kubeconfig: {
@@ -167,10 +170,7 @@ export const IMPERSONATION_FLAGS = {
 
 /** How credentials are obtained: the commands that run plugins (credential, exec). */
 export const CREDENTIAL_RUN_FLAGS = {
-  'no-cache': {
-    kind: 'boolean',
-    summary: 'Always run the plugin; neither read nor write the credential cache.',
-  },
+  ...NO_CACHE_FLAG,
   'cache-ttl': {kind: 'duration', summary: 'Cache credentials that carry no expiry for this long (e.g. 5m).'},
   'plugin-timeout': {
     kind: 'duration',
@@ -193,10 +193,6 @@ export const CREDENTIAL_RUN_FLAGS = {
     summary:
       "Run the plugin again rather than hand out a cached credential that expires sooner than this (default: exec the lesser of 5m and half the credential's lifetime; credential 1m).",
   },
-} as const satisfies FlagTable
-
-export const VERBOSE_FLAG = {
-  verbose: {kind: 'boolean', char: 'v', summary: 'Say what cpcred does (secrets are never printed).'},
 } as const satisfies FlagTable
 
 /** The pipeline's part of what the flags of a command that runs plugins (credential, exec) say. */

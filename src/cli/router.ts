@@ -7,6 +7,7 @@
 import {
   COMPLETE_COMMAND,
   FAST_PATH_COMMANDS,
+  HELP_FLAGS,
   isFastPathCommand,
   type CommandBundle,
 } from './fast-path-commands.js'
@@ -17,7 +18,7 @@ export {COMPLETE_COMMAND}
 /** A bundle of dist/fast that runs a command line, or oclif. */
 export type Route = CommandBundle | 'oclif'
 
-const asksForHelp = (args: string[]) => args.some((arg) => arg === '--help' || arg === '-h')
+const asksForHelp = (args: string[]) => args.some((arg) => HELP_FLAGS.includes(arg))
 
 /** Where these arguments run. Help is oclif's; completion words are the user's, never a request for help. */
 export function route(argv: string[]): Route {

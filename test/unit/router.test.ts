@@ -3,6 +3,9 @@ import assert from 'node:assert/strict'
 import {readFileSync} from 'node:fs'
 import {answerable, COMPLETE_COMMAND, route} from '../../src/cli/router.js'
 import {FAST_BUNDLES, FAST_PATH_COMMANDS} from '../../src/cli/fast-path-commands.js'
+import {asksForFullPath} from '../../src/cli/answer.js'
+import {CREDENTIAL_FLAGS} from '../../src/cli/credential.js'
+import {EXEC_FLAGS} from '../../src/cli/exec.js'
 
 describe('the command router', () => {
   const cases: Array<[string[], ReturnType<typeof route>]> = [
@@ -60,5 +63,18 @@ describe('the command router', () => {
       scripts: Record<string, string>
     }
     assert.match(pkg.scripts['build:fast']!, /scripts\/build-fast\.ts/, 'the build reads the table')
+  })
+
+  it('gives no last answer after a flag that explains or skips the cache, as the command tables spell them', () => {
+    for (const table of [CREDENTIAL_FLAGS, EXEC_FLAGS]) {
+      for (const [name, spec] of Object.entries(table)) {
+        const words = [`--${name}`, `--${name}=true`, ...('char' in spec ? [`-${spec.char}`] : [])]
+        const fullPath = name === 'verbose' || name === 'no-cache'
+        for (const word of words) assert.equal(asksForFullPath(word), fullPath, word)
+      }
+    }
+    for (const help of ['--help', '-h', '--help=true']) assert.equal(asksForFullPath(help), true, help)
+    for (const other of ['--verbosely', '-vv', 'ns/verbose', '--no-cache-please'])
+      assert.equal(asksForFullPath(other), false, other)
   })
 })
