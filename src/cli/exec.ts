@@ -23,6 +23,7 @@ import {
   PROVIDER_FLAGS,
   TARGET_FLAGS,
   VERBOSE_FLAG,
+  outputFlag,
 } from './flags.js'
 import {wire} from './wiring.js'
 
@@ -39,14 +40,10 @@ export const EXEC_FLAGS = {
     kind: 'boolean',
     summary: 'Stop starting targets after the first failure, and stop the running ones.',
   },
-  output: {
-    kind: 'option',
-    char: 'o',
-    summary:
-      'What stdout carries for many targets: text (their output; a summary on stderr), json|yaml (a record per target with its stdout and stderr, at the end) or jsonl (a record per target as it ends).',
-    options: ['text', 'json', 'yaml', 'jsonl'],
-    default: 'text',
-  },
+  ...outputFlag(
+    ['text', 'json', 'yaml', 'jsonl'],
+    'What stdout carries for many targets: text (their output; a summary on stderr), json|yaml (a record per target with its stdout and stderr, at the end) or jsonl (a record per target as it ends).',
+  ),
   timeout: {
     kind: 'duration',
     summary:

@@ -31,7 +31,13 @@ export type FlagSpec = CommonSpec &
         /** A rule the value given must keep: throws a UsageError that says what is wrong. */
         check?: (value: string) => void
       }
-    | {kind: 'option'; options: readonly string[]; default?: string}
+    | {
+        kind: 'option'
+        options: readonly string[]
+        default?: string
+        /** Words read as one of the options, not shown in help: old names that scripts still use. */
+        aliases?: Readonly<Record<string, string>>
+      }
     | {kind: 'integer'; min?: number; default?: number}
     /** Written like 90s, 5m or 1h30m; read as milliseconds. */
     | {kind: 'duration'; default?: string}
@@ -208,7 +214,11 @@ function readValue(name: string, spec: FlagSpec, given: unknown): unknown {
       if (given !== undefined) spec.check?.(given as string)
       return (given as string | undefined) ?? spec.default
     case 'option': {
-      const value = (given as string | undefined) ?? spec.default
+      const written = (given as string | undefined) ?? spec.default
+      const value =
+        written !== undefined && spec.aliases && Object.hasOwn(spec.aliases, written)
+          ? spec.aliases[written]
+          : written
       if (value !== undefined && !spec.options.includes(value))
         throw new UsageError(`${flag} ${JSON.stringify(value)} is not one of ${spec.options.join(', ')}`)
       return value

@@ -71,24 +71,39 @@ export const SELECTOR_FLAG = {
   },
 } as const satisfies FlagTable
 
-export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'name'] as const
+/** What every command's -o calls the format for people (a table, a report, a summary). */
+export const TEXT_FORMAT = 'text'
+
+/**
+ * The one declaration of -o/--output: these formats, the first the default. `table`, the name list
+ * and whoami gave the format for people before, is still read as text (scripts use it) but not shown.
+ */
+export function outputFlag<const F extends readonly [string, ...string[]]>(
+  formats: F,
+  summary = 'Output format.',
+): {
+  output: {kind: 'option'; char: 'o'; summary: string; options: F; default: F[0]; aliases: {table: 'text'}}
+} {
+  return {
+    output: {
+      kind: 'option',
+      char: 'o',
+      summary,
+      options: formats,
+      default: formats[0],
+      aliases: {table: TEXT_FORMAT},
+    },
+  }
+}
+
+export const OUTPUT_FORMATS = [TEXT_FORMAT, 'wide', 'json', 'yaml', 'name'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
 /** -o for commands that print profiles. */
-export const OUTPUT_FLAG = {
-  output: {kind: 'option', char: 'o', summary: 'Output format.', options: OUTPUT_FORMATS, default: 'table'},
-} as const satisfies FlagTable
+export const OUTPUT_FLAG = outputFlag(OUTPUT_FORMATS) satisfies FlagTable
 
 /** -o for commands that print one document: a report for people, or its data. */
-export const DOCUMENT_OUTPUT_FLAG = {
-  output: {
-    kind: 'option',
-    char: 'o',
-    summary: 'Output format.',
-    options: ['text', 'json', 'yaml'],
-    default: 'text',
-  },
-} as const satisfies FlagTable
+export const DOCUMENT_OUTPUT_FLAG = outputFlag([TEXT_FORMAT, 'json', 'yaml']) satisfies FlagTable
 
 export const PROVIDER_FLAGS = {
   'provider-file': {

@@ -16,6 +16,7 @@ import {
   PLACEMENT_FLAGS,
   PROVIDER_FLAGS,
   TARGET_FLAGS,
+  outputFlag,
 } from './flags.js'
 import {healthSkips, isSelecting, placementInput} from './targets.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
@@ -51,7 +52,7 @@ export const SYNC_FLAGS = {
     summary: 'Keep following the hub (watch API) and apply each change, until interrupted.',
     exclusive: ['dry-run'],
   },
-  output: {kind: 'option', char: 'o', summary: 'Summary format.', options: ['text', 'json'], default: 'text'},
+  ...outputFlag(['text', 'json'], 'Summary format.'),
 } as const satisfies FlagTable
 
 const SYNC_USAGE = usageLine('sync', '')

@@ -10,6 +10,7 @@ import {
   PLACEMENT_FLAGS,
   PROVIDER_FLAGS,
   TARGET_FLAGS,
+  outputFlag,
 } from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {processWiring} from '../cli/wiring.js'
@@ -34,7 +35,7 @@ const DOCTOR_FLAGS = {
     summary:
       "Ask each target whether the credential may do one action, as kubectl auth can-i does: 'VERB RESOURCE [-n NAMESPACE]' (its namespace is also the one whose rules are listed; default: default). Exit code 4 when it may not.",
   },
-  output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
+  ...outputFlag(['text', 'json']),
 } as const satisfies FlagTable
 
 const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')

@@ -6,6 +6,7 @@ import {
   HUB_FLAGS,
   hubSelection,
   PROVIDER_FLAGS,
+  DOCUMENT_OUTPUT_FLAG,
 } from '../cli/flags.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {profileArg} from '../cli/profile-args.js'
@@ -18,13 +19,7 @@ const WHOAMI_FLAGS = {
   ...PROVIDER_FLAGS,
   'no-cache': CREDENTIAL_RUN_FLAGS['no-cache'],
   'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
-  output: {
-    kind: 'option',
-    char: 'o',
-    summary: 'Output format.',
-    options: ['table', 'json', 'yaml'],
-    default: 'table',
-  },
+  ...DOCUMENT_OUTPUT_FLAG,
 } as const satisfies FlagTable
 
 const WHOAMI_USAGE = usageLine('whoami', '[PROFILE]')
@@ -70,7 +65,7 @@ export default class Whoami extends Command {
         stdinIsTTY: printer.stdinIsTTY,
       },
     )
-    if (flags.output === 'table') printer.cells(renderSelf(review))
+    if (flags.output === 'text') printer.cells(renderSelf(review))
     else printer.data(await (await import('../core/text/export.js')).exportData(review, flags.output))
   }
 }

@@ -7,7 +7,8 @@ import type {Command} from '@oclif/core'
 import {CREDENTIAL_FLAGS} from '../../src/cli/credential.js'
 import {EXEC_FLAGS} from '../../src/cli/exec.js'
 import {flagShapes, parseFlags, type FlagTable} from '../../src/cli/flag-table.js'
-import {SELECTOR_FLAG} from '../../src/cli/flags.js'
+import {OUTPUT_FLAG, SELECTOR_FLAG} from '../../src/cli/flags.js'
+import {readdirSync} from 'node:fs'
 import {oclifFlags} from '../../src/cli/oclif-flags.js'
 import {ExitCode, isCpcredError} from '../../src/core/errors.js'
 import Credential from '../../src/commands/credential.js'
@@ -171,5 +172,34 @@ describe('-l is read where the flags are read', () => {
     assert.equal(parseFlags(SELECTOR_FLAG, [], 'usage').flags.selector, undefined)
     const oclif = oclifFlags(SELECTOR_FLAG).selector as unknown as {parse(input: string): Promise<string>}
     assert.equal(await oclif.parse('env=prod'), 'env=prod')
+  })
+})
+
+describe('-o', () => {
+  it('calls the format for people text in every command, and shows only that name', async () => {
+    const dir = new URL('../../src/commands/', import.meta.url)
+    const files = readdirSync(dir, {recursive: true, encoding: 'utf8'}).filter((file) => file.endsWith('.ts'))
+    let withOutput = 0
+    for (const file of files) {
+      const command = (await import(new URL(file, dir).href)) as {default: typeof Command}
+      const output = (command.default.flags as Record<string, {options?: string[]; default?: unknown}>)
+        ?.output
+      if (!output) continue
+      withOutput++
+      assert.ok(output.options?.includes('text'), `${file}: ${output.options?.join('|')}`)
+      assert.ok(!output.options?.includes('table'), `${file} shows table`)
+      assert.equal(output.default, 'text', file)
+    }
+    assert.ok(withOutput >= 7, `${withOutput} commands have -o`)
+  })
+
+  it('still reads table, the old name of the format for people, as text', () => {
+    assert.equal(parseFlags(OUTPUT_FLAG, ['-o', 'table'], 'usage').flags.output, 'text')
+    assert.equal(parseFlags(OUTPUT_FLAG, ['--output=wide'], 'usage').flags.output, 'wide')
+    assert.equal(parseFlags(OUTPUT_FLAG, [], 'usage').flags.output, 'text')
+    assert.throws(
+      () => parseFlags(OUTPUT_FLAG, ['-o', 'constructor'], 'usage'),
+      /is not one of text, wide, json, yaml, name/,
+    )
   })
 })

@@ -93,4 +93,8 @@ describe('one place for each concern', () => {
       'use processWiring() (cli/wiring.ts), or take the wiring as an argument',
     )
   })
+
+  it('every -o/--output is declared by outputFlag (cli/flags.ts)', () => {
+    assert.deepEqual(found(/char: 'o'|\boutput: \{/, ['cli/flags.ts']), [], 'use outputFlag(formats)')
+  })
 })
