@@ -182,8 +182,8 @@ function unknownFlag(shown: string, table: FlagTable, usage: string, word = show
   return new UsageError(nearest ? `${what} (did you mean ${nearest.flag}?)` : what, usage)
 }
 
-/** Checks and converts raw values by the table (exported for the agreement test). */
-export function readFlagValues<T extends FlagTable>(
+/** Checks and converts raw values by the table. */
+function readFlagValues<T extends FlagTable>(
   table: T,
   raw: Record<string, string | boolean | (string | boolean)[] | undefined>,
   usage?: string,
