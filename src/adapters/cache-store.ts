@@ -11,6 +11,7 @@
 // writing half loads files.js only when it writes.
 import path from 'node:path'
 import {readPrivateFile, readPrivateFileSync} from './private-files.js'
+import {isRecord} from '../core/json.js'
 
 /** What a cache keeps: the format version of its entries and the shape of its values. */
 export interface CacheKind<T> {
@@ -106,9 +107,4 @@ export class CacheStore<T> {
   write(name: string, value: T): Promise<boolean> {
     return writeCacheEntry(this.dir, name, this.kind, value)
   }
-}
-
-/** A plain object (not an array, not null): the start of most isValue checks. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

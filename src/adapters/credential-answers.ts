@@ -15,7 +15,8 @@
 // the credential cache. `cpcred cache clear` removes them with the credentials.
 import {statSync} from 'node:fs'
 import path from 'node:path'
-import {isRecord, readCacheEntrySync, writeCacheEntry, type CacheKind} from './cache-store.js'
+import {isRecord} from '../core/json.js'
+import {readCacheEntrySync, writeCacheEntry, type CacheKind} from './cache-store.js'
 
 // 2: exec's answer holds the target's connection and credential, not a kubeconfig with a token.
 // 3: kept by the cache store, as {version, value}.

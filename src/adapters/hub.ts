@@ -41,6 +41,7 @@ import {isTerminal, processPrinter} from './printer.js'
 import {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
 import {getPlacementDecision, listPlacementDecisions, watchPlacementDecisions} from './hub-placements.js'
 import {watchObjects} from './hub-watch.js'
+import {isRecord} from '../core/json.js'
 import type {PlacementDecision} from '../core/fleet/placement.js'
 
 export {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
@@ -432,9 +433,7 @@ export function trailingListMetadata(text: string): ListMetadata | undefined {
   try {
     // Only the list's own metadata is followed by nothing but the list's closing brace.
     const metadata: unknown = JSON.parse(rest.slice(0, -1))
-    return metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)
-      ? (metadata as ListMetadata)
-      : undefined
+    return isRecord(metadata) ? (metadata as ListMetadata) : undefined
   } catch {
     return undefined
   }

@@ -5,7 +5,8 @@
 import {createHash} from 'node:crypto'
 import {PROFILE_VERSIONS, type ClusterProfile, type ProfileVersion} from '../core/profiles/cluster-profile.js'
 import type {ServedVersionCache} from './hub.js'
-import {CacheStore, isRecord} from './cache-store.js'
+import {CacheStore} from './cache-store.js'
+import {isRecord} from '../core/json.js'
 
 // 2: kept by the cache store, as {version, value}.
 const VERSION = 2

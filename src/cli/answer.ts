@@ -5,9 +5,15 @@
 // would all put in this bundle.
 import {answeredExecPorts, answerFor, writeStdout} from '../adapters/answered.js'
 import type {PreparedTarget} from '../usecases/exec-target-files.js'
+import {HELP_FLAGS} from './fast-path-commands.js'
+import {NO_CACHE_FLAG, setsFlagOf, VERBOSE_FLAG} from './pipeline-flags.js'
 
-/** Flags after which the full path must run: it explains itself, skips the cache, or shows help. */
-const FULL_PATH_FLAGS = /^(?:-v|--verbose|--no-cache|-h|--help)(?:=|$)/
+/** Flags after which the full path must run: it explains itself or skips the cache. */
+const FULL_PATH_FLAGS = {...VERBOSE_FLAG, ...NO_CACHE_FLAG}
+
+/** Whether this word asks for the full path, or for help (oclif's). */
+export const asksForFullPath = (arg: string): boolean =>
+  setsFlagOf(FULL_PATH_FLAGS, arg) || HELP_FLAGS.some((help) => arg === help || arg.startsWith(`${help}=`))
 
 /** true when the answer is given (for exec: the command runs, and cpcred exits with its code). */
 export function main(argv: string[]): boolean {
@@ -30,7 +36,7 @@ export function main(argv: string[]): boolean {
 }
 
 function find(command: 'credential' | 'exec', args: string[]): string | undefined {
-  if (args.some((arg) => FULL_PATH_FLAGS.test(arg))) return undefined
+  if (args.some(asksForFullPath)) return undefined
   return answerFor(command, args)
 }
 

@@ -5,10 +5,11 @@
 import type {Command, Config} from '@oclif/core'
 import {CpcredError} from '../core/errors.js'
 import {isOwnShell, setupInstructions, setupLine} from './completion-setup.js'
-import {wire} from './wiring.js'
+import type {Wiring} from './wiring.js'
 
 /** `autocomplete [SHELL] [-r]`. */
 export async function runAutocomplete(
+  wiring: Pick<Wiring, 'printer'>,
   config: Config,
   argv: string[],
   input: {shell?: string; refreshOnly: boolean},
@@ -19,18 +20,19 @@ export async function runAutocomplete(
   await plugin.run(['--refresh-cache'], config)
   if (input.refreshOnly) return
   const scriptCommand = `${config.bin} autocomplete${config.topicSeparator}script ${shell}`
-  wire().printer.data(setupInstructions(shell, config.bin, scriptCommand))
+  wiring.printer.data(setupInstructions(shell, config.bin, scriptCommand))
 }
 
 /** `autocomplete script [SHELL]`: the line a shell's setup file gets. */
 export async function runAutocompleteScript(
+  wiring: Pick<Wiring, 'printer'>,
   config: Config,
   argv: string[],
   shell: string | undefined,
 ): Promise<void> {
   const chosen = shell ?? config.shell
   if (!isOwnShell(chosen)) return (await pluginCommand(config, 'autocomplete:script')).run(argv, config)
-  wire().printer.data(setupLine(chosen, config.bin, config.dataDir))
+  wiring.printer.data(setupLine(chosen, config.bin, config.dataDir))
 }
 
 /** The plugin's command of that id, which cpcred's own of the same id stands in front of. */

@@ -19,7 +19,7 @@ import {
 } from '../core/profiles/completion.js'
 import type {HubPort, HubSelection} from '../usecases/ports.js'
 import {COMPLETE_COMMAND} from './router.js'
-import {wire} from './wiring.js'
+import type {Wiring} from './wiring.js'
 
 /** An empty kubeconfig: the command completes its own words, and asks no cluster for names. */
 const NO_CLUSTER = '/dev/null'
@@ -27,11 +27,11 @@ const NO_CLUSTER = '/dev/null'
 /** `__complete --kubectl WORDS…`: the answer in cobra's protocol, for kubectl_complete-cpcred. */
 export const KUBECTL_PLUGIN_MODE = '--kubectl'
 
-export async function runComplete(argv: string[]): Promise<void> {
+export async function runComplete(wiring: Wiring, argv: string[]): Promise<void> {
   try {
-    if (argv[0] === '--refresh') await refresh(JSON.parse(argv[1] ?? '{}') as HubSelection)
-    else if (argv[0] === KUBECTL_PLUGIN_MODE) wire().printer.data(await kubectlAnswer(argv.slice(1)))
-    else wire().printer.data(await shellAnswer(argv))
+    if (argv[0] === '--refresh') await refresh(wiring, JSON.parse(argv[1] ?? '{}') as HubSelection)
+    else if (argv[0] === KUBECTL_PLUGIN_MODE) wiring.printer.data(await kubectlAnswer(wiring, argv.slice(1)))
+    else wiring.printer.data(await shellAnswer(wiring, argv))
   } catch {
     // A completion that fails offers nothing; the shell line must stay clean.
   }
@@ -39,6 +39,7 @@ export async function runComplete(argv: string[]): Promise<void> {
 
 /** What the words ask for, with the profile names or the target's kubeconfig it needs. */
 async function answer(
+  wiring: Wiring,
   words: string[],
 ): Promise<{request: CompletionRequest; commands: Record<string, ManifestCommand>; found: string[]}> {
   const manifest = JSON.parse(
@@ -49,16 +50,16 @@ async function answer(
   if (request.kind === 'command') {
     // The command is completed with its target's kubeconfig; with none (several targets, or it
     // could not be had in time) with no cluster at all, never the hub's.
-    const kubeconfig = request.target && (await (await wire().completionTargets()).kubeconfig(request.target))
+    const kubeconfig = request.target && (await (await wiring.completionTargets()).kubeconfig(request.target))
     found = [kubeconfig ?? NO_CLUSTER]
   }
-  if (request.kind === 'profiles') found = await profileNames(request)
+  if (request.kind === 'profiles') found = await profileNames(wiring, request)
   return {request, commands: manifest.commands, found}
 }
 
 /** For cpcred's bash, zsh and fish scripts (src/core/profiles/completion.ts says the format). */
-async function shellAnswer(words: string[]): Promise<string> {
-  const {request, found} = await answer(words)
+async function shellAnswer(wiring: Wiring, words: string[]): Promise<string> {
+  const {request, found} = await answer(wiring, words)
   return completionOutput(request, () => found, found[0])
 }
 
@@ -66,8 +67,8 @@ async function shellAnswer(words: string[]): Promise<string> {
  * For kubectl: the same answers in cobra's format, the command names too, and after exec's `--`
  * kubectl's own `__complete` run with the target's kubeconfig (another command gets files).
  */
-async function kubectlAnswer(words: string[]): Promise<string> {
-  const {request, commands, found} = await answer(words)
+async function kubectlAnswer(wiring: Wiring, words: string[]): Promise<string> {
+  const {request, commands, found} = await answer(wiring, words)
   switch (request.kind) {
     case 'commands':
       return cobraOutput(commandCandidates(words, commands))
@@ -96,8 +97,10 @@ async function kubectlAnswer(words: string[]): Promise<string> {
 /** How long kubectl's own completion of the command after `--` may take. */
 const COMMAND_COMPLETION_WAIT_MS = 10_000
 
-async function profileNames(request: Extract<CompletionRequest, {kind: 'profiles'}>): Promise<string[]> {
-  const wiring = wire()
+async function profileNames(
+  wiring: Wiring,
+  request: Extract<CompletionRequest, {kind: 'profiles'}>,
+): Promise<string[]> {
   const [hub, lists, {completionNames}] = await Promise.all([
     wiring.completionHub(request.hub),
     wiring.completionLists(),
@@ -117,8 +120,7 @@ async function profileNames(request: Extract<CompletionRequest, {kind: 'profiles
 }
 
 /** Lists every profile the hub user may see into the list (a detached `__complete --refresh`). */
-async function refresh(selection: HubSelection): Promise<void> {
-  const wiring = wire()
+async function refresh(wiring: Wiring, selection: HubSelection): Promise<void> {
   const [hub, lists, {refreshNames}] = await Promise.all([
     wiring.completionHub(selection),
     wiring.completionLists(),

@@ -1,7 +1,6 @@
 // `cpcred credential <profile>`: cpcred as an exec credential plugin. kubectl runs it on every
 // command through a `--mode cpcred` kubeconfig, so it starts without oclif (node:util parseArgs)
 // and loads only what the warm path needs. stdout carries the ExecCredential and nothing else.
-import type {Printer} from '../adapters/printer.js'
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/access/exec-config.js'
 import {EXEC_INFO_ENV} from '../core/exec-credential/protocol.js'
@@ -15,7 +14,7 @@ import {
 } from './flags.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {parseProfileRef} from '../usecases/profile-ref.js'
-import {wire} from './wiring.js'
+import type {Wiring} from './wiring.js'
 
 export const CREDENTIAL_USAGE = usageLine('credential', 'NAMESPACE/NAME')
 
@@ -58,11 +57,9 @@ export function requestedApiVersion(execInfo: string | undefined): ExecApiVersio
   )
 }
 
-export async function runCredential(argv: string[], printer?: Printer): Promise<void> {
+export async function runCredential(wiring: Wiring, argv: string[]): Promise<void> {
   const {profile, flags} = parseCredentialArgs(argv)
-  const apiVersion = requestedApiVersion(process.env[EXEC_INFO_ENV])
-  const wiring = wire()
-  const out = printer ?? wiring.printer
+  const apiVersion = requestedApiVersion(wiring.env[EXEC_INFO_ENV])
   const {credentialCommand} = await import('../usecases/credential.js')
   let recent: ReturnType<typeof wiring.recentProfiles> | undefined
   const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))
@@ -75,12 +72,8 @@ export async function runCredential(argv: string[], printer?: Printer): Promise<
       store: (onProblem) => wiring.credentialStore(onProblem),
       answers: (store) => wiring.answers(store),
       stdinIsTTY: () => wiring.stdinIsTerminal(),
-      notices: {
-        warn: (message) => out.warn(message),
-        note: (message) => out.note(message),
-        pluginStderr: (text) => out.text(text, 'stderr'),
-      },
-      print: (output) => out.data(output),
+      notices: wiring.notices,
+      print: (output) => wiring.printer.data(output),
     },
     {
       args: argv,

@@ -2,7 +2,7 @@
 // gives it help text).
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
 import {ALL_NAMESPACES_FLAG, DOCUMENT_OUTPUT_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from './flags.js'
-import {wire} from './wiring.js'
+import {processWiring} from './wiring.js'
 
 export const DESCRIBE_FLAGS = {
   ...HUB_FLAGS,
@@ -24,7 +24,7 @@ export async function runDescribe(argv: string[]): Promise<void> {
     import('../usecases/describe-profile.js'),
     import('../core/describe/describe.js'),
   ])
-  const wiring = wire()
+  const wiring = processWiring()
   const {printer} = wiring
   const {hub, providers} = await wiring.session(flags)
   const described = await gatherDescription(

@@ -12,7 +12,6 @@ import {
 } from '../core/doctor/report.js'
 import {parseAccessQuestion} from '../core/doctor/target-access.js'
 import {QuietExit} from '../core/errors.js'
-import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {exportJson} from '../core/text/export.js'
 import {doctorCommand, type DoctorPorts} from '../usecases/doctor.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
@@ -24,9 +23,10 @@ import {
   PLACEMENT_FLAGS,
   PROVIDER_FLAGS,
   TARGET_FLAGS,
+  outputFlag,
 } from './flags.js'
 import {chosenShard} from './shard.js'
-import {wire, type Wiring} from './wiring.js'
+import {processWiring, type Wiring} from './wiring.js'
 
 export const DOCTOR_FLAGS = {
   ...HUB_FLAGS,
@@ -43,7 +43,7 @@ export const DOCTOR_FLAGS = {
     summary:
       "Ask each target whether the credential may do one action, as kubectl auth can-i does: 'VERB RESOURCE [-n NAMESPACE]' (its namespace is also the one whose rules are listed; default: default). Exit code 4 when it may not.",
   },
-  output: {kind: 'option', char: 'o', summary: 'Output format.', options: ['text', 'json'], default: 'text'},
+  ...outputFlag(['text', 'json']),
 } as const satisfies FlagTable
 
 const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')
@@ -51,9 +51,8 @@ const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')
 export async function runDoctor(argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(DOCTOR_FLAGS, argv, DOCTOR_USAGE)
   const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
-  checkLabelSelector(flags.selector)
   const can = flags.can === undefined ? undefined : parseAccessQuestion(flags.can)
-  const wiring = wire()
+  const wiring = processWiring()
   const {printer} = wiring
   const report = await doctorCommand(await doctorPorts(wiring), {
     hub: hubSelection(flags),

@@ -22,8 +22,9 @@ import {
   PROVIDER_FLAGS,
   TARGET_FLAGS,
   VERBOSE_FLAG,
+  outputFlag,
 } from './flags.js'
-import {wire, type Wiring} from './wiring.js'
+import {processWiring, type Wiring} from './wiring.js'
 
 export const EXEC_USAGE = usageLine('exec', '[PROFILE...] -- COMMAND [ARGS...]')
 
@@ -38,14 +39,10 @@ export const EXEC_FLAGS = {
     kind: 'boolean',
     summary: 'Stop starting targets after the first failure, and stop the running ones.',
   },
-  output: {
-    kind: 'option',
-    char: 'o',
-    summary:
-      'What stdout carries for many targets: text (their output; a summary on stderr), json|yaml (a record per target with its stdout and stderr, at the end) or jsonl (a record per target as it ends).',
-    options: ['text', 'json', 'yaml', 'jsonl'],
-    default: 'text',
-  },
+  ...outputFlag(
+    ['text', 'json', 'yaml', 'jsonl'],
+    'What stdout carries for many targets: text (their output; a summary on stderr), json|yaml (a record per target with its stdout and stderr, at the end) or jsonl (a record per target as it ends).',
+  ),
   timeout: {
     kind: 'duration',
     summary:
@@ -130,7 +127,7 @@ export function ownArgs(argv: string[]): string[] {
 
 /** The router's entry (src/cli/router.ts): runs exec and exits with its code. */
 export function run(argv: string[]): void {
-  void runToExit(() => runExec(wire(), argv.slice(1)))
+  void runToExit(() => runExec(processWiring(), argv.slice(1)))
 }
 
 /** Runs exec; the exit code is the command's for one target, 0 or 1 for many. */

@@ -24,8 +24,20 @@ interface CommonSpec {
 export type FlagSpec = CommonSpec &
   (
     | {kind: 'boolean'}
-    | {kind: 'string'; multiple?: boolean; default?: string}
-    | {kind: 'option'; options: readonly string[]; default?: string}
+    | {
+        kind: 'string'
+        multiple?: boolean
+        default?: string
+        /** A rule the value given must keep: throws a UsageError that says what is wrong. */
+        check?: (value: string) => void
+      }
+    | {
+        kind: 'option'
+        options: readonly string[]
+        default?: string
+        /** Words read as one of the options, not shown in help: old names that scripts still use. */
+        aliases?: Readonly<Record<string, string>>
+      }
     | {kind: 'integer'; min?: number; default?: number}
     /** Written like 90s, 5m or 1h30m; read as milliseconds. */
     | {kind: 'duration'; default?: string}
@@ -170,8 +182,8 @@ function unknownFlag(shown: string, table: FlagTable, usage: string, word = show
   return new UsageError(nearest ? `${what} (did you mean ${nearest.flag}?)` : what, usage)
 }
 
-/** Checks and converts raw values by the table (exported for the agreement test). */
-export function readFlagValues<T extends FlagTable>(
+/** Checks and converts raw values by the table. */
+function readFlagValues<T extends FlagTable>(
   table: T,
   raw: Record<string, string | boolean | (string | boolean)[] | undefined>,
   usage?: string,
@@ -198,11 +210,15 @@ function readValue(name: string, spec: FlagSpec, given: unknown): unknown {
     case 'boolean':
       return given === true
     case 'string':
-      return spec.multiple
-        ? ((given as string[] | undefined) ?? [])
-        : ((given as string | undefined) ?? spec.default)
+      if (spec.multiple) return (given as string[] | undefined) ?? []
+      if (given !== undefined) spec.check?.(given as string)
+      return (given as string | undefined) ?? spec.default
     case 'option': {
-      const value = (given as string | undefined) ?? spec.default
+      const written = (given as string | undefined) ?? spec.default
+      const value =
+        written !== undefined && spec.aliases && Object.hasOwn(spec.aliases, written)
+          ? spec.aliases[written]
+          : written
       if (value !== undefined && !spec.options.includes(value))
         throw new UsageError(`${flag} ${JSON.stringify(value)} is not one of ${spec.options.join(', ')}`)
       return value

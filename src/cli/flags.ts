@@ -2,10 +2,14 @@
 // the fast path reads them without oclif.
 import {PROFILE_VERSIONS} from '../core/profiles/cluster-profile.js'
 import {formatDuration} from '../core/duration.js'
+import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {DEFAULT_PLUGIN_TIMEOUT_MS} from '../usecases/run-plugin.js'
 import type {HubSelection} from '../adapters/hub.js'
 import type {FlagTable, FlagValues} from './flag-table.js'
+import {NO_CACHE_FLAG, VERBOSE_FLAG} from './pipeline-flags.js'
 import type {PipelineInput} from '../usecases/credential-pipeline.js'
+
+export {VERBOSE_FLAG}
 
 export const HUB_FLAGS = {
   kubeconfig: {
@@ -62,27 +66,44 @@ export const SELECTOR_FLAG = {
     kind: 'string',
     char: 'l',
     summary: 'Label selector to filter ClusterProfiles on (e.g. -l env=prod,tier!=test).',
+    // Refused as the API server would refuse it, before any request.
+    check: (selector) => checkLabelSelector(selector),
   },
 } as const satisfies FlagTable
 
-export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'name'] as const
+/** What every command's -o calls the format for people (a table, a report, a summary). */
+export const TEXT_FORMAT = 'text'
+
+/**
+ * The one declaration of -o/--output: these formats, the first the default. `table`, the name list
+ * and whoami gave the format for people before, is still read as text (scripts use it) but not shown.
+ */
+export function outputFlag<const F extends readonly [string, ...string[]]>(
+  formats: F,
+  summary = 'Output format.',
+): {
+  output: {kind: 'option'; char: 'o'; summary: string; options: F; default: F[0]; aliases: {table: 'text'}}
+} {
+  return {
+    output: {
+      kind: 'option',
+      char: 'o',
+      summary,
+      options: formats,
+      default: formats[0],
+      aliases: {table: TEXT_FORMAT},
+    },
+  }
+}
+
+export const OUTPUT_FORMATS = [TEXT_FORMAT, 'wide', 'json', 'yaml', 'name'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
 /** -o for commands that print profiles. */
-export const OUTPUT_FLAG = {
-  output: {kind: 'option', char: 'o', summary: 'Output format.', options: OUTPUT_FORMATS, default: 'table'},
-} as const satisfies FlagTable
+export const OUTPUT_FLAG = outputFlag(OUTPUT_FORMATS) satisfies FlagTable
 
 /** -o for commands that print one document: a report for people, or its data. */
-export const DOCUMENT_OUTPUT_FLAG = {
-  output: {
-    kind: 'option',
-    char: 'o',
-    summary: 'Output format.',
-    options: ['text', 'json', 'yaml'],
-    default: 'text',
-  },
-} as const satisfies FlagTable
+export const DOCUMENT_OUTPUT_FLAG = outputFlag([TEXT_FORMAT, 'json', 'yaml']) satisfies FlagTable
 
 export const PROVIDER_FLAGS = {
   'provider-file': {
@@ -164,10 +185,7 @@ export const IMPERSONATION_FLAGS = {
 
 /** How credentials are obtained: the commands that run plugins (credential, exec). */
 export const CREDENTIAL_RUN_FLAGS = {
-  'no-cache': {
-    kind: 'boolean',
-    summary: 'Always run the plugin; neither read nor write the credential cache.',
-  },
+  ...NO_CACHE_FLAG,
   'cache-ttl': {kind: 'duration', summary: 'Cache credentials that carry no expiry for this long (e.g. 5m).'},
   'plugin-timeout': {
     kind: 'duration',
@@ -190,10 +208,6 @@ export const CREDENTIAL_RUN_FLAGS = {
     summary:
       "Run the plugin again rather than hand out a cached credential that expires sooner than this (default: exec the lesser of 5m and half the credential's lifetime; credential 1m).",
   },
-} as const satisfies FlagTable
-
-export const VERBOSE_FLAG = {
-  verbose: {kind: 'boolean', char: 'v', summary: 'Say what cpcred does (secrets are never printed).'},
 } as const satisfies FlagTable
 
 /** The pipeline's part of what the flags of a command that runs plugins (credential, exec) say. */

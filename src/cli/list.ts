@@ -66,7 +66,7 @@ export async function runList(argv: string[]): Promise<void> {
       'select with -n, -A and -l; to see one profile: cpcred describe NAME',
     )
   }
-  const [{wire}, {chosenShard}, {listPrinter}, {listCommand}, {placementInput, sayLeftOut}] =
+  const [{processWiring}, {chosenShard}, {listPrinter}, {listCommand}, {placementInput, sayLeftOut}] =
     await Promise.all([
       import('./wiring.js'),
       import('./shard.js'),
@@ -82,7 +82,7 @@ export async function runList(argv: string[]): Promise<void> {
       'list --placement without -w; to follow a fleet: cpcred list -l SELECTOR -w',
     )
   }
-  const wiring = wire()
+  const wiring = processWiring()
   const {printer} = wiring
   const shard = chosenShard(flags.shard, true, printer)
   const {hub, providers} = await wiring.session(flags)

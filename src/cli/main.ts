@@ -4,9 +4,16 @@ import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Interfaces} from '@oclif/core'
+import type {CommandBundle} from './fast-path-commands.js'
 import {runToExit} from './run-to-exit.js'
 import {invokedName} from './wiring.js'
 import {VERSION_WORDS} from './version.js'
+
+/** What each bundle of dist/fast that runs a command line is built from, for bin/dev.mjs. */
+const SOURCE_BUNDLES: Record<CommandBundle, () => Promise<{run(argv: string[]): void}>> = {
+  'fast-path': () => import('./fast-path.js'),
+  exec: () => import('./exec.js'),
+}
 
 export interface RunOptions {
   development?: boolean
@@ -18,8 +25,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
   if (options.development) {
     // bin/dev.mjs runs the sources: the fast-path commands come from them too.
     const where = (await import('./router.js')).route(argv)
-    if (where === 'fast-path') return (await import('./fast-path.js')).run(argv)
-    if (where === 'exec') return (await import('./exec.js')).run(argv)
+    if (where !== 'oclif') return (await SOURCE_BUNDLES[where]()).run(argv)
   }
   await runToExit(async () => {
     const {run: runCommand, flush, settings} = await import('@oclif/core')

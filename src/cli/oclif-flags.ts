@@ -36,7 +36,14 @@ function oclifFlag(name: string, spec: FlagSpec) {
     case 'string':
       return spec.multiple
         ? Flags.string({...common, multiple: true})
-        : Flags.string({...common, default: spec.default})
+        : Flags.string({
+            ...common,
+            default: spec.default,
+            parse: async (input) => {
+              spec.check?.(input)
+              return input
+            },
+          })
     case 'option':
       return Flags.string({...common, options: [...spec.options], default: spec.default})
     case 'integer':

@@ -1,4 +1,4 @@
-// The profile argument of the commands that work on one profile, for their help.
+// The profile argument of the commands that work on one profile.
 import {Args} from '@oclif/core'
 
 export const profileArg = Args.string({

@@ -1,37 +1,42 @@
 // The one command router: which code runs a command line. bin/run.js calls `main` (this module is
 // the small bundle dist/fast/router.cjs); bin/dev.mjs calls `route` on the sources. What kubectl and
-// CI run all the time comes from CommonJS bundles in dist/fast, loaded with require: no ES module
-// loader and no oclif on the way. `credential` and `exec` first ask for the last answer to the same
-// question (dist/fast/answer.cjs); everything else, and --help, goes to oclif (src/cli/main.ts).
+// CI run all the time (src/cli/fast-path-commands.ts) comes from CommonJS bundles in dist/fast,
+// loaded with require: no ES module loader and no oclif on the way. `credential` and `exec` first ask
+// for the last answer to the same question (dist/fast/answer.cjs); everything else, and --help, goes
+// to oclif (src/cli/main.ts).
+import {
+  COMPLETE_COMMAND,
+  FAST_PATH_COMMANDS,
+  HELP_FLAGS,
+  isFastPathCommand,
+  type CommandBundle,
+} from './fast-path-commands.js'
 import {isBuiltinPlugin} from './plugins/names.js'
 
-/** The hidden command the shell completion scripts call (src/hooks/completion-scripts.ts). */
-export const COMPLETE_COMMAND = '__complete'
+export {COMPLETE_COMMAND}
 
-/** A bundle of dist/fast (built from src/cli/<name>.ts), or oclif. */
-export type Route = 'fast-path' | 'exec' | 'oclif'
+/** A bundle of dist/fast that runs a command line, or oclif. */
+export type Route = CommandBundle | 'oclif'
 
-const FAST_PATH_COMMANDS = new Set(['credential', 'list', 'ls'])
-
-const asksForHelp = (args: string[]) => args.some((arg) => arg === '--help' || arg === '-h')
+const asksForHelp = (args: string[]) => args.some((arg) => HELP_FLAGS.includes(arg))
 
 /** Where these arguments run. Help is oclif's; completion words are the user's, never a request for help. */
 export function route(argv: string[]): Route {
   const [command = ''] = argv
-  if (command === COMPLETE_COMMAND) return 'fast-path'
-  if (command === 'exec') {
-    // After -- the words are the user's command's (`cpcred exec x -- kubectl --help`).
-    const separator = argv.indexOf('--')
-    return asksForHelp(separator === -1 ? argv : argv.slice(0, separator)) ? 'oclif' : 'exec'
-  }
-  if (asksForHelp(argv)) return 'oclif'
-  if (FAST_PATH_COMMANDS.has(command) || (command === 'plugin' && isBuiltinPlugin(argv[1])))
-    return 'fast-path'
-  return 'oclif'
+  if (!isFastPathCommand(command)) return 'oclif'
+  const {bundle} = FAST_PATH_COMMANDS[command]
+  if (command === COMPLETE_COMMAND) return bundle
+  if (command === 'plugin' && !isBuiltinPlugin(argv[1])) return 'oclif'
+  // After exec's -- the words are the user's command's (`cpcred exec x -- kubectl --help`).
+  const separator = command === 'exec' ? argv.indexOf('--') : -1
+  return asksForHelp(separator === -1 ? argv : argv.slice(0, separator)) ? 'oclif' : bundle
 }
 
 /** Whether the last answer to the same question may be given before any command code loads. */
-export const answerable = (argv: string[]): boolean => argv[0] === 'credential' || argv[0] === 'exec'
+export function answerable(argv: string[]): boolean {
+  const [command = ''] = argv
+  return isFastPathCommand(command) && FAST_PATH_COMMANDS[command].answerable
+}
 
 interface Bundle {
   /** Runs the command line and exits the process with its code. */

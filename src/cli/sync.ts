@@ -15,10 +15,11 @@ import {
   PLACEMENT_FLAGS,
   PROVIDER_FLAGS,
   TARGET_FLAGS,
+  outputFlag,
 } from './flags.js'
 import {healthSkips, isSelecting, placementInput} from './targets.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
-import {wire, type Wiring} from './wiring.js'
+import {processWiring, type Wiring} from './wiring.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {defaultMergeTarget} from '../usecases/write-kubeconfig.js'
 import {chosenShard} from './shard.js'
@@ -56,7 +57,7 @@ export const SYNC_FLAGS = {
     summary: 'Keep following the hub (watch API) and apply each change, until interrupted.',
     exclusive: ['dry-run'],
   },
-  output: {kind: 'option', char: 'o', summary: 'Summary format.', options: ['text', 'json'], default: 'text'},
+  ...outputFlag(['text', 'json'], 'Summary format.'),
 } as const satisfies FlagTable
 
 const SYNC_USAGE = usageLine('sync', '')
@@ -83,7 +84,7 @@ export async function runSync(argv: string[]): Promise<void> {
       'for a kubeconfig on stdout: cpcred kubeconfig -l SELECTOR (or --all)',
     )
   }
-  const wiring = wire()
+  const wiring = processWiring()
   const {printer} = wiring
   const [{hub, providers}, files, preferences] = await Promise.all([
     wiring.session(flags),

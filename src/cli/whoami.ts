@@ -1,8 +1,15 @@
 // `cpcred whoami [PROFILE]`: its flags, its ports from the wiring, and how the review is shown
 // (src/commands/whoami.ts gives it help text).
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
-import {ALL_NAMESPACES_FLAG, CREDENTIAL_RUN_FLAGS, HUB_FLAGS, hubSelection, PROVIDER_FLAGS} from './flags.js'
-import {wire} from './wiring.js'
+import {
+  ALL_NAMESPACES_FLAG,
+  CREDENTIAL_RUN_FLAGS,
+  DOCUMENT_OUTPUT_FLAG,
+  HUB_FLAGS,
+  hubSelection,
+  PROVIDER_FLAGS,
+} from './flags.js'
+import {processWiring} from './wiring.js'
 import {renderSelf, whoamiCommand} from '../usecases/whoami.js'
 
 export const WHOAMI_FLAGS = {
@@ -11,13 +18,7 @@ export const WHOAMI_FLAGS = {
   ...PROVIDER_FLAGS,
   'no-cache': CREDENTIAL_RUN_FLAGS['no-cache'],
   'plugin-timeout': CREDENTIAL_RUN_FLAGS['plugin-timeout'],
-  output: {
-    kind: 'option',
-    char: 'o',
-    summary: 'Output format.',
-    options: ['table', 'json', 'yaml'],
-    default: 'table',
-  },
+  ...DOCUMENT_OUTPUT_FLAG,
 } as const satisfies FlagTable
 
 const WHOAMI_USAGE = usageLine('whoami', '[PROFILE]')
@@ -25,7 +26,7 @@ const WHOAMI_USAGE = usageLine('whoami', '[PROFILE]')
 export async function runWhoami(argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(WHOAMI_FLAGS, argv, WHOAMI_USAGE)
   const profile = atMostOneOperand(positionals, WHOAMI_USAGE)
-  const wiring = wire()
+  const wiring = processWiring()
   const {printer} = wiring
   const providers = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
   const review = await whoamiCommand(
@@ -37,11 +38,7 @@ export async function runWhoami(argv: string[]): Promise<void> {
       plugins: wiring.plugins,
       cache: () => wiring.credentialStore(),
       target: wiring.target,
-      notices: {
-        warn: (message) => printer.warn(message),
-        note: (message) => printer.note(message),
-        pluginStderr: (text) => printer.text(text, 'stderr'),
-      },
+      notices: wiring.notices,
     },
     {
       profile,
@@ -52,6 +49,6 @@ export async function runWhoami(argv: string[]): Promise<void> {
       stdinIsTTY: printer.stdinIsTTY,
     },
   )
-  if (flags.output === 'table') printer.cells(renderSelf(review))
+  if (flags.output === 'text') printer.cells(renderSelf(review))
   else printer.data(await (await import('../core/text/export.js')).exportData(review, flags.output))
 }

@@ -1,6 +1,7 @@
-// The one place where adapters are built and handed to use cases. Every front end (the fast-path
-// commands in src/cli and the oclif classes in src/commands) calls `wire()` and gets the ports it
-// needs from it; no front end imports an adapter itself (the layer rule in .dependency-cruiser.cjs).
+// The one place where adapters are built and handed to use cases. A run builds it once, in its entry
+// point (processWiring), and every front end (the fast-path commands in src/cli and the oclif classes
+// in src/commands) gets the ports it needs from that one; no front end imports an adapter itself (the
+// layer rule in .dependency-cruiser.cjs).
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
 import path from 'node:path'
@@ -13,7 +14,6 @@ import * as interrupts from '../adapters/interrupts.js'
 import type {LoadedProviders} from '../adapters/providers.js'
 import type {Provider} from '../core/access/provider-file.js'
 import type {ProviderSelection} from '../core/access/provider-selection.js'
-import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import type {DoctorPorts} from '../usecases/doctor.js'
 import type {RecentProfilePorts} from '../usecases/recent-profile.js'
 import type {TargetHub} from '../usecases/exec-targets.js'
@@ -36,6 +36,7 @@ import type {
   SavedHubStore,
   KubeconfigFiles,
   KubectlPreferences,
+  Notices,
   PluginProcessRunner,
   ProviderSource,
   RenewCredential,
@@ -49,7 +50,6 @@ import {hubSelection, type HubFlagValues} from './flags.js'
 export interface SessionFlags extends HubFlagValues {
   'provider-file'?: string
   'access-provider'?: string[]
-  selector?: string
 }
 
 /** The consumer's providers as read, and the usage error that says where to declare one when there is none. */
@@ -62,8 +62,12 @@ export interface Session {
 }
 
 export interface Wiring {
+  /** The environment every member reads (process.env, or a test's). */
+  readonly env: NodeJS.ProcessEnv
   /** This process's output boundary (stdout/stderr through the output sink). */
   readonly printer: Printer
+  /** Warnings, notes and plugins' stderr, through the printer (what the credential pipeline says). */
+  readonly notices: Notices
   /** The hub and the providers of these flags; provider-file warnings are said once, here. */
   session(flags: SessionFlags): Promise<Session>
   /** The user's kubeconfig files: atomic, through symlinks, locked while merging. */
@@ -144,6 +148,7 @@ export interface Wiring {
 /** How kubectl starts this very cpcred from a kubeconfig (--mode cpcred): see adapters/self-command.ts. */
 export {cpcredCommand, invokedName}
 
+/** A wiring of its own for this environment; a run takes the one processWiring() built. */
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   let printer: Printer | undefined
 
@@ -174,6 +179,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       (await import('../adapters/self-review.js')).targetPort.reviewAccess(resolution, credential, question),
   }
   const wiring: Wiring = {
+    env,
     async savedHub() {
       const {readSavedHub, savedHubFile, writeSavedHub} = await import('../adapters/hub-choice.js')
       return {
@@ -185,8 +191,12 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     get printer() {
       return (printer ??= processPrinter(env))
     },
+    notices: {
+      warn: (message) => wiring.printer.warn(message),
+      note: (message) => wiring.printer.note(message),
+      pluginStderr: (text) => wiring.printer.text(text, 'stderr'),
+    },
     async session(flags) {
-      checkLabelSelector(flags.selector)
       const {loadProviders, requireProviders} = await import('../adapters/providers.js')
       const [hub, loaded] = await Promise.all([
         wiring.openHub(hubSelection(flags)),
@@ -288,15 +298,15 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     // The credential pipeline and exec
     interrupts,
     async recentProfiles(selection, apiVersion) {
-      const [{summarizeHub}, {ProfileSnapshots}, {cacheDir}] = await Promise.all([
+      const [{summarizeHub}, {ProfileSnapshots}, {cacheDir}, {isOutage}] = await Promise.all([
         import('../adapters/hub-summary.js'),
         import('../adapters/profile-snapshots.js'),
         import('../adapters/cache-dir.js'),
+        import('../adapters/kube-errors.js'),
       ])
       const summarized = await summarizeHub(selection, cacheDir('hubs', env), env)
       const snapshots = new ProfileSnapshots(cacheDir('profiles', env))
       const {identity, pin, namespace} = summarized.summary
-      let isOutage: ((error: unknown) => boolean) | undefined
       return {
         now: Date.now,
         snapshots,
@@ -306,11 +316,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
           pin,
           namespace,
           async readProfile(ref, {remember, idleTimeoutMs}) {
-            const [{findProfile}, kubeErrors] = await Promise.all([
-              import('../usecases/find-profiles.js'),
-              import('../adapters/kube-errors.js'),
-            ])
-            isOutage = kubeErrors.isOutage
+            const {findProfile} = await import('../usecases/find-profiles.js')
             const client = await hubConnector.connect(await summarized.config(), {
               apiVersion,
               versionCache: remember ? snapshots.servedVersion(identity) : undefined,
@@ -322,7 +328,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
               await client.close()
             }
           },
-          isOutage: (error) => isOutage?.(error) ?? false,
+          isOutage,
         },
       }
     },
@@ -430,7 +436,17 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   return wiring
 }
 
+let built: Wiring | undefined
+
+/**
+ * This run's wiring: built once, on the entry point's first call (the fast-path bundles' run, the
+ * oclif commands' run), and the same for every front after it.
+ */
+export function processWiring(): Wiring {
+  return (built ??= wire(process.env))
+}
+
 /** What every run needs when it fails: the printer and the signal it must die of (runToExit). */
-export function wireEnding(env: NodeJS.ProcessEnv = process.env): Pick<Wiring, 'printer' | 'interrupts'> {
-  return {printer: processPrinter(env), interrupts}
+export function wireEnding(): Pick<Wiring, 'printer' | 'interrupts'> {
+  return processWiring()
 }

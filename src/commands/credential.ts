@@ -1,5 +1,6 @@
 import {Command} from '@oclif/core'
 import {CREDENTIAL_FLAGS, runCredential} from '../cli/credential.js'
+import {processWiring} from '../cli/wiring.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 
 // kubectl normally reaches `cpcred credential` through bin/run.js's fast path, which never loads
@@ -18,6 +19,6 @@ The plugin runs in a process group of its own: --plugin-timeout or a signal to c
   static override examples = ['<%= config.bin %> credential fleet-prod/eu-west-1 --kubeconfig ~/.kube/hub -v']
 
   async run(): Promise<void> {
-    await runCredential(this.argv)
+    await runCredential(processWiring(), this.argv)
   }
 }

@@ -1,6 +1,6 @@
 import {Command} from '@oclif/core'
 import {EXEC_FLAGS, runExec} from '../cli/exec.js'
-import {wire} from '../cli/wiring.js'
+import {processWiring} from '../cli/wiring.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 export default class Exec extends Command {
   static override summary = 'Run a command against one or many target clusters with fresh credentials.'
@@ -26,6 +26,6 @@ For CI (see docs/ci.md): --shard splits what -l/--all select across the CI syste
   // kubectl-style parsing happens in src/cli/exec.ts (the fast path, without oclif); bin/run.js
   // only comes here for --help. The flags above are the same ones, for the help text.
   async run(): Promise<void> {
-    this.exit(await runExec(wire(), this.argv))
+    this.exit(await runExec(processWiring(), this.argv))
   }
 }

@@ -1,7 +1,7 @@
 import {Command} from '@oclif/core'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {runVersion, VERSION_FLAGS} from '../cli/version.js'
-import {wire} from '../cli/wiring.js'
+import {processWiring} from '../cli/wiring.js'
 
 export default class Version extends Command {
   static override summary =
@@ -12,6 +12,6 @@ export default class Version extends Command {
   static override flags = oclifFlags(VERSION_FLAGS)
 
   async run(): Promise<void> {
-    await runVersion(wire(), this.argv)
+    await runVersion(processWiring(), this.argv)
   }
 }

@@ -4,7 +4,8 @@ import {chmod, lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile} fr
 import os from 'node:os'
 import path from 'node:path'
 import {after, describe, it} from 'node:test'
-import {CacheStore, isRecord} from '../../src/adapters/cache-store.js'
+import {CacheStore} from '../../src/adapters/cache-store.js'
+import {isRecord} from '../../src/core/json.js'
 
 interface Entry {
   n: number

@@ -7,6 +7,10 @@ import type {Command} from '@oclif/core'
 import {CREDENTIAL_FLAGS} from '../../src/cli/credential.js'
 import {EXEC_FLAGS} from '../../src/cli/exec.js'
 import {flagShapes, parseFlags, type FlagTable} from '../../src/cli/flag-table.js'
+import {OUTPUT_FLAG, SELECTOR_FLAG} from '../../src/cli/flags.js'
+import {readdirSync} from 'node:fs'
+import {oclifFlags} from '../../src/cli/oclif-flags.js'
+import {ExitCode, isCpcredError} from '../../src/core/errors.js'
 import Credential from '../../src/commands/credential.js'
 import Exec from '../../src/commands/exec.js'
 import PluginSecretreader from '../../src/commands/plugin/secretreader.js'
@@ -144,5 +148,58 @@ describe('both parsers read values by the same rules', () => {
     await assert.rejects(flags.count!.parse('0'), /--count "0" is not a whole number of 1 or more/)
     assert.equal(await flags.wait!.parse('1m30s'), 90_000)
     await assert.rejects(flags.wait!.parse('soon'), /is not a duration/)
+  })
+})
+
+describe('-l is read where the flags are read', () => {
+  const refused = (error: unknown) =>
+    isCpcredError(error) &&
+    error.exitCode === ExitCode.Usage &&
+    error.message.startsWith('-l "env in prod" is not a label selector: ')
+
+  it('refuses a selector the API server would refuse, by either parser, with the same error', async () => {
+    assert.throws(() => parseFlags(SELECTOR_FLAG, ['-l', 'env in prod'], 'usage'), refused)
+    assert.throws(() => parseFlags(SELECTOR_FLAG, ['--selector=env in prod'], 'usage'), refused)
+    const oclif = oclifFlags(SELECTOR_FLAG).selector as unknown as {parse(input: string): Promise<string>}
+    await assert.rejects(oclif.parse('env in prod'), refused)
+  })
+
+  it('passes a good one on as it was written', async () => {
+    assert.equal(
+      parseFlags(SELECTOR_FLAG, ['-l', 'env in (prod),tier!=test'], 'usage').flags.selector,
+      'env in (prod),tier!=test',
+    )
+    assert.equal(parseFlags(SELECTOR_FLAG, [], 'usage').flags.selector, undefined)
+    const oclif = oclifFlags(SELECTOR_FLAG).selector as unknown as {parse(input: string): Promise<string>}
+    assert.equal(await oclif.parse('env=prod'), 'env=prod')
+  })
+})
+
+describe('-o', () => {
+  it('calls the format for people text in every command, and shows only that name', async () => {
+    const dir = new URL('../../src/commands/', import.meta.url)
+    const files = readdirSync(dir, {recursive: true, encoding: 'utf8'}).filter((file) => file.endsWith('.ts'))
+    let withOutput = 0
+    for (const file of files) {
+      const command = (await import(new URL(file, dir).href)) as {default: typeof Command}
+      const output = (command.default.flags as Record<string, {options?: string[]; default?: unknown}>)
+        ?.output
+      if (!output) continue
+      withOutput++
+      assert.ok(output.options?.includes('text'), `${file}: ${output.options?.join('|')}`)
+      assert.ok(!output.options?.includes('table'), `${file} shows table`)
+      assert.equal(output.default, 'text', file)
+    }
+    assert.ok(withOutput >= 7, `${withOutput} commands have -o`)
+  })
+
+  it('still reads table, the old name of the format for people, as text', () => {
+    assert.equal(parseFlags(OUTPUT_FLAG, ['-o', 'table'], 'usage').flags.output, 'text')
+    assert.equal(parseFlags(OUTPUT_FLAG, ['--output=wide'], 'usage').flags.output, 'wide')
+    assert.equal(parseFlags(OUTPUT_FLAG, [], 'usage').flags.output, 'text')
+    assert.throws(
+      () => parseFlags(OUTPUT_FLAG, ['-o', 'constructor'], 'usage'),
+      /is not one of text, wide, json, yaml, name/,
+    )
   })
 })

@@ -66,4 +66,28 @@ describe('one place for each concern', () => {
       'build it with namespacedPath (core/profiles/names.ts), which checks each segment',
     )
   })
+
+  it('only core/json.ts says what a plain object is', () => {
+    assert.deepEqual(
+      found(
+        /(typeof (\w+) === 'object' && \2 !== null|(\w+) !== null && typeof \3 === 'object') && !Array\.isArray/,
+        ['core/json.ts'],
+      ),
+      [],
+      'import isRecord from core/json.ts',
+    )
+  })
+
+  it('a run builds the wiring once: fronts take processWiring() or are handed it', () => {
+    const allowed = ['cli/wiring.ts']
+    assert.deepEqual(
+      found(/\bwire\(/, allowed),
+      [],
+      'use processWiring() (cli/wiring.ts), or take the wiring as an argument',
+    )
+  })
+
+  it('every -o/--output is declared by outputFlag (cli/flags.ts)', () => {
+    assert.deepEqual(found(/char: 'o'|\boutput: \{/, ['cli/flags.ts']), [], 'use outputFlag(formats)')
+  })
 })

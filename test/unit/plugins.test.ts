@@ -422,13 +422,19 @@ describe('token-request answer', () => {
 })
 
 describe('runBuiltinPlugin', () => {
-  function io(env: NodeJS.ProcessEnv): PluginIo & {out: string[]} {
+  function io(env: NodeJS.ProcessEnv): PluginIo & {out: string[]; hubsOpened: number} {
     const out: string[] = []
-    return {
+    const fake = {
       env,
       out,
+      hubsOpened: 0,
       printer: printerFor({stdout: {write: (text: string) => out.push(text)}, stderr: {write: () => true}}),
+      openHub: () => {
+        fake.hubsOpened++
+        return Promise.reject(new Error('no hub in this test'))
+      },
     }
+    return fake
   }
 
   it('names the plugin in its errors and keeps their exit code; fails before any hub call', async () => {
@@ -439,6 +445,7 @@ describe('runBuiltinPlugin', () => {
     const range = await rejected(runBuiltinPlugin('token-request', ['--expiration-seconds', '60'], fake))
     assert.match(range.message, /^token-request: --expiration-seconds 60 is out of range/)
     assert.deepEqual(fake.out, [], 'nothing on stdout')
+    assert.equal(fake.hubsOpened, 0, 'no hub opened')
   })
 
   it('refuses an unknown plugin', async () => {

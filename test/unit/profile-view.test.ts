@@ -43,7 +43,7 @@ describe('profile view', () => {
   })
 
   it('renders the table with NAMESPACE first under -A', () => {
-    const out = shown([healthy, profile('b', 'ns2')], {output: 'table', allNamespaces: true, now})
+    const out = shown([healthy, profile('b', 'ns2')], {output: 'text', allNamespaces: true, now})
     assert.equal(
       out,
       [

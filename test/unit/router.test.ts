@@ -1,6 +1,11 @@
 import {describe, it} from 'node:test'
 import assert from 'node:assert/strict'
+import {readFileSync} from 'node:fs'
 import {answerable, COMPLETE_COMMAND, route} from '../../src/cli/router.js'
+import {FAST_BUNDLES, FAST_PATH_COMMANDS} from '../../src/cli/fast-path-commands.js'
+import {asksForFullPath} from '../../src/cli/answer.js'
+import {CREDENTIAL_FLAGS} from '../../src/cli/credential.js'
+import {EXEC_FLAGS} from '../../src/cli/exec.js'
 
 describe('the command router', () => {
   const cases: Array<[string[], ReturnType<typeof route>]> = [
@@ -33,5 +38,43 @@ describe('the command router', () => {
     assert.equal(answerable(['exec', 'ns/a', '--', 'true']), true)
     assert.equal(answerable(['list']), false)
     assert.equal(answerable([]), false)
+  })
+
+  it('sends each command of the fast-path table to its bundle, and asks for answers as the table says', () => {
+    for (const [command, {bundle, answerable: answered}] of Object.entries(FAST_PATH_COMMANDS)) {
+      const argv = command === 'plugin' ? [command, 'secretreader'] : [command, 'ns/a', '--', 'true']
+      assert.equal(route(argv), bundle, command)
+      assert.equal(answerable(argv), answered, command)
+      assert.ok(bundle in FAST_BUNDLES, `${bundle} is built`)
+    }
+  })
+
+  it('builds every bundle the router and bin/ load, from sources that exist', () => {
+    const root = new URL('../../', import.meta.url)
+    for (const source of Object.values(FAST_BUNDLES))
+      assert.ok(readFileSync(new URL(source, root)).length > 0)
+    for (const loaded of ['answer', 'router']) assert.ok(loaded in FAST_BUNDLES, loaded)
+    for (const bin of ['bin/run.js', 'bin/kubectl_complete-cpcred']) {
+      const required = [...readFileSync(new URL(bin, root), 'utf8').matchAll(/dist\/fast\/([\w-]+)\.cjs/g)]
+      assert.ok(required.length > 0, bin)
+      for (const [, name] of required) assert.ok(name! in FAST_BUNDLES, `${bin} loads ${name}`)
+    }
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+      scripts: Record<string, string>
+    }
+    assert.match(pkg.scripts['build:fast']!, /scripts\/build-fast\.ts/, 'the build reads the table')
+  })
+
+  it('gives no last answer after a flag that explains or skips the cache, as the command tables spell them', () => {
+    for (const table of [CREDENTIAL_FLAGS, EXEC_FLAGS]) {
+      for (const [name, spec] of Object.entries(table)) {
+        const words = [`--${name}`, `--${name}=true`, ...('char' in spec ? [`-${spec.char}`] : [])]
+        const fullPath = name === 'verbose' || name === 'no-cache'
+        for (const word of words) assert.equal(asksForFullPath(word), fullPath, word)
+      }
+    }
+    for (const help of ['--help', '-h', '--help=true']) assert.equal(asksForFullPath(help), true, help)
+    for (const other of ['--verbosely', '-vv', 'ns/verbose', '--no-cache-please'])
+      assert.equal(asksForFullPath(other), false, other)
   })
 })

@@ -2,19 +2,15 @@
 // share: how they find the hub on the command line, and printing the ExecCredential. kubectl runs
 // these plugins on every request, so this module loads only small modules; stdout carries the
 // ExecCredential and nothing else. The rules they share are src/core/exec-credential/exec-info.ts's.
-import type {Printer} from '../../adapters/printer.js'
 import {UsageError} from '../../core/errors.js'
-import {renderExecCredential} from '../../core/exec-credential/protocol.js'
+import {EXEC_INFO_ENV, renderExecCredential} from '../../core/exec-credential/protocol.js'
 import type {PluginAnswer} from '../../usecases/read-secret-token.js'
+import type {HubOpener} from '../../usecases/ports.js'
 import {parseFlags, type FlagTable, type FlagValues} from '../flag-table.js'
-import {wire} from '../wiring.js'
+import type {Wiring} from '../wiring.js'
 
-export interface PluginIo {
-  env: NodeJS.ProcessEnv
-  printer: Printer
-}
-
-export const processIo = (): PluginIo => ({env: process.env, printer: wire().printer})
+/** What a plugin's front needs of the run's wiring: its environment, the printer and the hub. */
+export type PluginIo = Pick<Wiring, 'env' | 'printer' | 'openHub'>
 
 /** How the built-in plugins find the hub, and -v; each plugin adds its own -n. */
 export const PLUGIN_HUB_FLAGS = {
@@ -40,8 +36,23 @@ export function parsePluginArgs<T extends FlagTable>(argv: string[], table: T, u
   return flags
 }
 
+/** What each plugin's use case is given: the hub, and KUBERNETES_EXEC_INFO with the options. */
+type PluginCommand<O> = (
+  ports: {openHub: HubOpener},
+  input: {options: O; execInfo: string | undefined; env: NodeJS.ProcessEnv},
+) => Promise<PluginAnswer>
+
+/** Runs the plugin's use case with these options in this run, and writes its answer. */
+export async function answerWith<O>(io: PluginIo, command: PluginCommand<O>, options: O): Promise<void> {
+  const answer = await command(
+    {openHub: (selection) => io.openHub(selection)},
+    {options, execInfo: io.env[EXEC_INFO_ENV], env: io.env},
+  )
+  writeAnswer(io, answer)
+}
+
 /** The note of -v on stderr, then the ExecCredential on stdout. */
-export function writeAnswer(io: PluginIo, answer: PluginAnswer): void {
+function writeAnswer(io: PluginIo, answer: PluginAnswer): void {
   if (answer.note) io.printer.note(answer.note)
   io.printer.data(`${renderExecCredential(answer.credential, answer.apiVersion)}\n`)
 }

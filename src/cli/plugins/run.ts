@@ -1,17 +1,13 @@
 // Runs one built-in plugin by name (bin/run.js and the oclif classes both come here).
 import {CpcredError, isCpcredError, UsageError} from '../../core/errors.js'
-import {processIo, type PluginIo} from './common.js'
+import type {PluginIo} from './common.js'
 import {BUILTIN_PLUGINS} from './names.js'
 
 /**
  * Runs one built-in plugin. Its errors name it: when kubectl runs it, its stderr is shown above kubectl's
  * own "getting credentials" error, and the plugin name is what tells the user where to look.
  */
-export async function runBuiltinPlugin(
-  name: string,
-  argv: string[],
-  io: PluginIo = processIo(),
-): Promise<void> {
+export async function runBuiltinPlugin(name: string, argv: string[], io: PluginIo): Promise<void> {
   try {
     if (name === 'secretreader') {
       const {runSecretreader} = await import('./secretreader.js')

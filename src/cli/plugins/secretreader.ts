@@ -2,11 +2,9 @@
 // stdout) of src/usecases/read-secret-token.ts; compatible with the upstream plugin
 // (sigs.k8s.io/cluster-inventory-api cmd/secretreader-plugin).
 import type {SecretreaderOptions} from '../../core/exec-credential/secretreader.js'
-import {EXEC_INFO_ENV} from '../../core/exec-credential/protocol.js'
 import {readSecretToken} from '../../usecases/read-secret-token.js'
 import {usageLine, type FlagTable} from '../flag-table.js'
-import {wire} from '../wiring.js'
-import {PLUGIN_HUB_FLAGS, parsePluginArgs, writeAnswer, type PluginIo} from './common.js'
+import {answerWith, PLUGIN_HUB_FLAGS, parsePluginArgs, type PluginIo} from './common.js'
 
 export const SECRETREADER_USAGE = usageLine('plugin secretreader', '')
 
@@ -31,11 +29,5 @@ export function parseSecretreaderArgs(argv: string[]): SecretreaderOptions {
 }
 
 export async function runSecretreader(argv: string[], io: PluginIo): Promise<void> {
-  const options = parseSecretreaderArgs(argv)
-  const wiring = wire(io.env)
-  const answer = await readSecretToken(
-    {openHub: (selection) => wiring.openHub(selection)},
-    {options, execInfo: io.env[EXEC_INFO_ENV], env: io.env},
-  )
-  writeAnswer(io, answer)
+  await answerWith(io, readSecretToken, parseSecretreaderArgs(argv))
 }

@@ -7,11 +7,9 @@ import {
   parseExpirationSeconds,
   type TokenRequestOptions,
 } from '../../core/exec-credential/token-request.js'
-import {EXEC_INFO_ENV} from '../../core/exec-credential/protocol.js'
 import {requestToken} from '../../usecases/request-token.js'
 import {usageLine, type FlagTable} from '../flag-table.js'
-import {wire} from '../wiring.js'
-import {PLUGIN_HUB_FLAGS, parsePluginArgs, writeAnswer, type PluginIo} from './common.js'
+import {answerWith, PLUGIN_HUB_FLAGS, parsePluginArgs, type PluginIo} from './common.js'
 
 export const TOKEN_REQUEST_USAGE = usageLine('plugin token-request', '')
 
@@ -54,11 +52,5 @@ export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
 }
 
 export async function runTokenRequest(argv: string[], io: PluginIo): Promise<void> {
-  const options = parseTokenRequestArgs(argv)
-  const wiring = wire(io.env)
-  const answer = await requestToken(
-    {openHub: (selection) => wiring.openHub(selection)},
-    {options, execInfo: io.env[EXEC_INFO_ENV], env: io.env},
-  )
-  writeAnswer(io, answer)
+  await answerWith(io, requestToken, parseTokenRequestArgs(argv))
 }

@@ -1,5 +1,6 @@
 import {Args, Command, Flags} from '@oclif/core'
 import {runAutocomplete} from '../../cli/autocomplete.js'
+import {processWiring} from '../../cli/wiring.js'
 
 /** SHELL's values: the plugin's, and fish (src/cli/fish-completion.ts). */
 export const SHELLS = ['zsh', 'bash', 'fish', 'powershell']
@@ -24,6 +25,9 @@ export default class Autocomplete extends Command {
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Autocomplete)
-    await runAutocomplete(this.config, this.argv, {shell: args.shell, refreshOnly: flags['refresh-cache']})
+    await runAutocomplete(processWiring(), this.config, this.argv, {
+      shell: args.shell,
+      refreshOnly: flags['refresh-cache'],
+    })
   }
 }

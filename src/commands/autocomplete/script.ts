@@ -1,5 +1,6 @@
 import {Args, Command} from '@oclif/core'
 import {runAutocompleteScript} from '../../cli/autocomplete.js'
+import {processWiring} from '../../cli/wiring.js'
 import {SHELLS} from './index.js'
 
 export default class AutocompleteScript extends Command {
@@ -9,6 +10,6 @@ export default class AutocompleteScript extends Command {
 
   async run(): Promise<void> {
     const {args} = await this.parse(AutocompleteScript)
-    await runAutocompleteScript(this.config, this.argv, args.shell)
+    await runAutocompleteScript(processWiring(), this.config, this.argv, args.shell)
   }
 }

@@ -2,7 +2,7 @@ import {Command} from '@oclif/core'
 import {HUB_FLAGS, hubSelection} from '../../cli/flags.js'
 import {parseFlags, usageLine, type FlagTable} from '../../cli/flag-table.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
-import {wire} from '../../cli/wiring.js'
+import {processWiring} from '../../cli/wiring.js'
 import {showHub} from '../../usecases/hub-choice.js'
 
 const HUB_SHOW_FLAGS = {
@@ -26,7 +26,7 @@ export default class Hub extends Command {
         `${HUB_SHOW_USAGE}; to choose the hub: cpcred hub use CONTEXT`,
       )
     }
-    const wiring = wire()
+    const wiring = processWiring()
     const {config, chain} = await showHub(
       {saved: await wiring.savedHub(), loadConfig: (selection) => wiring.hubConnector.loadConfig(selection)},
       {selection: hubSelection(flags), env: process.env},

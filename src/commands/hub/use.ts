@@ -1,7 +1,7 @@
 import {Args, Command} from '@oclif/core'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../../cli/flag-table.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
-import {wire} from '../../cli/wiring.js'
+import {processWiring} from '../../cli/wiring.js'
 import {UsageError} from '../../core/errors.js'
 import {useHub} from '../../usecases/hub-choice.js'
 
@@ -34,7 +34,7 @@ export default class HubUse extends Command {
         flags.unset ? '--unset takes no context or --kubeconfig' : 'a context is required',
         HUB_USE_USAGE,
       )
-    const wiring = wire()
+    const wiring = processWiring()
     const {printer} = wiring
     const saved = await wiring.savedHub()
     const used = await useHub(

@@ -1,6 +1,7 @@
 import {Command} from '@oclif/core'
 import {oclifFlags} from '../../cli/oclif-flags.js'
 import {runBuiltinPlugin} from '../../cli/plugins/run.js'
+import {processWiring} from '../../cli/wiring.js'
 import {SECRETREADER_FLAGS} from '../../cli/plugins/secretreader.js'
 
 // kubectl reaches the plugin through bin/run.js's fast path, which never loads oclif; this class gives it
@@ -20,6 +21,6 @@ In a provider file: {"name": "secretreader", "execConfig": {"apiVersion": "clien
   ]
 
   async run(): Promise<void> {
-    await runBuiltinPlugin('secretreader', this.argv)
+    await runBuiltinPlugin('secretreader', this.argv, processWiring())
   }
 }

@@ -1,6 +1,7 @@
 import {Command} from '@oclif/core'
 import {oclifFlags} from '../../cli/oclif-flags.js'
 import {runBuiltinPlugin} from '../../cli/plugins/run.js'
+import {processWiring} from '../../cli/wiring.js'
 import {
   DEFAULT_EXPIRATION_SECONDS,
   MAX_EXPIRATION_SECONDS,
@@ -27,6 +28,6 @@ In a provider file: {"name": "token-request", "execConfig": {"apiVersion": "clie
   ]
 
   async run(): Promise<void> {
-    await runBuiltinPlugin('token-request', this.argv)
+    await runBuiltinPlugin('token-request', this.argv, processWiring())
   }
 }

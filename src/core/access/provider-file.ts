@@ -3,6 +3,7 @@
 // Only these two say which command may run: a profile never does (docs/design.md §5).
 import {parse as parseShellWords, type ParseEntry} from 'shell-quote'
 import {UsageError} from '../errors.js'
+import {isRecord} from '../json.js'
 import {locateJsonSyntaxError} from './json-position.js'
 import {
   parseServiceAccountTokenBlock,
@@ -79,7 +80,7 @@ const PROVIDER_FILE_HINT =
  */
 export function parseProviderFile(text: string, source: string): ProviderFile {
   const document = parseJson(text.replace(/^\uFEFF/, ''), source)
-  if (!isPlainObject(document)) {
+  if (!isRecord(document)) {
     throw new UsageError(
       `${source}: the provider file must be a JSON object with a "providers" list`,
       PROVIDER_FILE_HINT,
@@ -121,7 +122,7 @@ export function parseProviderFile(text: string, source: string): ProviderFile {
 }
 
 function parseProviderEntry(entry: unknown, at: string, warnings: string[]): Provider {
-  if (!isPlainObject(entry)) throw new UsageError(`${at}: must be an object, not ${describeJsonType(entry)}`)
+  if (!isRecord(entry)) throw new UsageError(`${at}: must be an object, not ${describeJsonType(entry)}`)
   const name = entry.name
   if (typeof name !== 'string' || name.trim() === '') {
     throw new UsageError(`${at}: "name" must be a non-empty string (the provider name profiles offer)`)
@@ -180,7 +181,7 @@ function parseExecConfig(value: unknown, at: string, warnings: string[]): ExecCo
       PROVIDER_FILE_HINT,
     )
   }
-  if (!isPlainObject(value)) throw new UsageError(`${at}: must be an object, not ${describeJsonType(value)}`)
+  if (!isRecord(value)) throw new UsageError(`${at}: must be an object, not ${describeJsonType(value)}`)
   for (const key of Object.keys(value)) {
     if (!EXEC_CONFIG_FIELDS.has(key)) warnings.push(`${at}: unknown field "${key}" is ignored`)
   }
@@ -236,7 +237,7 @@ function parseEnv(value: unknown, at: string): ExecEnvVar[] {
     )
   }
   return value.map((entry, index) => {
-    if (!isPlainObject(entry) || typeof entry.name !== 'string' || typeof entry.value !== 'string') {
+    if (!isRecord(entry) || typeof entry.name !== 'string' || typeof entry.value !== 'string') {
       throw new UsageError(`${at}[${index}] must be {"name": "<string>", "value": "<string>"}`)
     }
     if (entry.name === '' || entry.name.includes('=')) {
@@ -363,10 +364,6 @@ function parseJson(text: string, source: string): unknown {
       PROVIDER_FILE_HINT,
     )
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function describeJsonType(value: unknown): string {

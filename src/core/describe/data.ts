@@ -17,8 +17,9 @@ import {chooseProvider, resolveAccess, type Resolution} from '../access/resolve-
 import {decodeCertificateAuthorityData, type CertificateAuthorityDescription} from './certificates.js'
 import {describeExtensions, type ExtensionDescription} from './extensions.js'
 import {redactProfile, redactProxyPassword} from './redact.js'
-import {arrayOf, isObject, nonEmptyText} from './values.js'
+import {arrayOf, nonEmptyText} from './values.js'
 import {describeFederationBlock, type FederationDescription, type TokenAccess} from './federation.js'
+import {isRecord} from '../json.js'
 
 export type {ExtensionDescription} from './extensions.js'
 
@@ -212,7 +213,7 @@ interface EntryContext {
 }
 
 function describeEntry(entry: OfferedProvider, context: EntryContext): OfferedProviderDescription {
-  const cluster = isObject(entry.cluster) ? entry.cluster : undefined
+  const cluster = isRecord(entry.cluster) ? entry.cluster : undefined
   const invalid = entry.invalid ?? null
   const server = invalid === null ? nonEmptyText(cluster?.server) : null
   const insecure = cluster?.['insecure-skip-tls-verify'] === true

@@ -2,14 +2,15 @@
 // proxy URLs and user information in server URLs.
 import {ADDITIONAL_ENVS_EXTENSION, type ClusterProfile} from '../profiles/cluster-profile.js'
 import {withoutUserInfo} from '../access/connection.js'
-import {arrayOf, isObject} from './values.js'
+import {arrayOf} from './values.js'
+import {isRecord} from '../json.js'
 
 export const REDACTED = '<redacted>'
 
 /** Env values never leave describe without showEnv; names stay, so the reader sees what is set. */
 export function redactEnvExtension(value: unknown): unknown {
   if (value === null || value === undefined) return value
-  if (!isObject(value)) return REDACTED
+  if (!isRecord(value)) return REDACTED
   return Object.fromEntries(Object.keys(value).map((name) => [name, REDACTED]))
 }
 
@@ -25,7 +26,7 @@ export function redactProfile(profile: ClusterProfile, showEnv: boolean): Cluste
   for (const list of [copy.status?.accessProviders, copy.status?.credentialProviders]) {
     for (const entry of arrayOf<{cluster?: Record<string, unknown>}>(list)) {
       const cluster = entry?.cluster
-      if (!isObject(cluster)) continue
+      if (!isRecord(cluster)) continue
       if (typeof cluster.server === 'string') cluster.server = withoutUserInfo(cluster.server)
       if (typeof cluster['proxy-url'] === 'string')
         cluster['proxy-url'] = redactProxyPassword(cluster['proxy-url'])

@@ -13,10 +13,6 @@ export function compactJson(value: unknown): string {
     : json
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /** Status lists come from the hub; a wrong shape shows as empty rather than crashing describe. */
 export function arrayOf<T>(value: unknown): Array<T | undefined> {
   return Array.isArray(value) ? (value as T[]) : []

@@ -1,7 +1,8 @@
 // kubectl describe's layout: two spaces per level, and cells aligned the way its tabwriter
 // (padding 2) aligns them, per block of consecutive lines. The printer makes every value printable.
 import type {Cells} from '../text/format.js'
-import {isObject, NONE, text} from './values.js'
+import {NONE, text} from './values.js'
+import {isRecord} from '../json.js'
 
 /** kubectl describe hides it too: it repeats the whole object. */
 const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration'
@@ -35,7 +36,7 @@ export class DescribeWriter {
   }
 
   labels(level: number, key: string, labels: Record<string, string> | undefined): void {
-    const entries = isObject(labels) ? Object.entries(labels).sort(([a], [b]) => compare(a, b)) : []
+    const entries = isRecord(labels) ? Object.entries(labels).sort(([a], [b]) => compare(a, b)) : []
     this.list(
       level,
       key,
@@ -45,7 +46,7 @@ export class DescribeWriter {
 
   /** As kubectl's printAnnotationsMultiline: long or multi-line values go below their key, shortened. */
   annotations(level: number, key: string, annotations: Record<string, string> | undefined): void {
-    const entries = (isObject(annotations) ? Object.entries(annotations) : [])
+    const entries = (isRecord(annotations) ? Object.entries(annotations) : [])
       .filter(([name]) => name !== LAST_APPLIED_ANNOTATION)
       .sort(([a], [b]) => compare(a, b))
     if (entries.length === 0) {

@@ -6,6 +6,7 @@ import {createHash} from 'node:crypto'
 import type {ProfileCluster} from '../profiles/cluster-profile.js'
 import type {ExecApiVersion, ExecConfig, ExecEnvVar} from '../access/exec-config.js'
 import {parseRfc3339, type Credential} from './protocol.js'
+import {isRecord} from '../json.js'
 
 /**
  * Everything that decides whose credential a plugin returns and for which target. Left out on purpose:
@@ -300,8 +301,4 @@ function credentialExpiry(credential: Credential): Date | undefined {
   return credential.expirationTimestamp === undefined
     ? undefined
     : parseRfc3339(credential.expirationTimestamp)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

@@ -2,6 +2,7 @@
 // built-in plugins share for the values they take from it and from their arguments: Kubernetes object
 // names and how an untrusted value is quoted in a message.
 import {UsageError} from '../errors.js'
+import {isRecord} from '../json.js'
 import {EXEC_API_VERSIONS, type ExecApiVersion} from '../access/exec-config.js'
 import {EXEC_CREDENTIAL_KIND, EXEC_INFO_ENV} from './protocol.js'
 import {HUB_CONTEXT_ENV, pinsInCluster} from '../profiles/hub-pin.js'
@@ -133,10 +134,6 @@ export {isDnsSubdomain as isObjectName, isDnsLabel as isNamespaceName} from '../
 /** A value from a profile or an argument, quoted for a message (JSON escapes control characters). */
 export function quoted(value: string): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 export function describeValue(value: unknown): string {

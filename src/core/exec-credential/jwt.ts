@@ -1,6 +1,7 @@
 // The claims of a JSON Web Token that say who it is for and until when, for diagnosis. Nothing here
 // verifies a token, and nothing returns the signature or the token itself: what comes out may be
 // shown to a person (docs/design.md §5).
+import {isRecord} from '../json.js'
 
 export interface JwtClaims {
   /** `iss`: who issued it. */
@@ -54,8 +55,4 @@ function audiencesOf(value: unknown): string[] {
 
 function epochSeconds(value: unknown): Date | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? new Date(value * 1000) : undefined
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

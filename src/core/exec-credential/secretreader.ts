@@ -3,13 +3,13 @@
 // Secret <namespace>/<clusterName>, where clusterName comes from the cluster's
 // client.authentication.k8s.io/exec extension (spec.cluster.config).
 import {CpcredError, UsageError} from '../errors.js'
+import {isRecord} from '../json.js'
 import {hubRbacHint, type PodHubIdentity} from '../failures.js'
 import {EXEC_INFO_ENV} from './protocol.js'
 import {
   configString,
   execClusterConfig,
   isObjectName,
-  isRecord,
   quoted,
   type ExecInfo,
   type HubArgs,

@@ -8,6 +8,7 @@
 import path from 'node:path'
 import {UsageError} from '../errors.js'
 import type {KubeconfigDocument} from './document.js'
+import {isRecord} from '../json.js'
 
 export const KUBERC_GROUP = 'kubectl.config.k8s.io'
 export type PluginPolicyType = 'AllowAll' | 'DenyAll' | 'Allowlist'
@@ -273,8 +274,4 @@ export function refusalWarnings(policy: KubectlPolicy, commands: string[], lookP
       `kubectl will refuse to run ${command}, the exec command of the entries just written: ${why}. ` +
       `To allow it, ${allowAdvice(policy, [command])}`,
   )
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -11,7 +11,7 @@ import {
 } from './cluster-profile.js'
 import {age, kubectlTable, type Cells} from '../text/format.js'
 
-export type ProfileOutput = 'table' | 'wide' | 'json' | 'yaml' | 'name'
+export type ProfileOutput = 'text' | 'wide' | 'json' | 'yaml' | 'name'
 
 export interface ProfileViewOptions {
   output: ProfileOutput
@@ -59,7 +59,7 @@ export function renderProfiles(profiles: ClusterProfile[], options: ProfileViewO
       return options.yaml(asList(profiles))
     case 'name':
       return profiles.map((profile) => `clusterprofile.${GROUP}/${profile.metadata.name}\n`).join('')
-    case 'table':
+    case 'text':
     case 'wide':
       return renderProfileTable(profiles, options)
   }
