@@ -19,7 +19,7 @@ export async function runCacheClear(argv: string[]): Promise<void> {
       openHub: () => wiring.sessionHub(hubSelection(flags)),
       federation: () => wiring.federation(() => wiring.hubConnector.loadConfig(hubSelection(flags))),
       providers: wiring.providers,
-      notices: printer,
+      notices: wiring.notices,
     },
     {profile, providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}},
   )

@@ -101,21 +101,24 @@ async function profileNames(
   wiring: Wiring,
   request: Extract<CompletionRequest, {kind: 'profiles'}>,
 ): Promise<string[]> {
-  const [hub, lists, {completionNames}] = await Promise.all([
+  const [hub, lists, {completeCommand}] = await Promise.all([
     wiring.completionHub(request.hub),
     wiring.completionLists(),
     import('../usecases/complete-profiles.js'),
   ])
-  const {keys, namespace} = await completionNames(hub, {
-    lists,
-    // Detached and unwaited: a stale list answers this keypress, and the next one gets the new.
-    startRefresh: () =>
-      spawn(
-        process.execPath,
-        [process.argv[1]!, COMPLETE_COMMAND, '--refresh', JSON.stringify(request.hub)],
-        {detached: true, stdio: 'ignore'},
-      ).unref(),
-  })
+  const {keys, namespace} = await completeCommand(
+    {
+      lists,
+      // Detached and unwaited: a stale list answers this keypress, and the next one gets the new.
+      startRefresh: () =>
+        spawn(
+          process.execPath,
+          [process.argv[1]!, COMPLETE_COMMAND, '--refresh', JSON.stringify(request.hub)],
+          {detached: true, stdio: 'ignore'},
+        ).unref(),
+    },
+    {hub},
+  )
   return profileCandidates(keys, namespace, request.prefix)
 }
 

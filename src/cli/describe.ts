@@ -20,14 +20,15 @@ const DESCRIBE_USAGE = usageLine('describe', '[PROFILE]')
 export async function runDescribe(argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(DESCRIBE_FLAGS, argv, DESCRIBE_USAGE)
   const profile = atMostOneOperand(positionals, DESCRIBE_USAGE)
-  const [{gatherDescription}, {describeProfile, describeProfileData}] = await Promise.all([
+  const [{describeCommand}, {describeProfile, describeProfileData}] = await Promise.all([
     import('../usecases/describe-profile.js'),
     import('../core/describe/describe.js'),
   ])
   const wiring = processWiring()
   const {printer} = wiring
   const {hub, providers} = await wiring.session(flags)
-  const described = await gatherDescription(
+  const described = await describeCommand(
+    {hub, chooser: wiring.chooser('Which ClusterProfile?')},
     {
       profile,
       scope: {namespace: hub.config.namespace, allNamespaces: flags['all-namespaces']},
@@ -36,7 +37,6 @@ export async function runDescribe(argv: string[]): Promise<void> {
       showEnv: flags['show-env'],
       now: new Date(),
     },
-    {hub, chooser: wiring.chooser('Which ClusterProfile?')},
   )
   if (flags.output === 'text') {
     printer.cells(describeProfile(described))

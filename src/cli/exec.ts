@@ -150,11 +150,7 @@ export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
       federation: () => wiring.federation(async () => (await recentProfiles()).hubConfig()),
       commands: () => wiring.execPorts(),
       now: () => performance.now(),
-      notices: {
-        warn: (message) => printer.warn(message),
-        note: (message) => printer.note(message),
-        pluginStderr: (text) => printer.text(text, 'stderr'),
-      },
+      notices: wiring.notices,
       targets: {
         openHub: async () =>
           wiring.targetHub(await (await recentProfiles()).hubConfig(), flags['api-version']),
@@ -168,7 +164,7 @@ export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
             : undefined
         },
         fold: (profiles) => foldTargets(profiles, flags['no-dedupe'], printer),
-        notices: printer,
+        notices: wiring.notices,
       },
       fanOutPorts: () => wiring.fanOutPorts(),
     },

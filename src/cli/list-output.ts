@@ -7,7 +7,7 @@ import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {CellStyle, Cells} from '../core/text/format.js'
 import {exportStreamed} from '../core/text/export.js'
 import {renderProfiles, type ProfileOutput} from '../core/profiles/profile-view.js'
-import type {ListProfilesResult} from '../usecases/list-profiles.js'
+import type {ListedProfiles} from '../usecases/list-profiles.js'
 import {duplicateWarnings, duplicatesOf} from '../core/fleet/member-fold.js'
 import {healthSkips} from './targets.js'
 
@@ -23,15 +23,15 @@ export interface ListView {
 
 export interface ListPrinter {
   /** The listing: a table, or the objects (one per line under --watch). */
-  all(listing: ListProfilesResult): void
+  all(listing: ListedProfiles): void
   /** One change under --watch: a row in the table's columns, or the object. */
-  change(profile: ClusterProfile, listing: ListProfilesResult): void
+  change(profile: ClusterProfile, listing: ListedProfiles): void
 }
 
 export async function listPrinter(printer: Printer, view: ListView): Promise<ListPrinter> {
   const chalk = await printer.paint()
   const yaml = view.output === 'yaml' ? (await import('../core/text/export-yaml.js')).exportYaml : undefined
-  const render = (profiles: ClusterProfile[], listing: ListProfilesResult) =>
+  const render = (profiles: ClusterProfile[], listing: ListedProfiles) =>
     renderProfiles(profiles, {
       output: view.output,
       allNamespaces: view.namespace === undefined,
@@ -105,4 +105,4 @@ export async function listPrinter(printer: Printer, view: ListView): Promise<Lis
   }
 }
 
-const emptyListing: ListProfilesResult = {profiles: [], chosen: () => undefined, matches: () => true}
+const emptyListing: ListedProfiles = {profiles: [], chosen: () => undefined, matches: () => true}

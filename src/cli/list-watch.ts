@@ -1,7 +1,7 @@
 // `cpcred list --watch`: the listing, then each change, until SIGINT or SIGTERM end it cleanly.
 import type {HubPort} from '../usecases/ports.js'
 import type {Wiring} from './wiring.js'
-import type {ListProfilesInput, ListProfilesResult} from '../usecases/list-profiles.js'
+import type {ListProfilesInput, ListedProfiles} from '../usecases/list-profiles.js'
 import {untilInterrupted} from './interrupt.js'
 import type {ListPrinter} from './list-output.js'
 
@@ -13,7 +13,7 @@ export async function followUntilInterrupted(
 ): Promise<void> {
   const {printer} = wiring
   const {followProfiles} = await import('../usecases/follow-profiles.js')
-  let listing: ListProfilesResult | undefined
+  let listing: ListedProfiles | undefined
   try {
     await untilInterrupted(wiring, (signal) =>
       followProfiles(

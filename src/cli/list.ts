@@ -114,7 +114,7 @@ export async function runList(argv: string[]): Promise<void> {
   let outcome: ListOutcome
   try {
     outcome = await listCommand(
-      {hub, notices: printer},
+      {hub, notices: wiring.notices},
       {...input, placement, placementKey, placementNamespace: hub.config.namespace},
     )
   } finally {

@@ -16,7 +16,6 @@ import type {Provider} from '../core/access/provider-file.js'
 import type {ProviderSelection} from '../core/access/provider-selection.js'
 import type {DoctorPorts} from '../usecases/doctor.js'
 import type {RecentProfilePorts} from '../usecases/recent-profile.js'
-import type {TargetHub} from '../usecases/exec-targets.js'
 import type {
   AnswerBook,
   ChildRunner,
@@ -43,6 +42,7 @@ import type {
   SessionHub,
   TargetPort,
   TempKubeconfigs,
+  TargetHub,
 } from '../usecases/ports.js'
 import {hubSelection, type HubFlagValues} from './flags.js'
 
@@ -315,40 +315,24 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
           identity,
           pin,
           namespace,
-          async readProfile(ref, {remember, idleTimeoutMs}) {
-            const {findProfile} = await import('../usecases/find-profiles.js')
-            const client = await hubConnector.connect(await summarized.config(), {
+          connect: async ({remember, idleTimeoutMs}) =>
+            hubConnector.connect(await summarized.config(), {
               apiVersion,
               versionCache: remember ? snapshots.servedVersion(identity) : undefined,
               idleTimeoutMs,
-            })
-            try {
-              return await findProfile(client, ref, {namespace, allNamespaces: false})
-            } finally {
-              await client.close()
-            }
-          },
+            }),
           isOutage,
         },
       }
     },
     async sessionHub(selection, providers) {
-      const [hub, {oneProfile}] = await Promise.all([
-        wiring.openHub(selection),
-        import('../usecases/find-profiles.js'),
-      ])
-      const namespace = hub.config.namespace
+      const hub = await wiring.openHub(selection)
       return {
         identity: hub.identity(),
         pin: hub.pin(),
-        namespace,
-        chooseProfile: (text, allNamespaces) =>
-          oneProfile(
-            hub,
-            text,
-            {namespace, allNamespaces},
-            wiring.chooser('Which ClusterProfile?', providers),
-          ),
+        namespace: hub.config.namespace,
+        profiles: hub,
+        chooser: wiring.chooser('Which ClusterProfile?', providers),
         close: () => hub.close(),
       }
     },

@@ -11,6 +11,7 @@ import type {
   ProviderSource,
   SessionHub,
 } from './ports.js'
+import {oneProfile} from './find-profiles.js'
 
 export interface CacheClearInput {
   profile?: string
@@ -36,7 +37,12 @@ export async function cacheClearCommand(
   if (!input.profile) return {all: true, removed: await store.clear(), dir: store.dir}
   const {hub, providers} = await openPipeline(ports.providers, ports.openHub, input.providers)
   for (const warning of providers.warnings) ports.notices.warn(warning)
-  const profile = await hub.chooseProfile(input.profile, false)
+  const profile = await oneProfile(
+    hub.profiles,
+    input.profile,
+    {namespace: hub.namespace, allNamespaces: false},
+    hub.chooser,
+  )
   const resolution = resolveProfile(profile, providers)
   const block = resolution.provider.serviceAccountToken
   const federation = block && openFederation(ports)

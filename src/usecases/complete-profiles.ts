@@ -16,10 +16,16 @@ export interface CompletionPorts {
 }
 
 /** NAMESPACE/NAME of the profiles known for this hub, and the namespace names are offered in. */
-export async function completionNames(
-  hub: CompletionHub,
+export interface CompleteOutcome {
+  keys: string[]
+  namespace: string
+}
+
+export async function completeCommand(
   ports: CompletionPorts,
-): Promise<{keys: string[]; namespace: string}> {
+  input: {hub: CompletionHub},
+): Promise<CompleteOutcome> {
+  const {hub} = input
   let list = await ports.lists.read(hub.identity)
   if (!ports.lists.isFresh(list) && (await ports.lists.claimRefresh(hub.identity))) ports.startRefresh()
   list ??= await ports.lists.waitFor(hub.identity, FIRST_LIST_WAIT_MS)

@@ -21,10 +21,18 @@ export interface DescribeProfileInput {
   now: Date
 }
 
-export async function gatherDescription(
+export interface DescribePorts {
+  hub: ProfileDescriber
+  chooser: Chooser
+}
+
+/** What `describe` shows: core/describe's input, gathered. */
+export type DescribeOutcome = DescribeInput
+
+export async function describeCommand(
+  ports: DescribePorts,
   input: DescribeProfileInput,
-  ports: {hub: ProfileDescriber; chooser: Chooser},
-): Promise<DescribeInput> {
+): Promise<DescribeOutcome> {
   const profile = await oneProfile(ports.hub, input.profile, input.scope, ports.chooser)
   return {
     profile,

@@ -41,7 +41,7 @@ import type {
   HubPort,
   HubSelection,
   LoadedProviderFile,
-  ProviderFileSelection,
+  ProviderSelection,
 } from './ports.js'
 import {parseProfileRef, selectFleet, type ProfileRef} from './find-profiles.js'
 import {checkPlacementSelection} from './select-placement.js'
@@ -50,7 +50,7 @@ import {checkProfile, type ProfileCheckPorts} from './doctor-profile.js'
 
 export interface DoctorInput {
   hub: HubSelection
-  providers: ProviderFileSelection
+  providers: ProviderSelection
   /** NAME or NAMESPACE/NAME: check the whole chain to this profile. */
   profile?: string
   /** With a profile: find a bare name in any namespace; without: check every profile everywhere. */
@@ -82,7 +82,7 @@ export interface DoctorPorts extends ProfileCheckPorts {
   hub: HubConnector
   /** The layers that choose the hub and what each says (core/kubeconfig/hub-choice.ts sourceChain). */
   hubChain?(selection: HubSelection): Promise<string[]>
-  loadProviders(selection: ProviderFileSelection): Promise<LoadedProviderFile>
+  loadProviders(selection: ProviderSelection): Promise<LoadedProviderFile>
 }
 
 /** How many profiles of a fleet are checked at once. */

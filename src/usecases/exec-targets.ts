@@ -10,15 +10,8 @@ import type {Shard} from '../core/fleet/shard.js'
 import {selectFleet, type FleetSelection} from './find-profiles.js'
 import {listProfiles} from './list-profiles.js'
 import {parseProfileRef} from './profile-ref.js'
-import type {Notices, SelectionSource} from './ports.js'
+import type {Notices, TargetHub} from './ports.js'
 import {checkPlacementSelection} from './select-placement.js'
-
-/** The hub, connected, for selecting targets. */
-export type TargetHub = SelectionSource & {
-  /** -n, else the context's namespace. */
-  namespace: string
-  close(): Promise<void>
-}
 
 export interface ExecTargetPorts {
   openHub(): Promise<TargetHub>

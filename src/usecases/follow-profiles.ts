@@ -1,7 +1,7 @@
 // Following the profiles on the hub (list -w, sync --watch) with the reflector's rules: list, watch
 // from the list's resourceVersion, resume, relist on expiry, back off on failures.
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
-import {listProfiles, type ListProfilesInput, type ListProfilesResult} from './list-profiles.js'
+import {listProfiles, type ListProfilesInput, type ListedProfiles} from './list-profiles.js'
 import type {ProfileWatchSource} from './ports.js'
 import {reflect, type ReflectOptions} from './reflector.js'
 
@@ -11,7 +11,7 @@ export type ProfileChange = {type: 'ADDED' | 'MODIFIED' | 'DELETED'; profile: Cl
 
 export interface FollowHandlers {
   /** The first listing (with what it knows: the provider each profile would use, clustersets). */
-  onList(listing: ListProfilesResult): void
+  onList(listing: ListedProfiles): void
   /** Each change after it; `profiles` is the whole selection as it now stands. */
   onChange(change: ProfileChange, profiles: ClusterProfile[]): void
   /** A failure that will be retried (after `retryInMs`). */

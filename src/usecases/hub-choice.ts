@@ -10,23 +10,23 @@ export interface HubChoicePorts {
   loadConfig(selection: HubSelection): Promise<HubConfig>
 }
 
-export interface HubInUse {
+export interface HubOutcome {
   config: HubConfig
   /** Every layer and what it says, first to last. */
   chain: string[]
 }
 
 /** The hub these flags and this environment select, and the layers that chose it. */
-export async function showHub(
+export async function hubCommand(
   ports: HubChoicePorts,
   input: {selection: HubSelection; env: NodeJS.ProcessEnv},
-): Promise<HubInUse> {
+): Promise<HubOutcome> {
   const config = await ports.loadConfig(input.selection)
   const saved = await ports.saved.read()
   return {config, chain: sourceChain(input.selection, input.env, saved, ports.saved.file)}
 }
 
-export interface UseHubInput {
+export interface HubUseInput {
   /** undefined with unset. */
   context?: string
   kubeconfig?: string
@@ -35,7 +35,7 @@ export interface UseHubInput {
   cwd: string
 }
 
-export interface UsedHub {
+export interface HubUseOutcome {
   /** The hub now kept, as loaded (undefined once forgotten). */
   config?: HubConfig
   /** What still wins over the kept hub in this environment. */
@@ -43,7 +43,7 @@ export interface UsedHub {
 }
 
 /** Keeps the hub, once its context is found in its kubeconfig; or forgets it. */
-export async function useHub(ports: HubChoicePorts, input: UseHubInput): Promise<UsedHub> {
+export async function hubUseCommand(ports: HubChoicePorts, input: HubUseInput): Promise<HubUseOutcome> {
   const overriddenBy = [HUB_CONTEXT_ENV, HUB_KUBECONFIG_VAR].filter((name) => input.env[name])
   if (input.unset) {
     await ports.saved.write(undefined)

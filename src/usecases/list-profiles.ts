@@ -31,7 +31,7 @@ export interface ListProfilesInput {
   onRestart?: (reason: string) => void
 }
 
-export interface ListProfilesResult {
+export interface ListedProfiles {
   profiles: ClusterProfile[]
   /** Clusterset label of each namespace, when it was read (for --clusterset and -o wide). */
   clustersets?: Map<string, string>
@@ -113,7 +113,7 @@ export async function listingOf(
   source: ProfilePageSource,
   profiles: ClusterProfile[],
   input: Omit<ListProfilesInput, 'shard'>,
-): Promise<ListProfilesResult> {
+): Promise<ListedProfiles> {
   const {clustersets, chosen, selected, keep} = await filtersOf(source, input)
   return {...gated(profiles.filter(selected), input), clustersets, chosen, matches: keep}
 }
@@ -121,7 +121,7 @@ export async function listingOf(
 export async function listProfiles(
   source: ProfilePageSource,
   input: ListProfilesInput,
-): Promise<ListProfilesResult> {
+): Promise<ListedProfiles> {
   const {clustersets, chosen, selected, keep} = await filtersOf(source, input)
 
   const options = {

@@ -2,7 +2,7 @@
 // decided on, in its order, through the same filters and columns.
 import {ExitCode} from '../core/errors.js'
 import type {SkippedProfile} from '../core/fleet/placement.js'
-import {listingOf, listProfiles, type ListProfilesInput, type ListProfilesResult} from './list-profiles.js'
+import {listingOf, listProfiles, type ListProfilesInput, type ListedProfiles} from './list-profiles.js'
 import type {Notices, SelectionSource} from './ports.js'
 import type {PlacementSelection, UnresolvedTarget} from './select-placement.js'
 
@@ -18,7 +18,7 @@ export interface ListInput extends Omit<ListProfilesInput, 'onRestart'>, Placeme
 }
 
 export interface ListOutcome {
-  listing: ListProfilesResult
+  listing: ListedProfiles
   /** What a placement's selection left out: with --healthy, the profiles not healthy (with why). */
   healthSkipped: SkippedProfile[]
   /** A placement's references no profile answers to: they are said, and fail the listing. */

@@ -15,7 +15,7 @@ import {
 } from '../core/exec-credential/secretreader.js'
 import type {HubOpener} from './ports.js'
 
-export interface ReadSecretTokenInput {
+export interface SecretreaderInput {
   options: SecretreaderOptions
   /** KUBERNETES_EXEC_INFO, as kubectl set it. */
   execInfo: string | undefined
@@ -23,7 +23,7 @@ export interface ReadSecretTokenInput {
   env: NodeJS.ProcessEnv
 }
 
-export interface PluginAnswer {
+export interface PluginOutcome {
   credential: Credential
   /** The ExecCredential's apiVersion: the one the plugin was run with. */
   apiVersion: ExecApiVersion
@@ -31,10 +31,10 @@ export interface PluginAnswer {
   note?: string
 }
 
-export async function readSecretToken(
+export async function secretreaderCommand(
   ports: {openHub: HubOpener},
-  input: ReadSecretTokenInput,
-): Promise<PluginAnswer> {
+  input: SecretreaderInput,
+): Promise<PluginOutcome> {
   const info = requireExecInfo(parseExecInfo(input.execInfo))
   const name = clusterNameFrom(info)
   const hub = await ports.openHub(hubSelection(input.options, input.env))

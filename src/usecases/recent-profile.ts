@@ -67,7 +67,7 @@ export async function readRecentProfile(
   const fallback = maxStaleMs > 0 ? last : undefined
   let profile: ClusterProfile
   try {
-    profile = await hub.readProfile(ref, {remember, idleTimeoutMs: fallback ? HUB_PATIENCE_MS : undefined})
+    profile = await readProfile(hub, ref, {remember, idleTimeoutMs: fallback ? HUB_PATIENCE_MS : undefined})
   } catch (error) {
     if (!fallback || !hub.isOutage(error)) throw error
     const reason = (error as Error).message
@@ -96,4 +96,19 @@ export function staleProfileWarning(ref: string, stale: StaleProfile): string {
     `${stale.reason}; using ClusterProfile ${ref} as read ${humanDuration(stale.ageMs)} ago ` +
     `(--profile-max-stale ${formatDuration(stale.maxStaleMs)}) and only a credential already in the cache`
   )
+}
+
+/** One profile, read from the hub in its namespace (or the hub's), the connection closed after. */
+async function readProfile(
+  hub: ProfileHub,
+  ref: ProfileRef,
+  options: {remember: boolean; idleTimeoutMs?: number},
+): Promise<ClusterProfile> {
+  // Loaded only when the hub is read: a warm run answers from the snapshot.
+  const [{findProfile}, client] = await Promise.all([import('./find-profiles.js'), hub.connect(options)])
+  try {
+    return await findProfile(client, ref, {namespace: hub.namespace, allNamespaces: false})
+  } finally {
+    await client.close()
+  }
 }

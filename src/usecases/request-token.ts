@@ -19,9 +19,9 @@ import {
 } from '../core/exec-credential/token-request.js'
 import type {Credential} from '../core/exec-credential/protocol.js'
 import type {HubOpener, HubPort, TokenRequestSpec} from './ports.js'
-import type {PluginAnswer} from './read-secret-token.js'
+import type {PluginOutcome} from './read-secret-token.js'
 
-export interface RequestTokenInput {
+export interface TokenRequestInput {
   options: TokenRequestOptions
   /** KUBERNETES_EXEC_INFO, as kubectl set it (absent when run by hand). */
   execInfo: string | undefined
@@ -29,10 +29,10 @@ export interface RequestTokenInput {
   env: NodeJS.ProcessEnv
 }
 
-export async function requestToken(
+export async function tokenRequestCommand(
   ports: {openHub: HubOpener},
-  input: RequestTokenInput,
-): Promise<PluginAnswer> {
+  input: TokenRequestInput,
+): Promise<PluginOutcome> {
   const {options} = input
   const info = parseExecInfo(input.execInfo)
   // Usage errors first, before the hub is opened; in a pod the hub's config names the pod's own

@@ -14,6 +14,7 @@ import type {
   SelfSubjectReview,
   SessionHub,
 } from './ports.js'
+import {oneProfile} from './find-profiles.js'
 
 export type {SelfSubjectReview} from './ports.js'
 
@@ -45,7 +46,12 @@ export async function whoamiCommand(ports: WhoamiPorts, input: WhoamiInput): Pro
   const {notices} = ports
   const {hub, providers} = await openPipeline(ports.providers, ports.openHub, input.providers)
   for (const warning of providers.warnings) notices.warn(warning)
-  const profile = await hub.chooseProfile(input.profile, input.allNamespaces)
+  const profile = await oneProfile(
+    hub.profiles,
+    input.profile,
+    {namespace: hub.namespace, allNamespaces: input.allNamespaces},
+    hub.chooser,
+  )
   const resolution = resolveProfile(profile, providers)
   for (const warning of resolution.warnings) notices.warn(warning)
   const cache = input.noCache ? undefined : await ports.cache()

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {CpcredError, ExitCode} from '../../src/core/errors.js'
-import {completionNames, refreshNames} from '../../src/usecases/complete-profiles.js'
+import {completeCommand, refreshNames} from '../../src/usecases/complete-profiles.js'
 import type {CompletionList, CompletionLists, ProfilePageSource} from '../../src/usecases/ports.js'
 
 function fakeLists(initial?: CompletionList, options: {fresh?: boolean; claimed?: boolean} = {}) {
@@ -57,11 +57,11 @@ function hub(profiles: ClusterProfile[], options: {denyAllNamespaces?: boolean; 
   return async () => source
 }
 
-describe('completionNames', () => {
+describe('completeCommand', () => {
   it('offers a fresh list at once, without a refresh or a wait', async () => {
     const {lists, log} = fakeLists({fetchedAt: 1, profiles: ['fleet/a']}, {fresh: true})
     let refreshes = 0
-    const names = await completionNames(HUB, {lists, startRefresh: () => refreshes++})
+    const names = await completeCommand({lists, startRefresh: () => refreshes++}, {hub: HUB})
     assert.deepEqual(names, {keys: ['fleet/a'], namespace: 'fleet'})
     assert.equal(refreshes, 0)
     assert.deepEqual(log, [])
@@ -70,7 +70,9 @@ describe('completionNames', () => {
   it('offers a stale list at once and starts one refresh', async () => {
     const {lists, log} = fakeLists({fetchedAt: 1, profiles: ['fleet/a']})
     let refreshes = 0
-    assert.deepEqual((await completionNames(HUB, {lists, startRefresh: () => refreshes++})).keys, ['fleet/a'])
+    assert.deepEqual((await completeCommand({lists, startRefresh: () => refreshes++}, {hub: HUB})).keys, [
+      'fleet/a',
+    ])
     assert.equal(refreshes, 1)
     assert.deepEqual(log, ['claim'])
   })
@@ -78,13 +80,13 @@ describe('completionNames', () => {
   it('starts no second refresh while one is claimed', async () => {
     const {lists} = fakeLists({fetchedAt: 1, profiles: ['fleet/a']}, {claimed: true})
     let refreshes = 0
-    await completionNames(HUB, {lists, startRefresh: () => refreshes++})
+    await completeCommand({lists, startRefresh: () => refreshes++}, {hub: HUB})
     assert.equal(refreshes, 0)
   })
 
   it('waits for the first list of a hub, and offers nothing when none comes', async () => {
     const {lists, log} = fakeLists(undefined, {claimed: true})
-    assert.deepEqual((await completionNames(HUB, {lists, startRefresh: () => undefined})).keys, [])
+    assert.deepEqual((await completeCommand({lists, startRefresh: () => undefined}, {hub: HUB})).keys, [])
     assert.deepEqual(log, ['claim', 'wait 1500'])
   })
 })

@@ -5,7 +5,7 @@ import {describe, it} from 'node:test'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {CpcredError, UsageError} from '../../src/core/errors.js'
 import type {PlacementDecision} from '../../src/core/fleet/placement.js'
-import {gatherDescription, type DescribeProfileInput} from '../../src/usecases/describe-profile.js'
+import {describeCommand, type DescribeProfileInput} from '../../src/usecases/describe-profile.js'
 import type {Chooser, ProfileDescriber} from '../../src/usecases/ports.js'
 
 const profile = (namespace: string, name: string): ClusterProfile => ({
@@ -57,17 +57,17 @@ const input = (profile?: string, allNamespaces = false): DescribeProfileInput =>
   now: new Date('2026-11-24T12:00:00Z'),
 })
 
-describe('gatherDescription', () => {
+describe('describeCommand', () => {
   it('without a name and without a terminal is a usage error, and asks the hub nothing', async () => {
     const hub = fakeHub([profile('fleet', 'a')])
-    await assert.rejects(gatherDescription(input(), {hub, chooser: nobody}), UsageError)
+    await assert.rejects(describeCommand({hub, chooser: nobody}, input()), UsageError)
     assert.deepEqual(hub.asked, [])
   })
 
   it('a name that is not there is an error that suggests the near one', async () => {
     const hub = fakeHub([profile('fleet', 'eu-west-1')])
     await assert.rejects(
-      gatherDescription(input('eu-west-2'), {hub, chooser: nobody}),
+      describeCommand({hub, chooser: nobody}, input('eu-west-2')),
       (error: Error) =>
         /not found/.test(error.message) && /eu-west-1/.test(String((error as {hint?: string}).hint)),
     )
@@ -75,7 +75,7 @@ describe('gatherDescription', () => {
 
   it('gathers the profile, its clusterset and the hub pin', async () => {
     const hub = fakeHub([profile('fleet', 'a')])
-    const gathered = await gatherDescription(input('a'), {hub, chooser: nobody})
+    const gathered = await describeCommand({hub, chooser: nobody}, input('a'))
     assert.equal(gathered.profile.metadata.name, 'a')
     assert.deepEqual(gathered.clusterset, {clusterset: 'prod', label: 'cluster.x-k8s.io/clusterset'})
     assert.deepEqual(gathered.hubPin, {kubeconfigPaths: ['/home/ada/.kube/config'], context: 'hub'})
@@ -92,8 +92,8 @@ describe('gatherDescription', () => {
         return profiles.at(-1)!
       },
     }
-    assert.equal((await gatherDescription(input(), {hub, chooser})).profile.metadata.name, 'b')
-    assert.equal((await gatherDescription(input(undefined, true), {hub, chooser})).profile.metadata.name, 'c')
+    assert.equal((await describeCommand({hub, chooser}, input())).profile.metadata.name, 'b')
+    assert.equal((await describeCommand({hub, chooser}, input(undefined, true))).profile.metadata.name, 'c')
     assert.deepEqual(offered, [
       ['fleet/a', 'fleet/b'],
       ['fleet/a', 'fleet/b', 'other/c'],
@@ -101,7 +101,7 @@ describe('gatherDescription', () => {
   })
 })
 
-describe('gatherDescription: placements', () => {
+describe('describeCommand: placements', () => {
   const decision = (name: string, refs: string[]): PlacementDecision => ({
     metadata: {name, namespace: 'fleet'},
     decisions: refs.map((ref) => ({clusterProfileRef: {name: ref}})),
@@ -109,13 +109,13 @@ describe('gatherDescription: placements', () => {
 
   it('names the PlacementDecisions of the namespace that reference the profile', async () => {
     const hub = fakeHub([profile('fleet', 'a')], [decision('web', ['a', 'b']), decision('db', ['b'])])
-    const gathered = await gatherDescription(input('a'), {hub, chooser: nobody})
+    const gathered = await describeCommand({hub, chooser: nobody}, input('a'))
     assert.deepEqual(gathered.placedBy, ['fleet/web'])
   })
 
   it('shows none when the decisions cannot be read (no CRD, no right to list them)', async () => {
     const hub = fakeHub([profile('fleet', 'a')], new CpcredError('placementdecisions is forbidden'))
-    const gathered = await gatherDescription(input('a'), {hub, chooser: nobody})
+    const gathered = await describeCommand({hub, chooser: nobody}, input('a'))
     assert.equal(gathered.placedBy, undefined)
   })
 })

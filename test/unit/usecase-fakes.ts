@@ -18,6 +18,7 @@ import type {
   PluginProcessRunner,
   PluginRunRequest,
   PluginRunResult,
+  ProfileFinder,
   ProfileHub,
   ProfileSnapshot,
   ProfileSnapshotStore,
@@ -28,7 +29,7 @@ import type {
   StdinCopies,
   TempKubeconfigs,
 } from '../../src/usecases/ports.js'
-import type {TargetHub} from '../../src/usecases/exec-targets.js'
+import type {TargetHub} from '../../src/usecases/ports.js'
 import type {PlacementDecision} from '../../src/core/fleet/placement.js'
 import type {TargetResult} from '../../src/core/fleet/fan-out-report.js'
 
@@ -113,6 +114,17 @@ export function store(held: Record<string, Credential> = {}) {
 export const outage = () =>
   Object.assign(new Error('cannot reach hub https://hub: connection refused'), {outage: true})
 
+/** Profiles by name only: `get` answers each read; pages list nothing. */
+function profileFinder(
+  get: (namespace: string, name: string) => Promise<ClusterProfile | undefined>,
+): ProfileFinder {
+  return {
+    getProfile: get,
+    listProfilePage: async () => ({items: []}),
+    listNamespaceLabels: async () => new Map(),
+  }
+}
+
 /** The hub: `read` answers each profile read (a profile, or an error to throw). */
 export function profileHub(read: () => ClusterProfile | Error) {
   const reads: Array<{name: string; remember: boolean; idleTimeoutMs?: number}> = []
@@ -120,11 +132,14 @@ export function profileHub(read: () => ClusterProfile | Error) {
     identity: 'hub-identity',
     pin: PIN,
     namespace: 'fleet',
-    async readProfile(ref, options) {
-      reads.push({name: ref.name, ...options})
-      const answer = read()
-      if (answer instanceof Error) throw answer
-      return answer
+    async connect(options) {
+      const finder = profileFinder(async (namespace, name) => {
+        reads.push({name, ...options})
+        const answer = read()
+        if (answer instanceof Error) throw answer
+        return answer
+      })
+      return {...finder, close: async () => undefined}
     },
     isOutage: (error) => (error as {outage?: boolean}).outage === true,
   }
@@ -194,13 +209,19 @@ export function sessionHub(profiles: ClusterProfile[]) {
     identity: 'hub-identity',
     pin: PIN,
     namespace: 'fleet',
-    async chooseProfile(text) {
+    profiles: profileFinder(async (namespace, name) => {
+      const text = `${namespace}/${name}`
       chosen.push(text)
-      const found = profiles.find(
-        (p) => text === undefined || `${p.metadata.namespace}/${p.metadata.name}` === text,
-      )
+      const found = profiles.find((p) => `${p.metadata.namespace}/${p.metadata.name}` === text)
       if (!found) throw new Error(`no profile ${text}`)
       return found
+    }),
+    chooser: {
+      interactive: true,
+      async pickOne(listed) {
+        chosen.push(undefined)
+        return listed[0]!
+      },
     },
     async close() {
       closed++

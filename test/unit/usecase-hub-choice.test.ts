@@ -5,7 +5,7 @@ import {describe, it} from 'node:test'
 import {UsageError} from '../../src/core/errors.js'
 import type {SavedHub} from '../../src/core/kubeconfig/hub-choice.js'
 import type {HubConfig, HubSelection} from '../../src/usecases/ports.js'
-import {showHub, useHub} from '../../src/usecases/hub-choice.js'
+import {hubCommand, hubUseCommand} from '../../src/usecases/hub-choice.js'
 
 function fakes(contexts: string[], kept?: SavedHub) {
   const writes: (SavedHub | undefined)[] = []
@@ -41,16 +41,19 @@ function fakes(contexts: string[], kept?: SavedHub) {
   }
 }
 
-describe('useHub', () => {
+describe('hubUseCommand', () => {
   it('refuses a context the kubeconfig does not hold, and keeps nothing', async () => {
     const {ports, writes} = fakes(['hub'])
-    await assert.rejects(useHub(ports, {context: 'nope', env: {}, cwd: '/w'}), /context "nope" not found/)
+    await assert.rejects(
+      hubUseCommand(ports, {context: 'nope', env: {}, cwd: '/w'}),
+      /context "nope" not found/,
+    )
     assert.deepEqual(writes, [])
   })
 
   it('keeps the context and the kubeconfig made absolute, checked as the kept hub', async () => {
     const {ports, writes, loads} = fakes(['hub'])
-    const used = await useHub(ports, {context: 'hub', kubeconfig: 'k/hub.yaml', env: {}, cwd: '/w'})
+    const used = await hubUseCommand(ports, {context: 'hub', kubeconfig: 'k/hub.yaml', env: {}, cwd: '/w'})
     assert.deepEqual(writes, [{context: 'hub', kubeconfig: '/w/k/hub.yaml'}])
     assert.deepEqual(loads, [{context: 'hub', kubeconfig: '/w/k/hub.yaml', source: 'saved'}])
     assert.equal(used.config?.context, 'hub')
@@ -60,24 +63,24 @@ describe('useHub', () => {
   it('names the variables that still win over the kept hub', async () => {
     const {ports} = fakes(['hub'])
     const env = {CPCRED_HUB_CONTEXT: 'other', CPCRED_HUB_KUBECONFIG: '/k'}
-    const used = await useHub(ports, {context: 'hub', env, cwd: '/w'})
+    const used = await hubUseCommand(ports, {context: 'hub', env, cwd: '/w'})
     assert.deepEqual(used.overriddenBy, ['CPCRED_HUB_CONTEXT', 'CPCRED_HUB_KUBECONFIG'])
   })
 
   it('--unset forgets the kept hub without loading anything', async () => {
     const {ports, writes, loads} = fakes([], {context: 'hub'})
-    const used = await useHub(ports, {unset: true, env: {}, cwd: '/w'})
+    const used = await hubUseCommand(ports, {unset: true, env: {}, cwd: '/w'})
     assert.deepEqual(writes, [undefined])
     assert.deepEqual(loads, [])
     assert.equal(used.config, undefined)
   })
 })
 
-describe('showHub', () => {
+describe('hubCommand', () => {
   it('gives the hub as loaded and every layer, the kept hub among them', async () => {
     const {ports, loads} = fakes(['current'], {context: 'hub'})
-    const shown = await showHub(ports, {selection: {}, env: {}})
-    // The loader applies the layers; showHub passes the flags on as they are.
+    const shown = await hubCommand(ports, {selection: {}, env: {}})
+    // The loader applies the layers; hubCommand passes the flags on as they are.
     assert.deepEqual(loads, [{}])
     assert.equal(shown.config.context, 'current')
     assert.equal(shown.chain.length, 4)

@@ -1,10 +1,10 @@
-// readSecretToken (`cpcred plugin secretreader`) with a hand-written hub: the Secret it reads, the
+// secretreaderCommand (`cpcred plugin secretreader`) with a hand-written hub: the Secret it reads, the
 // failures it names, and that it always closes the hub.
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {CpcredError, ExitCode} from '../../src/core/errors.js'
 import {explainFailure} from '../../src/core/failures.js'
-import {readSecretToken} from '../../src/usecases/read-secret-token.js'
+import {secretreaderCommand} from '../../src/usecases/read-secret-token.js'
 import {strictHub} from '../helpers/fake-hub.js'
 import type {HubCallHints, HubPort, HubSelection, SecretObject} from '../../src/usecases/ports.js'
 
@@ -54,14 +54,14 @@ async function rejected(promise: Promise<unknown>): Promise<CpcredError> {
 const options = {verbose: false}
 const b64 = (text: string) => Buffer.from(text).toString('base64')
 
-describe('readSecretToken', () => {
+describe('secretreaderCommand', () => {
   it('fails before reaching the hub without exec info or without clusterName', async () => {
     const seen: Seen = {closed: false}
     const openHub = hubAnswering(async () => assert.fail('not read'), seen)
-    const unset = await rejected(readSecretToken({openHub}, {options, execInfo: undefined, env: {}}))
+    const unset = await rejected(secretreaderCommand({openHub}, {options, execInfo: undefined, env: {}}))
     assert.equal(unset.exitCode, ExitCode.Usage)
     assert.match(unset.message, /KUBERNETES_EXEC_INFO is not set/)
-    const noName = await rejected(readSecretToken({openHub}, {options, execInfo: execInfo({}), env: {}}))
+    const noName = await rejected(secretreaderCommand({openHub}, {options, execInfo: execInfo({}), env: {}}))
     assert.match(noName.message, /no clusterName in spec.cluster.config/)
     assert.equal(seen.selection, undefined, 'the hub was not opened')
   })
@@ -69,7 +69,7 @@ describe('readSecretToken', () => {
   it('names a missing Secret, and closes the hub', async () => {
     const seen: Seen = {closed: false}
     const error = await rejected(
-      readSecretToken(
+      secretreaderCommand(
         {openHub: hubAnswering(async () => undefined, seen)},
         {options, execInfo: execInfo({clusterName: 'eu'}), env: {}},
       ),
@@ -83,7 +83,7 @@ describe('readSecretToken', () => {
     const seen: Seen = {closed: false}
     const refused = explainFailure({kind: 'http', status: 403, message: 'forbidden'}, 'get', 'the hub')
     const error = await rejected(
-      readSecretToken(
+      secretreaderCommand(
         {
           openHub: hubAnswering(async () => {
             throw refused
@@ -103,7 +103,7 @@ describe('readSecretToken', () => {
 
   it('fails on a Secret without a token', async () => {
     const error = await rejected(
-      readSecretToken(
+      secretreaderCommand(
         {openHub: hubAnswering(async () => ({data: {other: b64('x')}}), {closed: false})},
         {options, execInfo: execInfo({clusterName: 'eu'}), env: {}},
       ),
@@ -113,7 +113,7 @@ describe('readSecretToken', () => {
 
   it('answers the token in the apiVersion it was run with, from the pinned hub context', async () => {
     const seen: Seen = {closed: false}
-    const answer = await readSecretToken(
+    const answer = await secretreaderCommand(
       {openHub: hubAnswering(async () => ({data: {token: b64('tok-123\n')}}), seen)},
       {
         options: {verbose: true, namespace: 'team'},

@@ -1,11 +1,11 @@
-// requestToken (`cpcred plugin token-request`) with a hand-written hub: what it asks for, the
+// tokenRequestCommand (`cpcred plugin token-request`) with a hand-written hub: what it asks for, the
 // failures it names, and that it always closes the hub.
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {CpcredError, ExitCode} from '../../src/core/errors.js'
 import {explainFailure} from '../../src/core/failures.js'
 import type {TokenRequestOptions} from '../../src/core/exec-credential/token-request.js'
-import {requestToken} from '../../src/usecases/request-token.js'
+import {tokenRequestCommand} from '../../src/usecases/request-token.js'
 import type {
   HubCallHints,
   HubPort,
@@ -59,12 +59,12 @@ const options = (extra: Partial<TokenRequestOptions> = {}): TokenRequestOptions 
   ...extra,
 })
 
-describe('requestToken', () => {
+describe('tokenRequestCommand', () => {
   it('without a ServiceAccount, outside a pod: a usage error after reading the hub config, no request', async () => {
     const seen: Seen = {closed: false}
     const openHub = hubAnswering(async () => assert.fail('not asked'), seen)
     const noAccount = await rejected(
-      requestToken({openHub}, {options: options(), execInfo: execInfo(), env: {}}),
+      tokenRequestCommand({openHub}, {options: options(), execInfo: execInfo(), env: {}}),
     )
     assert.equal(noAccount.exitCode, ExitCode.Usage)
     assert.match(noAccount.message, /no ServiceAccount to request a token for/)
@@ -76,7 +76,9 @@ describe('requestToken', () => {
     const openHub = async (): Promise<HubPort> => {
       throw new CpcredError('no kubeconfig found for the hub', {exitCode: ExitCode.Usage})
     }
-    const error = await rejected(requestToken({openHub}, {options: options(), execInfo: execInfo(), env: {}}))
+    const error = await rejected(
+      tokenRequestCommand({openHub}, {options: options(), execInfo: execInfo(), env: {}}),
+    )
     assert.match(error.message, /no ServiceAccount to request a token for/)
   })
 
@@ -97,7 +99,7 @@ describe('requestToken', () => {
         {inCluster: {dir: '/sa', serviceAccount: {namespace: 'ci', name: 'runner'}}},
       )
     }
-    const answer = await requestToken(
+    const answer = await tokenRequestCommand(
       {openHub},
       {
         options: options({verbose: true}),
@@ -111,7 +113,7 @@ describe('requestToken', () => {
     assert.deepEqual(seen.asked?.spec.audiences, [SERVER])
     assert.match(answer.note!, /the pod's own ServiceAccount ci\/runner/)
     // A ServiceAccount named in the flags (or the profile) still wins.
-    await requestToken(
+    await tokenRequestCommand(
       {openHub},
       {options: options({serviceAccount: 'deployer', namespace: 'ops'}), execInfo: execInfo(), env: {}},
     )
@@ -123,7 +125,10 @@ describe('requestToken', () => {
     const seen: Seen = {closed: false}
     const openHub = hubAnswering(async () => assert.fail('not asked'), seen)
     const noAudience = await rejected(
-      requestToken({openHub}, {options: options({serviceAccount: 'sa'}), execInfo: undefined, env: {}}),
+      tokenRequestCommand(
+        {openHub},
+        {options: options({serviceAccount: 'sa'}), execInfo: undefined, env: {}},
+      ),
     )
     assert.match(noAudience.message, /no audience for the token/)
     assert.equal(seen.selection, undefined, 'the hub was not opened')
@@ -132,7 +137,7 @@ describe('requestToken', () => {
   it('names a missing ServiceAccount, and closes the hub', async () => {
     const seen: Seen = {closed: false}
     const error = await rejected(
-      requestToken(
+      tokenRequestCommand(
         {openHub: hubAnswering(async () => undefined, seen)},
         {options: options({serviceAccount: 'sa'}), execInfo: execInfo(), env: {}},
       ),
@@ -146,7 +151,7 @@ describe('requestToken', () => {
     const seen: Seen = {closed: false}
     const refused = explainFailure({kind: 'http', status: 403}, 'create', 'the hub')
     const error = await rejected(
-      requestToken(
+      tokenRequestCommand(
         {
           openHub: hubAnswering(async () => {
             throw refused
@@ -165,7 +170,7 @@ describe('requestToken', () => {
 
   it('refuses an answer without an expiry (it would be cached forever)', async () => {
     const error = await rejected(
-      requestToken(
+      tokenRequestCommand(
         {openHub: hubAnswering(async () => ({status: {token: 'tok'}}), {closed: false})},
         {options: options({serviceAccount: 'sa'}), execInfo: execInfo(), env: {}},
       ),
@@ -175,7 +180,7 @@ describe('requestToken', () => {
 
   it("asks for the target's URL as audience and answers with the hub's expiry", async () => {
     const seen: Seen = {closed: false}
-    const answer = await requestToken(
+    const answer = await tokenRequestCommand(
       {
         openHub: hubAnswering(
           async () => ({status: {token: 'tok', expirationTimestamp: '2099-01-01T00:00:00Z'}}),

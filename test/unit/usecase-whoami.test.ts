@@ -47,10 +47,12 @@ function world(reviewed: () => Promise<SelfSubjectReview> = async () => review) 
 describe('whoami: failures first', () => {
   it('passes on a refusal to choose (no profile and no terminal) before any credential', async () => {
     const w = world()
+    // No terminal to pick on: the refusal is find-profiles' oneProfile's.
     w.ports.openHub = async () => ({
       ...w.hub.hub,
-      chooseProfile: async () => {
-        throw new UsageError('a profile is required')
+      chooser: {
+        interactive: false,
+        pickOne: async () => assert.fail('nobody is at a terminal to be asked'),
       },
     })
     await assert.rejects(whoamiCommand(w.ports, {...input, profile: undefined}), UsageError)

@@ -4,7 +4,7 @@
 // ExecCredential and nothing else. The rules they share are src/core/exec-credential/exec-info.ts's.
 import {UsageError} from '../../core/errors.js'
 import {EXEC_INFO_ENV, renderExecCredential} from '../../core/exec-credential/protocol.js'
-import type {PluginAnswer} from '../../usecases/read-secret-token.js'
+import type {PluginOutcome} from '../../usecases/read-secret-token.js'
 import type {HubOpener} from '../../usecases/ports.js'
 import {parseFlags, type FlagTable, type FlagValues} from '../flag-table.js'
 import type {Wiring} from '../wiring.js'
@@ -40,7 +40,7 @@ export function parsePluginArgs<T extends FlagTable>(argv: string[], table: T, u
 type PluginCommand<O> = (
   ports: {openHub: HubOpener},
   input: {options: O; execInfo: string | undefined; env: NodeJS.ProcessEnv},
-) => Promise<PluginAnswer>
+) => Promise<PluginOutcome>
 
 /** Runs the plugin's use case with these options in this run, and writes its answer. */
 export async function answerWith<O>(io: PluginIo, command: PluginCommand<O>, options: O): Promise<void> {
@@ -52,7 +52,7 @@ export async function answerWith<O>(io: PluginIo, command: PluginCommand<O>, opt
 }
 
 /** The note of -v on stderr, then the ExecCredential on stdout. */
-function writeAnswer(io: PluginIo, answer: PluginAnswer): void {
+function writeAnswer(io: PluginIo, answer: PluginOutcome): void {
   if (answer.note) io.printer.note(answer.note)
   io.printer.data(`${renderExecCredential(answer.credential, answer.apiVersion)}\n`)
 }

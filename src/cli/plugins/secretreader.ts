@@ -2,7 +2,7 @@
 // stdout) of src/usecases/read-secret-token.ts; compatible with the upstream plugin
 // (sigs.k8s.io/cluster-inventory-api cmd/secretreader-plugin).
 import type {SecretreaderOptions} from '../../core/exec-credential/secretreader.js'
-import {readSecretToken} from '../../usecases/read-secret-token.js'
+import {secretreaderCommand} from '../../usecases/read-secret-token.js'
 import {usageLine, type FlagTable} from '../flag-table.js'
 import {answerWith, PLUGIN_HUB_FLAGS, parsePluginArgs, type PluginIo} from './common.js'
 
@@ -29,5 +29,5 @@ export function parseSecretreaderArgs(argv: string[]): SecretreaderOptions {
 }
 
 export async function runSecretreader(argv: string[], io: PluginIo): Promise<void> {
-  await answerWith(io, readSecretToken, parseSecretreaderArgs(argv))
+  await answerWith(io, secretreaderCommand, parseSecretreaderArgs(argv))
 }

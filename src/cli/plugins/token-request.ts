@@ -7,7 +7,7 @@ import {
   parseExpirationSeconds,
   type TokenRequestOptions,
 } from '../../core/exec-credential/token-request.js'
-import {requestToken} from '../../usecases/request-token.js'
+import {tokenRequestCommand} from '../../usecases/request-token.js'
 import {usageLine, type FlagTable} from '../flag-table.js'
 import {answerWith, PLUGIN_HUB_FLAGS, parsePluginArgs, type PluginIo} from './common.js'
 
@@ -52,5 +52,5 @@ export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
 }
 
 export async function runTokenRequest(argv: string[], io: PluginIo): Promise<void> {
-  await answerWith(io, requestToken, parseTokenRequestArgs(argv))
+  await answerWith(io, tokenRequestCommand, parseTokenRequestArgs(argv))
 }

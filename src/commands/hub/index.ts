@@ -3,7 +3,7 @@ import {HUB_FLAGS, hubSelection} from '../../cli/flags.js'
 import {parseFlags, usageLine, type FlagTable} from '../../cli/flag-table.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
 import {processWiring} from '../../cli/wiring.js'
-import {showHub} from '../../usecases/hub-choice.js'
+import {hubCommand} from '../../usecases/hub-choice.js'
 
 const HUB_SHOW_FLAGS = {
   kubeconfig: HUB_FLAGS.kubeconfig,
@@ -27,7 +27,7 @@ export default class Hub extends Command {
       )
     }
     const wiring = processWiring()
-    const {config, chain} = await showHub(
+    const {config, chain} = await hubCommand(
       {saved: await wiring.savedHub(), loadConfig: (selection) => wiring.hubConnector.loadConfig(selection)},
       {selection: hubSelection(flags), env: process.env},
     )

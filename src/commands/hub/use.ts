@@ -3,7 +3,7 @@ import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from '../../cli
 import {oclifFlags} from '../../cli/oclif-flags.js'
 import {processWiring} from '../../cli/wiring.js'
 import {UsageError} from '../../core/errors.js'
-import {useHub} from '../../usecases/hub-choice.js'
+import {hubUseCommand} from '../../usecases/hub-choice.js'
 
 const HUB_USE_FLAGS = {
   kubeconfig: {
@@ -37,7 +37,7 @@ export default class HubUse extends Command {
     const wiring = processWiring()
     const {printer} = wiring
     const saved = await wiring.savedHub()
-    const used = await useHub(
+    const used = await hubUseCommand(
       {saved, loadConfig: (selection) => wiring.hubConnector.loadConfig(selection)},
       {context, kubeconfig: flags.kubeconfig, unset: flags.unset, env: process.env, cwd: process.cwd()},
     )

@@ -26,6 +26,13 @@ export type ProfileSourcedCLIArgsPolicy = (typeof CLI_ARGS_POLICIES)[number]
 export const ENV_VARS_POLICIES = ['', 'Ignore', 'AppendIfNotExists', 'Replace'] as const
 export type ProfileSourcedEnvVarsPolicy = (typeof ENV_VARS_POLICIES)[number]
 
+/** The two profile-sourced policies: each field and the values it may take, read and checked alike. */
+export const PROFILE_SOURCED_POLICIES = {
+  profileSourcedCLIArgsPolicy: CLI_ARGS_POLICIES,
+  profileSourcedEnvVarsPolicy: ENV_VARS_POLICIES,
+} as const
+export type PolicyField = keyof typeof PROFILE_SOURCED_POLICIES
+
 export interface Provider {
   name: string
   execConfig: ExecConfig
@@ -136,20 +143,10 @@ function parseProviderEntry(entry: unknown, at: string, warnings: string[]): Pro
     name,
     execConfig: parseExecConfig(entry.execConfig, `${where}: execConfig`, warnings),
   }
-  const cliArgsPolicy = parsePolicy(
-    entry.profileSourcedCLIArgsPolicy,
-    CLI_ARGS_POLICIES,
-    where,
-    'profileSourcedCLIArgsPolicy',
-  )
-  if (cliArgsPolicy !== undefined) provider.profileSourcedCLIArgsPolicy = cliArgsPolicy
-  const envVarsPolicy = parsePolicy(
-    entry.profileSourcedEnvVarsPolicy,
-    ENV_VARS_POLICIES,
-    where,
-    'profileSourcedEnvVarsPolicy',
-  )
-  if (envVarsPolicy !== undefined) provider.profileSourcedEnvVarsPolicy = envVarsPolicy
+  for (const field of Object.keys(PROFILE_SOURCED_POLICIES) as PolicyField[]) {
+    const policy = parsePolicy(entry[field], PROFILE_SOURCED_POLICIES[field], where, field)
+    if (policy !== undefined) Object.assign(provider, {[field]: policy})
+  }
   const block = parseServiceAccountTokenBlock(
     entry[SERVICE_ACCOUNT_TOKEN_FIELD],
     where,

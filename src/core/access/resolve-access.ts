@@ -21,7 +21,7 @@ import {
 import type {ExecConfig, ExecEnvVar, InteractiveMode} from './exec-config.js'
 import {isGuardedEnvName} from './guarded-env.js'
 import {decodeAdditionalArgs, decodeAdditionalEnvs, reservedExtensions} from './profile-sourced.js'
-import {CLI_ARGS_POLICIES, ENV_VARS_POLICIES, type Provider} from './provider-file.js'
+import {PROFILE_SOURCED_POLICIES, type PolicyField, type Provider} from './provider-file.js'
 
 /** The upstream library runs every plugin with Never; see parseProviderFile for why cpcred follows. */
 export const DEFAULT_INTERACTIVE_MODE: InteractiveMode = 'Never'
@@ -185,10 +185,7 @@ function applyAdditionalArgs(
   execConfig: ExecConfig,
   decisions: string[],
 ): void {
-  const policy = provider.profileSourcedCLIArgsPolicy ?? ''
-  if (!(CLI_ARGS_POLICIES as readonly string[]).includes(policy)) {
-    throw unknownPolicy(provider.name, 'profileSourcedCLIArgsPolicy', policy, CLI_ARGS_POLICIES)
-  }
+  const policy = checkedPolicy(provider, 'profileSourcedCLIArgsPolicy')
   if (!extension) {
     decisions.push(`The profile adds no arguments (no ${ADDITIONAL_ARGS_EXTENSION} extension).`)
     return
@@ -225,10 +222,7 @@ function applyAdditionalEnvs(
   decisions: string[],
   warnings: string[],
 ): void {
-  const policy = provider.profileSourcedEnvVarsPolicy ?? ''
-  if (!(ENV_VARS_POLICIES as readonly string[]).includes(policy)) {
-    throw unknownPolicy(provider.name, 'profileSourcedEnvVarsPolicy', policy, ENV_VARS_POLICIES)
-  }
+  const policy = checkedPolicy(provider, 'profileSourcedEnvVarsPolicy')
   if (!extension) {
     decisions.push(`The profile adds no environment (no ${ADDITIONAL_ENVS_EXTENSION} extension).`)
     return
@@ -285,16 +279,17 @@ function applyAdditionalEnvs(
   )
 }
 
-function unknownPolicy(
-  providerName: string,
-  field: string,
-  value: string,
-  allowed: readonly string[],
-): CpcredError {
-  return new CpcredError(
-    `provider "${providerName}": ${field} ${JSON.stringify(value)} is not one of ${allowed.map((policy) => `"${policy}"`).join(', ')}`,
-    {exitCode: ExitCode.Usage, hint: 'Fix the policy in the provider file.'},
-  )
+/** The provider's policy ('' when absent), refused when a provider built in code set one unknown. */
+function checkedPolicy<F extends PolicyField>(provider: Provider, field: F): NonNullable<Provider[F]> | '' {
+  const policy = provider[field] ?? ''
+  const allowed: readonly string[] = PROFILE_SOURCED_POLICIES[field]
+  if (!allowed.includes(policy)) {
+    throw new CpcredError(
+      `provider "${provider.name}": ${field} ${JSON.stringify(policy)} is not one of ${allowed.map((value) => `"${value}"`).join(', ')}`,
+      {exitCode: ExitCode.Usage, hint: 'Fix the policy in the provider file.'},
+    )
+  }
+  return policy as NonNullable<Provider[F]> | ''
 }
 
 function policyInWords(field: string, policy: string | undefined): string {

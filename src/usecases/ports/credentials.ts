@@ -1,14 +1,14 @@
 // The ports of the credential pipeline and exec: what `credential`, `exec`, `whoami` and `cache
 // clear` need. The hub as far as credentials care (who reads it, how plugins find it, one profile),
 // the provider file, plugins, the credential cache, the answers kept for the next identical
-// question, the user's command, its temporary kubeconfig, and the signals sent to cpcred.
+// question, and what a command says on stderr while it works. The user's command and its private
+// files are in processes.ts.
 import type {Provider} from '../../core/access/provider-file.js'
 import type {Credential} from '../../core/exec-credential/protocol.js'
 import type {ClusterProfile} from '../../core/profiles/cluster-profile.js'
 import type {HubPin} from '../../core/profiles/hub-pin.js'
 import type {LifetimeRule} from '../../core/exec-credential/cache.js'
-import type {Writable} from 'node:stream'
-import type {ProfileRef} from '../profile-ref.js'
+import type {Chooser, ProfileFinder} from './profiles.js'
 import type {ProviderSelection} from '../../core/access/provider-selection.js'
 
 /** Who reads the hub (every cache key carries it), how plugins find it, and its namespace. */
@@ -19,21 +19,26 @@ export interface HubIdentity {
   namespace: string
 }
 
-/** The hub as the hot paths know it: its identity from a summary, one profile read on demand. */
+/** The hub as the hot paths know it: its identity from a summary, connected only to read a profile. */
 export interface ProfileHub extends HubIdentity {
   /**
-   * Reads one profile from the hub. `remember`: the served version may be kept (not with
-   * --no-cache); `idleTimeoutMs`: a silent hub is given up on after this long.
+   * The hub, connected, to read profiles from; closed by the caller. `remember`: the served version
+   * may be kept (not with --no-cache); `idleTimeoutMs`: a silent hub is given up on after this long.
    */
-  readProfile(ref: ProfileRef, options: {remember: boolean; idleTimeoutMs?: number}): Promise<ClusterProfile>
+  connect(options: {
+    remember: boolean
+    idleTimeoutMs?: number
+  }): Promise<ProfileFinder & {close(): Promise<void>}>
   /** The failure says the hub is down (refused, timed out, 5xx), never a 401, 403 or TLS failure. */
   isOutage(error: unknown): boolean
 }
 
 /** The hub as commands that may pick a profile know it (whoami, cache clear). */
 export interface SessionHub extends HubIdentity {
-  /** The profile named (NAME or NAMESPACE/NAME) or, on a terminal without one, picked from a list. */
-  chooseProfile(text: string | undefined, allNamespaces: boolean): Promise<ClusterProfile>
+  /** Profiles by name, and pages of them to pick from. */
+  profiles: ProfileFinder
+  /** The person at a terminal who picks one when none is named (unreachable profiles marked). */
+  chooser: Chooser
   close(): Promise<void>
 }
 
@@ -152,92 +157,6 @@ export interface AnswerBook {
     inputs: {kubeconfig?: string; providers: ProviderSelection},
   ): AnswerDraft
 }
-
-export interface ChildRequest {
-  command: string
-  args: string[]
-  /** Added to cpcred's own environment. */
-  env: Record<string, string>
-}
-
-export interface ChildResult {
-  /**
-   * The exit code, or 128+n when the command died of signal n, or as a shell reports a command it
-   * cannot start: 127 when there is no such command, 126 when it cannot be run (not executable).
-   */
-  exitCode: number
-  signal?: string
-  notFound: boolean
-  /** Why the command could not start, in the shell's words ("command not found", "Permission denied"). */
-  startError?: string
-}
-
-export interface RunningChild {
-  result: Promise<ChildResult>
-  /** Passes a signal on (to the command's whole process group when it has one). */
-  kill(signal: NodeJS.Signals): void
-  /** Ends it: SIGTERM, then SIGKILL after a grace (--fail-fast). */
-  stop(): void
-}
-
-/** A line of a command's output; `newline` is false when none ended it (a cut piece, the last line). */
-export type OnLine = (stream: 'stdout' | 'stderr', line: string, newline?: boolean) => void
-
-/** A fan-out target's stdin: a file to read from its start, or a pipe that is fed once the child runs. */
-export type TargetStdin = {file: string} | 'pipe'
-
-export interface ChildStdin {
-  stdio: TargetStdin
-  /** The child has been started; `stdin` is its pipe (null when it was given the file). */
-  started(stdin: Writable | null): void
-}
-
-/** The user's command, as `cpcred exec` runs it. */
-export interface ChildRunner {
-  /**
-   * stdio inherited: the command owns the terminal and stays in its foreground process group,
-   * unless `ownGroup` (--timeout), so that stopping it stops what it started too, as timeout(1) does.
-   */
-  inherited(request: ChildRequest, options?: {ownGroup?: boolean}): RunningChild
-  /**
-   * stdin from `stdin` or else /dev/null; each line of stdout and stderr handed to `onLine`, or both
-   * sent to /dev/null without one (nobody reads them). The command gets a process group of its own,
-   * so stopping it stops what it started too.
-   */
-  prefixed(request: ChildRequest, onLine?: OnLine, stdin?: ChildStdin): RunningChild
-  /** After the last `prefixed` command has ended: whatever started them is gone when this settles. */
-  close(): Promise<void>
-}
-
-export interface TempKubeconfigs {
-  /** Writes the content to a new private file (0600 in a 0700 directory); returns its path. */
-  create(content: string, kind?: 'kubeconfig' | 'token' | 'certificate'): Promise<string>
-  /** Replaces a file create made with new content, atomically (a reader sees the old or the new). */
-  replace(file: string, content: string): Promise<void>
-  /** Removes the file. */
-  remove(file: string): Promise<void>
-  /** A path in the run's private directory for a file the caller creates; it goes with the directory. */
-  pathFor(name: string): Promise<string>
-  /** Removes the run's private directory (and anything left in it); called once, at the end. */
-  dispose(): Promise<void>
-  /** Removes what runs killed before they could clean up left behind (housekeeping, never fails). */
-  sweepStale(): Promise<unknown>
-}
-
-/**
- * Runs a renewal command and hands back its stdout; stdin is closed, stderr is the user's unless
- * `quiet` (a retry after a failure that was already reported).
- */
-export type RenewCredential = (
-  command: string[],
-  options?: {quiet?: boolean; signal?: AbortSignal},
-) => Promise<string>
-
-/** While `action` runs, signals sent to cpcred go to `forward` instead of ending it. */
-export type ForwardingSignals = <T>(
-  forward: (signal: NodeJS.Signals) => void,
-  action: () => Promise<T>,
-) => Promise<T>
 
 /** What a command says on stderr while it works (the printer, for people). */
 export interface Notices {

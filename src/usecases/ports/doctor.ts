@@ -6,11 +6,6 @@ import type {ExecutableLookup} from '../../core/doctor/plugin.js'
 import type {ServerProbe} from '../../core/doctor/server-tls.js'
 import type {Endpoint} from './hub.js'
 
-export interface ProviderFileSelection {
-  providerFile?: string
-  accessProviders?: string[]
-}
-
 /** The consumer's provider file, as doctor reads it. */
 export interface LoadedProviderFile {
   source: string

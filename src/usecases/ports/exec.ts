@@ -5,7 +5,7 @@ import type {Writable} from 'node:stream'
 import type {CpcredError} from '../../core/errors.js'
 import type {TargetResult} from '../../core/fleet/fan-out-report.js'
 import type {TargetStreams} from '../../core/fleet/target-streams.js'
-import type {TargetStdin} from './credentials.js'
+import type {TargetStdin} from './processes.js'
 
 /** exec's -o: a table on stderr, or records on stdout (all at the end, or one a line as each ends). */
 export type FanOutFormat = 'text' | 'json' | 'yaml' | 'jsonl'

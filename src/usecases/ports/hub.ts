@@ -11,7 +11,7 @@ import type {HubPin} from '../../core/profiles/hub-pin.js'
 import type {HubSource, SavedHub} from '../../core/kubeconfig/hub-choice.js'
 import type {ClientEndpoint as Endpoint} from '../../core/access/connection.js'
 import type {ProfileApiDiscovery, ProfileFinder, ProfileRepository} from './profiles.js'
-import type {TempKubeconfigs} from './credentials.js'
+import type {TempKubeconfigs} from './processes.js'
 
 /** How the hub is chosen, as kubectl chooses a cluster (--kubeconfig, KUBECONFIG, --context, -n). */
 export interface HubSelection {

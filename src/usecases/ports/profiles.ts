@@ -110,3 +110,10 @@ export interface Chooser {
   interactive: boolean
   pickOne(profiles: ClusterProfile[]): Promise<ClusterProfile>
 }
+
+/** The hub, connected, for selecting exec's targets. */
+export type TargetHub = SelectionSource & {
+  /** -n, else the context's namespace. */
+  namespace: string
+  close(): Promise<void>
+}
