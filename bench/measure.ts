@@ -48,10 +48,20 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
-/** Alternates the contenders `runs` times after one warm-up each; returns their samples. */
-export async function alternate(contenders: Contender[], runs: number): Promise<Map<string, Sample[]>> {
+/**
+ * Alternates the contenders `runs` times after one warm-up each (shown to `warmed`, when given);
+ * returns their samples.
+ */
+export async function alternate(
+  contenders: Contender[],
+  runs: number,
+  warmed?: (contender: Contender, sample: Sample) => void,
+): Promise<Map<string, Sample[]>> {
   const samples = new Map(contenders.map((c) => [c.name, [] as Sample[]]))
-  for (const contender of contenders) await sampleOnce(contender)
+  for (const contender of contenders) {
+    const sample = await sampleOnce(contender)
+    warmed?.(contender, sample)
+  }
   for (let run = 0; run < runs; run++) {
     for (const contender of contenders) samples.get(contender.name)!.push(await sampleOnce(contender))
   }
