@@ -9,6 +9,7 @@ import {execOverheadBench, fanout10000Bench, fanout1000Bench, fanout50Bench} fro
 import {cacheValueBench, execEntryBench, execFloorBench} from './hot-path.js'
 import {list10000Bench, listBench} from './list.js'
 import {fanoutVsLoopBench} from './loop.js'
+import {listWatch10000Bench, sync10000Bench} from './sync.js'
 import {alternate, median} from './measure.js'
 
 export interface BenchContext {
@@ -30,6 +31,8 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   // The edge-scale cases share one fleet, grown in place to 10,000 profiles (bench/fleet.ts).
   'list-10000': list10000Bench,
   'fanout-10000': fanout10000Bench,
+  'sync-10000': sync10000Bench,
+  'list-watch-10000': listWatch10000Bench,
 }
 
 /**
