@@ -8,7 +8,7 @@ import {kubeCall, type Connection} from '../test/testenv/http.js'
 import {benchHome, writeFakeProviders, type BenchTargets} from './credential.js'
 import type {BenchContext} from './run.js'
 
-export const FLEET_LABEL = 'bench=fleet'
+export const FLEET_LABEL = 'bench=edge'
 export const FLEET_SIZES = [1000, 5000, 10000] as const
 export type FleetSize = (typeof FLEET_SIZES)[number]
 
@@ -30,7 +30,7 @@ function tierOf(index: number): string {
 }
 
 export function fleetNamespace(index: number): string {
-  return `bench-fleet-${Math.floor(index / PER_NAMESPACE)}`
+  return `bench-edge-${Math.floor(index / PER_NAMESPACE)}`
 }
 
 export function fleetName(index: number): string {
@@ -60,9 +60,7 @@ export async function ensureFleet({env, hub}: BenchContext, size: FleetSize): Pr
       if (!present.has(fleetName(index))) missing.push(index)
   }
   const created = missing.length
-  await eachConcurrently(missing, CREATE_WORKERS, (index) =>
-    createFleetProfile(hub, index, env.spoke.server, env.spoke.caData),
-  )
+  await eachConcurrently(missing, CREATE_WORKERS, (index) => createFleetProfile(hub, index, env.spoke.server))
   const seconds = (Date.now() - started) / 1000
   console.error(
     `fleet: ${size} profiles, ${created} created in ${seconds.toFixed(1)}s` +
@@ -70,7 +68,7 @@ export async function ensureFleet({env, hub}: BenchContext, size: FleetSize): Pr
   )
 }
 
-async function createFleetProfile(hub: Connection, index: number, server: string, caData: string) {
+async function createFleetProfile(hub: Connection, index: number, server: string) {
   const name = fleetName(index)
   const profiles = `/${PROFILES}/namespaces/${fleetNamespace(index)}/clusterprofiles`
   const [labelKey, labelValue] = FLEET_LABEL.split('=') as [string, string]
@@ -89,12 +87,16 @@ async function createFleetProfile(hub: Connection, index: number, server: string
   })
   await kubeCall(hub, 'PUT', `${profiles}/${name}/status`, {
     ...created,
-    status: fleetStatus(name, server, caData),
+    status: fleetStatus(name, server),
   })
 }
 
-/** A fleet profile's status; `revision` changes what sync writes for it (its exec extension). */
-function fleetStatus(name: string, server: string, caData: string, revision?: string) {
+/**
+ * A fleet profile's status: list-5000's former profiles (a condition, a version, `token-request` with
+ * a 4-byte CA), their second provider being `fake`, which reaches the spoke with a per-cluster exec
+ * extension. `revision` changes what sync writes for it.
+ */
+function fleetStatus(name: string, server: string, revision?: string) {
   return {
     conditions: [
       {
@@ -107,15 +109,14 @@ function fleetStatus(name: string, server: string, caData: string, revision?: st
     ],
     version: {kubernetes: 'v1.34.10'},
     accessProviders: [
+      {name: 'token-request', cluster: {server, 'certificate-authority-data': 'Y2EK'}},
       {
         name: 'fake',
         cluster: {
           server,
-          'certificate-authority-data': caData,
           extensions: [{name: 'client.authentication.k8s.io/exec', extension: {clusterName: name, revision}}],
         },
       },
-      {name: 'token-request', cluster: {server}},
     ],
   }
 }
@@ -131,7 +132,7 @@ export async function reviseFleetProfile(
   const current = await kubeCall<Record<string, unknown>>(hub, 'GET', profile)
   await kubeCall(hub, 'PUT', `${profile}/status`, {
     ...current,
-    status: fleetStatus(name, env.spoke.server, env.spoke.caData, revision),
+    status: fleetStatus(name, env.spoke.server, revision),
   })
 }
 
