@@ -42,13 +42,35 @@ export interface BenchTargets {
  * plugin, and a private home (0700) holding the token file (0600) and the provider file.
  */
 export async function benchTargets(
-  {env, hub}: BenchContext,
+  context: BenchContext,
   prefix: string,
   count: number,
 ): Promise<BenchTargets> {
+  const {env, hub} = context
+  const home = await benchHome(context, prefix)
+  const stamp = home.namespace.slice(`bench-${prefix}-`.length)
+  const selector = `bench=${prefix}-${stamp}`
+  const jobs = Array.from({length: count}, (_, i) => `target-${String(i).padStart(3, '0')}`)
+  const profiles = jobs.map((name) => `${home.namespace}/${name}`)
+  const workers = Array.from({length: 8}, async () => {
+    for (let name = jobs.shift(); name; name = jobs.shift())
+      await createProfile(hub, home.namespace, name, selector, env.spoke.server, env.spoke.caData)
+  })
+  await Promise.all(workers)
+  return {...home, profiles, selector}
+}
+
+/**
+ * What a set of targets needs besides its profiles: a namespace with a ServiceAccount whose token
+ * (for the spoke) the fake plugin returns, and a private home (0700) holding the token file (0600),
+ * the provider file and cpcred's (and kubectl's discovery) cache.
+ */
+export async function benchHome(
+  {env, hub}: BenchContext,
+  prefix: string,
+): Promise<Omit<BenchTargets, 'profiles' | 'selector'>> {
   const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
   const namespace = `bench-${prefix}-${stamp}`
-  const selector = `bench=${prefix}-${stamp}`
   await kubeCall(hub, 'POST', '/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',
@@ -67,21 +89,10 @@ export async function benchTargets(
   const providerFile = path.join(dir, 'providers.json')
   await writeFakeProviders(providerFile, FAKE_PLUGIN, {PLUGIN_TOKEN_FILE: tokenFile})
 
-  const profiles: string[] = []
-  const jobs = Array.from({length: count}, (_, i) => `target-${String(i).padStart(3, '0')}`)
-  profiles.push(...jobs.map((name) => `${namespace}/${name}`))
-  const workers = Array.from({length: 8}, async () => {
-    for (let name = jobs.shift(); name; name = jobs.shift())
-      await createProfile(hub, namespace, name, selector, env.spoke.server, env.spoke.caData)
-  })
-  await Promise.all(workers)
-
   const home = path.join(dir, 'home')
   await mkdir(home, {mode: 0o700})
   return {
     namespace,
-    profiles,
-    selector,
     dir,
     providerFile,
     token,

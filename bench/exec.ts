@@ -2,8 +2,9 @@
 // kubeconfig for the same spoke and the same token.
 // fanout-50: `cpcred exec -A -l <label> --parallel 8 -- kubectl version` over 50 profiles against the
 // same 50 run one after another, plus cpcred's own CPU per target.
-// fanout-1000: a thousand targets in one step, against xargs -P16 starting the same commands.
-import {writeFile} from 'node:fs/promises'
+// fanout-1000: a thousand targets in one step, against xargs -P16 starting the same commands;
+// fanout-10000: the shared fleet's 10,000, against xargs -P32, with a JUnit report.
+import {readFile, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {alternate, median, sampleOnce, type Contender} from './measure.js'
 import {
@@ -13,6 +14,8 @@ import {
   withTargets,
   type BenchTargets,
 } from './credential.js'
+import {junitTestcases} from '../test/helpers/fleet-job.js'
+import {fleetTargets} from './fleet.js'
 import type {BenchContext} from './run.js'
 
 const OVERHEAD_RUNS = 11
@@ -148,49 +151,114 @@ const FLEET_RSS_BUDGET_MB = 250
  * cpcred in the same run. Budget: 2.0; peak memory: 250 MB.
  */
 export function fanout1000Bench(context: BenchContext): Promise<void> {
-  return withTargets(context, 'fleet', FLEET_TARGETS, async (targets) => {
-    const cpcred: Contender = {
-      name: 'cpcred',
-      command: [
-        ...context.cpcred,
-        'exec',
-        '-A',
-        '-l',
-        targets.selector,
-        '--parallel',
-        String(FLEET_PARALLEL),
-        '--quiet',
-        ...targets.flags,
-        '--',
-        'true',
-      ],
-      env: targets.env,
-    }
-    const paths = path.join(targets.dir, 'kubeconfigs.txt')
-    await writeFile(
-      paths,
-      targets.profiles.map((profile) => `${path.join(targets.dir, 'kubeconfigs', profile)}\n`).join(''),
-    )
-    const xargs: Contender = {
-      name: 'xargs',
-      command: ['sh', '-c', `xargs -P${FLEET_PARALLEL} -I{} env KUBECONFIG={} true < "$0"`, paths],
-      env: targets.env,
-    }
-    // alternate() starts with one run each: cpcred's fills the 1,000 cache entries (each profile has
-    // its own exec config, so its own credential); a failure of any target fails the case.
-    const samples = await alternate([cpcred, xargs], FLEET_RUNS)
-    const cpcredMs = median(samples.get('cpcred')!.map((sample) => sample.wallMs))
-    const xargsMs = median(samples.get('xargs')!.map((sample) => sample.wallMs))
-    const cpu = (name: string) => median(samples.get(name)!.map((sample) => sample.cpuMs)) / FLEET_TARGETS
-    const peakMb = Math.max(...samples.get('cpcred')!.map((sample) => sample.peakRssMiB))
-    benchLine('fanout-1000', cpcredMs / xargsMs, FLEET_RATIO_BUDGET, {
-      cpcred_ms: cpcredMs.toFixed(0),
-      xargs_ms: xargsMs.toFixed(0),
-      cpcred_cpu_ms_per_target: cpu('cpcred').toFixed(2),
-      xargs_cpu_ms_per_target: cpu('xargs').toFixed(2),
-      cpcred_peak_rss_mb: peakMb.toFixed(0),
-      rss_budget_mb: `${FLEET_RSS_BUDGET_MB}${peakMb > FLEET_RSS_BUDGET_MB ? '(over)' : ''}`,
-      runs: String(FLEET_RUNS),
+  return withTargets(context, 'fleet', FLEET_TARGETS, (targets) =>
+    fanOutAgainstXargs(context, targets, {
+      name: 'fanout-1000',
+      parallel: FLEET_PARALLEL,
+      runs: FLEET_RUNS,
+      ratioBudget: FLEET_RATIO_BUDGET,
+      rssBudgetMb: FLEET_RSS_BUDGET_MB,
+    }),
+  )
+}
+
+/**
+ * fanout-10000: the same over the 10,000 profiles of the shared fleet, 32 at a time, with a JUnit
+ * report (checked: 10,000 test cases, none failed). Budget: 1.5; peak memory: 300 MB.
+ */
+export async function fanout10000Bench(context: BenchContext): Promise<void> {
+  const targets = await fleetTargets(context, 10000)
+  try {
+    await fanOutAgainstXargs(context, targets, {
+      name: 'fanout-10000',
+      parallel: 32,
+      runs: FLEET_RUNS,
+      ratioBudget: 1.5,
+      rssBudgetMb: 300,
+      junit: true,
     })
+  } finally {
+    await rm(targets.dir, {recursive: true, force: true})
+  }
+}
+
+interface FanOutCase {
+  name: string
+  parallel: number
+  runs: number
+  ratioBudget: number
+  rssBudgetMb: number
+  /** Ask for a JUnit report and check it holds one passed test case per target. */
+  junit?: boolean
+}
+
+async function fanOutAgainstXargs(
+  context: BenchContext,
+  targets: BenchTargets,
+  {name, parallel, runs, ratioBudget, rssBudgetMb, junit}: FanOutCase,
+): Promise<void> {
+  const count = targets.profiles.length
+  const junitFile = path.join(targets.dir, 'junit.xml')
+  const cpcred: Contender = {
+    name: 'cpcred',
+    command: [
+      ...context.cpcred,
+      'exec',
+      '-A',
+      '-l',
+      targets.selector,
+      '--parallel',
+      String(parallel),
+      '--quiet',
+      ...(junit ? ['--report', `junit=${junitFile}`] : []),
+      ...targets.flags,
+      '--',
+      'true',
+    ],
+    env: targets.env,
+  }
+  const paths = path.join(targets.dir, 'kubeconfigs.txt')
+  await writeFile(
+    paths,
+    targets.profiles.map((profile) => `${path.join(targets.dir, 'kubeconfigs', profile)}\n`).join(''),
+  )
+  const xargs: Contender = {
+    name: 'xargs',
+    command: ['sh', '-c', `xargs -P${parallel} -I{} env KUBECONFIG={} true < "$0"`, paths],
+    env: targets.env,
+  }
+  // alternate() starts with one run each: cpcred's fills the cache (each profile has its own exec
+  // config, so its own credential); a failure of any target fails the case.
+  const samples = await alternate([cpcred, xargs], runs, (contender, sample) => {
+    if (contender === cpcred)
+      console.error(
+        `${name}: the first run, which fills the cache, took ${(sample.wallMs / 1000).toFixed(1)}s`,
+      )
   })
+  if (junit) await checkJUnit(junitFile, targets.profiles)
+  const cpcredMs = median(samples.get('cpcred')!.map((sample) => sample.wallMs))
+  const xargsMs = median(samples.get('xargs')!.map((sample) => sample.wallMs))
+  const cpu = (contender: string) => median(samples.get(contender)!.map((sample) => sample.cpuMs)) / count
+  const peakMb = Math.max(...samples.get('cpcred')!.map((sample) => sample.peakRssMiB))
+  benchLine(name, cpcredMs / xargsMs, ratioBudget, {
+    cpcred_ms: cpcredMs.toFixed(0),
+    xargs_ms: xargsMs.toFixed(0),
+    cpcred_cpu_ms_per_target: cpu('cpcred').toFixed(2),
+    xargs_cpu_ms_per_target: cpu('xargs').toFixed(2),
+    cpcred_peak_rss_mb: peakMb.toFixed(0),
+    rss_budget_mb: `${rssBudgetMb}${peakMb > rssBudgetMb ? '(over)' : ''}`,
+    runs: String(runs),
+  })
+}
+
+/** The last run's JUnit: well-formed, one passed test case per target, nothing else. */
+async function checkJUnit(file: string, profiles: string[]): Promise<void> {
+  const cases = junitTestcases(await readFile(file, 'utf8'))
+  const failed = cases.filter((testcase) => testcase.failed).length
+  const names = new Set(cases.map((testcase) => `${testcase.classname}/${testcase.name}`))
+  const missing = profiles.filter((profile) => !names.has(profile)).length
+  if (cases.length !== profiles.length || failed || missing)
+    throw new Error(
+      `${file}: ${cases.length} test cases (${failed} failed, ${missing} targets missing), want ${profiles.length} passed`,
+    )
 }

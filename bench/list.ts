@@ -1,104 +1,87 @@
-// list-5000: `cpcred list -A` against `kubectl get clusterprofiles -A` on a hub with 5,000 profiles
-// (10 namespaces, 2 providers and a condition each).
-import {kubeCall, type Connection} from '../test/testenv/http.js'
-import {benchLine} from './credential.js'
+// list-5000 and list-10000: `cpcred list -A` against `kubectl get clusterprofiles -A` over the
+// shared fleet (bench/fleet.ts: 1,000 profiles to a namespace, a condition and two providers each).
+// list-10000 also measures 1,000 and 5,000 on the way, so the growth is printed.
 import {alternate, median} from './measure.js'
+import {benchLine} from './credential.js'
+import {ensureFleet, fleetSelector, type FleetSize} from './fleet.js'
 import type {BenchContext} from './run.js'
 
-const NAMESPACES = 10
-const PER_NAMESPACE = 500
 const RUNS = 7
-const BUDGET = 0.85
-const RSS_BUDGET_MB = 130
+/** Runs at the sizes on the way to the largest, which are printed, not budgeted. */
+const CURVE_RUNS = 3
 
-export async function listBench({env, hub, cpcred}: BenchContext): Promise<void> {
-  const label = `bench-${Date.now()}`
-  const started = Date.now()
-  await seed(hub, env.spoke.server, label)
-  console.error(
-    `list-5000: seeded ${NAMESPACES * PER_NAMESPACE} profiles in ${((Date.now() - started) / 1000).toFixed(1)}s`,
+interface ListBudget {
+  ratio: number
+  rssMb: number
+}
+
+const BUDGETS: Record<5000 | 10000, ListBudget> = {
+  5000: {ratio: 0.85, rssMb: 130},
+  10000: {ratio: 0.8, rssMb: 160},
+}
+
+interface ListPoint {
+  size: FleetSize
+  cpcredMs: number
+  kubectlMs: number
+  peakMb: number
+}
+
+export async function listBench(context: BenchContext): Promise<void> {
+  await ensureFleet(context, 5000)
+  report('list-5000', await measureList(context, 5000, RUNS), BUDGETS[5000])
+}
+
+export async function list10000Bench(context: BenchContext): Promise<void> {
+  const curve: ListPoint[] = []
+  for (const size of [1000, 5000] as const) {
+    await ensureFleet(context, size)
+    curve.push(await measureList(context, size, CURVE_RUNS))
+  }
+  await ensureFleet(context, 10000)
+  const last = await measureList(context, 10000, RUNS)
+  curve.push(last)
+  report('list-10000', last, BUDGETS[10000])
+  console.log(
+    `#   list-10000 growth: ${curve
+      .map(
+        (point) =>
+          `${point.size}: cpcred ${point.cpcredMs.toFixed(0)} ms (${(point.cpcredMs / point.size).toFixed(3)} ms/profile), ` +
+          `kubectl ${point.kubectlMs.toFixed(0)} ms, ratio ${(point.cpcredMs / point.kubectlMs).toFixed(2)}, ` +
+          `peak RSS ${point.peakMb.toFixed(0)} MB`,
+      )
+      .join('; ')} (medians of ${CURVE_RUNS}, ${CURVE_RUNS} and ${RUNS} runs)`,
   )
+}
 
+async function measureList({env, cpcred}: BenchContext, size: FleetSize, runs: number): Promise<ListPoint> {
   const kubeconfig = {KUBECONFIG: env.hub.kubeconfig}
+  const selector = fleetSelector(size)
   const samples = await alternate(
     [
-      {name: 'cpcred', command: [...cpcred, 'list', '-A', '-l', `bench=${label}`], env: kubeconfig},
+      {name: 'cpcred', command: [...cpcred, 'list', '-A', '-l', selector], env: kubeconfig},
       {
         name: 'kubectl',
-        command: ['kubectl', 'get', 'clusterprofiles.multicluster.x-k8s.io', '-A', '-l', `bench=${label}`],
+        command: ['kubectl', 'get', 'clusterprofiles.multicluster.x-k8s.io', '-A', '-l', selector],
         env: kubeconfig,
       },
     ],
-    RUNS,
+    runs,
   )
-  const cpcredMs = median(samples.get('cpcred')!.map((s) => s.wallMs))
-  const kubectlMs = median(samples.get('kubectl')!.map((s) => s.wallMs))
-  const peak = Math.max(...samples.get('cpcred')!.map((s) => s.peakRssMiB))
-  benchLine('list-5000', cpcredMs / kubectlMs, BUDGET, {
-    cpcred_ms: cpcredMs.toFixed(0),
-    kubectl_ms: kubectlMs.toFixed(0),
-    cpcred_peak_rss_mb: peak.toFixed(0),
-    rss_budget_mb: `${RSS_BUDGET_MB}${peak > RSS_BUDGET_MB ? '(over)' : ''}`,
-    runs: String(RUNS),
-  })
-}
-
-async function seed(hub: Connection, server: string, label: string): Promise<void> {
-  const jobs: (() => Promise<void>)[] = []
-  for (let n = 0; n < NAMESPACES; n++) {
-    const namespace = `${label}-${n}`
-    await kubeCall(hub, 'POST', '/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: {name: namespace},
-    })
-    for (let i = 0; i < PER_NAMESPACE; i++)
-      jobs.push(() => createProfile(hub, namespace, `cluster-${String(i).padStart(4, '0')}`, server, label))
+  return {
+    size,
+    cpcredMs: median(samples.get('cpcred')!.map((s) => s.wallMs)),
+    kubectlMs: median(samples.get('kubectl')!.map((s) => s.wallMs)),
+    peakMb: Math.max(...samples.get('cpcred')!.map((s) => s.peakRssMiB)),
   }
-  // A few requests in flight at once keep seeding short without overloading the hub.
-  const workers = Array.from({length: 8}, async () => {
-    for (let job = jobs.shift(); job; job = jobs.shift()) await job()
-  })
-  await Promise.all(workers)
 }
 
-async function createProfile(
-  hub: Connection,
-  namespace: string,
-  name: string,
-  server: string,
-  label: string,
-) {
-  const path = `/apis/multicluster.x-k8s.io/v1alpha1/namespaces/${namespace}/clusterprofiles`
-  const created = await kubeCall<Record<string, unknown>>(hub, 'POST', path, {
-    apiVersion: 'multicluster.x-k8s.io/v1alpha1',
-    kind: 'ClusterProfile',
-    metadata: {name, labels: {bench: label, 'x-k8s.io/cluster-manager': 'bench-manager'}},
-    spec: {displayName: `Bench ${name}`, clusterManager: {name: 'bench-manager'}},
-  })
-  await kubeCall(hub, 'PUT', `${path}/${name}/status`, {
-    ...created,
-    status: {
-      conditions: [
-        {
-          type: 'ControlPlaneHealthy',
-          status: 'True',
-          reason: 'Healthy',
-          message: 'ok',
-          lastTransitionTime: '2026-01-01T00:00:00Z',
-        },
-      ],
-      version: {kubernetes: 'v1.34.10'},
-      accessProviders: [
-        {name: 'token-request', cluster: {server, 'certificate-authority-data': 'Y2EK'}},
-        {
-          name: 'secretreader',
-          cluster: {
-            server,
-            extensions: [{name: 'client.authentication.k8s.io/exec', extension: {clusterName: name}}],
-          },
-        },
-      ],
-    },
+function report(name: string, point: ListPoint, budget: ListBudget): void {
+  benchLine(name, point.cpcredMs / point.kubectlMs, budget.ratio, {
+    cpcred_ms: point.cpcredMs.toFixed(0),
+    kubectl_ms: point.kubectlMs.toFixed(0),
+    cpcred_peak_rss_mb: point.peakMb.toFixed(0),
+    rss_budget_mb: `${budget.rssMb}${point.peakMb > budget.rssMb ? '(over)' : ''}`,
+    runs: String(RUNS),
   })
 }

@@ -5,10 +5,11 @@ import os from 'node:os'
 import path from 'node:path'
 import {adminConnection, down, readEnv, up, type TestEnv} from '../test/testenv/testenv.js'
 import {credentialWarmBench} from './credential.js'
-import {execOverheadBench, fanout1000Bench, fanout50Bench} from './exec.js'
+import {execOverheadBench, fanout10000Bench, fanout1000Bench, fanout50Bench} from './exec.js'
 import {cacheValueBench, execEntryBench, execFloorBench} from './hot-path.js'
-import {listBench} from './list.js'
+import {list10000Bench, listBench} from './list.js'
 import {fanoutVsLoopBench} from './loop.js'
+import {listWatch10000Bench, sync10000Bench} from './sync.js'
 import {alternate, median} from './measure.js'
 
 export interface BenchContext {
@@ -27,6 +28,11 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'fanout-50': fanout50Bench,
   'fanout-1000': fanout1000Bench,
   'fanout-vs-loop': fanoutVsLoopBench,
+  // The edge-scale cases share one fleet, grown in place to 10,000 profiles (bench/fleet.ts).
+  'list-10000': list10000Bench,
+  'fanout-10000': fanout10000Bench,
+  'sync-10000': sync10000Bench,
+  'list-watch-10000': listWatch10000Bench,
 }
 
 /**
