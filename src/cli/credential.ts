@@ -1,6 +1,7 @@
 // `cpcred credential <profile>`: cpcred as an exec credential plugin. kubectl runs it on every
-// command through a `--mode cpcred` kubeconfig, so it starts without oclif (node:util parseArgs)
-// and loads only what the warm path needs. stdout carries the ExecCredential and nothing else.
+// command through a `--mode cpcred` kubeconfig, so it starts without oclif (its flag table is read
+// by cli/flag-table.ts, in kubectl's grammar) and loads only what the warm path needs. stdout
+// carries the ExecCredential and nothing else.
 import {UsageError} from '../core/errors.js'
 import {EXEC_API_V1, EXEC_API_VERSIONS, type ExecApiVersion} from '../core/access/exec-config.js'
 import {EXEC_INFO_ENV} from '../core/exec-credential/protocol.js'

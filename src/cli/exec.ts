@@ -1,6 +1,6 @@
 // `cpcred exec`: CI pipelines run it all day, and oclif alone takes about 100 ms to load, more than
-// kubectl needs for a whole `get`. So, like `credential`, it is parsed with node:util parseArgs and
-// runs from the bundled fast path; src/commands/exec.ts gives it help text.
+// kubectl needs for a whole `get`. So, like `credential`, its flag table is read by cli/flag-table.ts
+// (kubectl's grammar) and it runs from the bundled fast path; src/commands/exec.ts gives it help text.
 import {realpathSync} from 'node:fs'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import path from 'node:path'

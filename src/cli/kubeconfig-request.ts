@@ -10,7 +10,7 @@ import type {KUBECONFIG_ENTRY_FLAGS, PROVIDER_FLAGS} from './flags.js'
 type EntryFlags = FlagValues<typeof KUBECONFIG_ENTRY_FLAGS & typeof PROVIDER_FLAGS>
 
 export function kubeconfigRequest(
-  // Repeatable flags as oclif gives them: undefined when not used.
+  // Repeatable flags as parseFlags gives them: undefined when not used.
   flags: Omit<EntryFlags, 'access-provider' | 'as-group'> & {
     'access-provider'?: string[]
     'as-group'?: string[]
