@@ -206,7 +206,7 @@ export const SYNC_SETTLE_MS = 100
 
 /**
  * `cpcred sync --watch`: a first pass from the first selection, then one pass after each burst of
- * changes to it, one pass at a time, until the signal aborts. A pass that changes nothing writes
+ * changes to it, one pass at a time (changes during a pass make one more), until the signal aborts. A pass that changes nothing writes
  * nothing. A profile skipped on every pass (a name clash, an unhealthy or unread one) is said again
  * only when what is said of it changes.
  */
@@ -217,10 +217,16 @@ export async function syncWatchCommand(ports: SyncWatchPorts, input: SyncWatchIn
   let timer: NodeJS.Timeout | undefined
   let passes: Promise<void> = Promise.resolve()
   let saidBefore = {health: new Set<string>(), skips: new Set<string>()}
+  // At most one pass waits behind the running one, and it takes the selection when it starts: bursts
+  // that settle during a long pass become one pass, not one each with a selection already stale.
+  let queued = false
   const pass = () => {
     timer = undefined
-    const chosen = latest!
+    if (queued) return
+    queued = true
     passes = passes.then(async () => {
+      queued = false
+      const chosen = latest!
       try {
         const outcome = await syncKubeconfig(
           ports.files,

@@ -19,6 +19,7 @@ import {
   syncCommand,
   syncKubeconfig,
   syncWatchCommand,
+  SYNC_SETTLE_MS,
   type SyncInput,
   type WatchedPass,
 } from '../../src/usecases/sync-kubeconfig.js'
@@ -847,5 +848,60 @@ describe('syncWatchCommand: what each pass says', () => {
       await running
     }
     assert.deepEqual(problems, [])
+  })
+})
+
+describe('syncWatchCommand: changes during a long pass', () => {
+  it('make one more pass, with the selection as it is when that pass starts', async () => {
+    const profiles = ['fleet/a', 'fleet/b', 'fleet/c'].map((key) => profile(key))
+    const world = watchedHub(profiles)
+    const files = fakeFiles()
+    // The second pass waits on its read until the test lets it go.
+    let reads = 0
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const read = files.port.read
+    files.port.read = async (file) => {
+      if (++reads === 2) await held
+      return read(file)
+    }
+    const passes: WatchedPass[] = []
+    const stop = new AbortController()
+    const running = syncWatchCommand(
+      {hub: world.hub, files: files.port, onPass: (pass) => passes.push(pass), onProblem: () => {}},
+      {
+        selection: {namespace: 'fleet', allNamespaces: false},
+        pass: {...entries, providers: PROVIDERS, file: '/k/config', dryRun: false, setCurrent: false},
+        signal: stop.signal,
+      },
+    )
+    const until = async (done: () => boolean) => {
+      for (let waited = 0; !done(); waited += 10) {
+        assert.ok(waited < 5000, 'waited too long')
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
+    const settled = () => new Promise((resolve) => setTimeout(resolve, SYNC_SETTLE_MS * 2))
+    try {
+      await until(() => passes.length === 1)
+      for (const [index, moved] of profiles.entries()) {
+        moved.status!.accessProviders![0]!.cluster!.server = `https://moved-${index}.example`
+        world.change('MODIFIED', moved)
+        if (index === 0) await until(() => reads === 2)
+        else await settled()
+      }
+      release()
+      await until(() => passes.length >= 3)
+      await settled()
+    } finally {
+      stop.abort()
+      await running
+    }
+    const changes = passes.map((pass) => pass.changes.map((change) => `${change.action} ${change.profile}`))
+    assert.deepEqual(changes, [
+      ['add fleet/a', 'add fleet/b', 'add fleet/c'],
+      ['update fleet/a'],
+      ['update fleet/b', 'update fleet/c'],
+    ])
   })
 })
