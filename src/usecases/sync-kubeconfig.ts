@@ -42,10 +42,20 @@ export interface SyncPassOutcome extends SyncPlan {
   folds: MemberFold[]
 }
 
+/**
+ * The kubeconfig as a watch last read or wrote it, and the file's stamp then: while the stamp holds,
+ * the next pass starts from this document instead of reading and parsing the file again.
+ */
+export interface KnownKubeconfig {
+  stamp?: string
+  document?: unknown
+}
+
 export async function syncKubeconfig(
   files: KubeconfigFiles,
   request: SyncPass,
   kubectl?: KubectlCheck,
+  known?: KnownKubeconfig,
 ): Promise<SyncPassOutcome> {
   const {targets, folds, skipped: tied} = foldSelection(request.profiles, request.noDedupe)
   const {resolutions, unreachable, skipped, warnings} = resolveSelection(targets, request.providers)
@@ -65,9 +75,8 @@ export async function syncKubeconfig(
   const notes = federatedEntryNotes(entries, options)
 
   const plan = async (): Promise<SyncPassOutcome> => {
-    const text = await files.read(request.file)
-    const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig/text.js')
-    const existing = text === undefined ? undefined : await parseKubeconfig(text, request.file)
+    const {emitKubeconfig} = await import('../core/kubeconfig/text.js')
+    const existing = await readKubeconfig(files, request.file, known)
     const result = planSync({
       existing,
       desired,
@@ -79,7 +88,11 @@ export async function syncKubeconfig(
       source: request.file,
     })
     const write = result.changed && !request.dryRun
-    if (write) await files.write(request.file, await emitKubeconfig(result.document))
+    if (write) {
+      await files.write(request.file, await emitKubeconfig(result.document))
+      // Under the lock, so the stamp is of what was just written.
+      if (known) Object.assign(known, {stamp: await files.stamp(request.file), document: result.document})
+    }
     return {
       ...result,
       wrote: write,
@@ -89,6 +102,22 @@ export async function syncKubeconfig(
     }
   }
   return request.dryRun ? plan() : files.withLock(request.file, plan)
+}
+
+/** The file's kubeconfig, parsed, or what `known` has of it while the file's stamp says it is the same. */
+async function readKubeconfig(
+  files: KubeconfigFiles,
+  file: string,
+  known: KnownKubeconfig | undefined,
+): Promise<unknown> {
+  // Stamped before the read: a change during the read leaves a stamp that will not match again.
+  const stamp = known && (await files.stamp(file))
+  if (known && stamp !== undefined && stamp === known.stamp) return known.document
+  const text = await files.read(file)
+  const {parseKubeconfig} = await import('../core/kubeconfig/text.js')
+  const document = text === undefined ? undefined : await parseKubeconfig(text, file)
+  if (known) Object.assign(known, {stamp, document})
+  return document
 }
 
 /** Why the entry of a profile newer than the oldest of its member cluster goes. */
@@ -220,6 +249,7 @@ export async function syncWatchCommand(ports: SyncWatchPorts, input: SyncWatchIn
   // At most one pass waits behind the running one, and it takes the selection when it starts: bursts
   // that settle during a long pass become one pass, not one each with a selection already stale.
   let queued = false
+  const known: KnownKubeconfig = {}
   const pass = () => {
     timer = undefined
     if (queued) return
@@ -232,6 +262,7 @@ export async function syncWatchCommand(ports: SyncWatchPorts, input: SyncWatchIn
           ports.files,
           {...request, profiles: chosen.profiles, unread: unreadOf(chosen)},
           ports.kubectl,
+          known,
         )
         const said = {
           health: new Set(chosen.skipped.map(healthKey)),
