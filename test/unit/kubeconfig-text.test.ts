@@ -213,6 +213,29 @@ describe('parseKubeconfig', () => {
     assert.deepEqual(document, {a: true, b: 'no', c: 10, d: '2026-01-01'})
     await assert.rejects(parseKubeconfig('a: [', '/x/config'), /^UsageError: \/x\/config is not valid YAML/)
   })
+
+  it('reads back exactly what cpcred wrote, hostile values included, and a file written otherwise as Go does', async () => {
+    for (const document of [existingDocument(HOSTILE), generatedDocument(HOSTILE)]) {
+      const text = await emitKubeconfig(document)
+      assert.deepEqual(await parseKubeconfig(text, 'f'), JSON.parse(JSON.stringify(document)))
+      // The same document read otherwise: one byte more, and the text is no longer cpcred's as written.
+      assert.deepEqual(await parseKubeconfig(`${text}\n`, 'f'), JSON.parse(JSON.stringify(document)))
+    }
+    const almost = await emitKubeconfig({a: 'yes', b: '012'})
+    assert.deepEqual(await parseKubeconfig(almost.replace(/"/g, ''), 'f'), {a: true, b: 10})
+  })
+})
+
+describe('emitKubeconfig', () => {
+  it('writes an entry it wrote before the same way, and one changed in place since anew', async () => {
+    const document = generatedDocument(HOSTILE)
+    const first = await emitKubeconfig(document)
+    assert.equal(await emitKubeconfig(document), first)
+    assert.equal(await emitKubeconfig(structuredClone(document)), first)
+    document.clusters[1]!.cluster.server = 'https://moved.example:6443'
+    const moved = (await parseKubeconfig(await emitKubeconfig(document), 'f')) as KubeconfigDocument
+    assert.equal(moved.clusters[1]!.cluster.server, 'https://moved.example:6443')
+  })
 })
 
 /** kubectl omits the empty tls-server-name and namespace (omitempty in client-go's v1 types). */
