@@ -5,7 +5,10 @@
 // anything but itself is quoted, and characters Go's yaml refuses even inside quotes (DEL, C1
 // controls, U+FEFF, U+FFFE/FFFF, lone surrogates) are written as escapes. Everything cpcred writes
 // (stdout, --output-file, --merge, sync, exec's private files) goes through here.
+import type * as Yaml from 'yaml'
 import {UsageError} from '../errors.js'
+
+type YamlModule = typeof Yaml
 
 const MERGE_TAG = 'tag:yaml.org,2002:merge'
 
@@ -88,7 +91,7 @@ export async function emitKubeconfig(document: unknown): Promise<string> {
   return text
 }
 
-function emitYaml(yaml: typeof import('yaml'), value: unknown): string {
+function emitYaml(yaml: YamlModule, value: unknown): string {
   const {Document, visit} = yaml
   const doc = new Document(value, {
     version: '1.1',
