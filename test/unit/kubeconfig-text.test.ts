@@ -7,7 +7,12 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
-import {emitKubeconfig, emitKubeconfigJson, parseKubeconfig} from '../../src/core/kubeconfig/text.js'
+import {
+  emitKubeconfig,
+  emitKubeconfigAtOnce,
+  emitKubeconfigJson,
+  parseKubeconfig,
+} from '../../src/core/kubeconfig/text.js'
 import type {KubeconfigDocument} from '../../src/core/kubeconfig/document.js'
 import {mergeIntoKubeconfig} from '../../src/core/kubeconfig/merge.js'
 
@@ -227,6 +232,59 @@ describe('parseKubeconfig', () => {
 })
 
 describe('emitKubeconfig', () => {
+  it('writes the same bytes as the yaml package writes the whole document at once', async () => {
+    const words = [
+      ...HOSTILE,
+      ...[
+        '--flag',
+        '-x',
+        '/x',
+        '_x',
+        'a:b',
+        'a=b',
+        'x~',
+        'a:',
+        'e1',
+        'E+5',
+        'x@y',
+        'a--',
+        'Yes',
+        'k'.repeat(1100),
+      ],
+    ]
+    const values: unknown[] = [
+      ...words,
+      0,
+      -1,
+      1.5,
+      -0,
+      1e21,
+      2 ** 60,
+      true,
+      null,
+      undefined,
+      [],
+      {},
+      [[1, [{}]]],
+    ]
+    const documents: unknown[] = [existingDocument(HOSTILE), generatedDocument(HOSTILE), {}, null, [1, 'no']]
+    for (const value of values) {
+      const key = typeof value === 'string' ? value : 'key'
+      documents.push({
+        apiVersion: 'v1',
+        clusters: [{name: 'n1', cluster: {value, list: [value, [value], {value}], [key]: value}}],
+        users: [value, [value], {[key]: {[key]: [value]}}],
+        contexts: [],
+        [key]: value,
+      })
+    }
+    for (const document of documents) {
+      const once = await emitKubeconfigAtOnce(document)
+      assert.equal(await emitKubeconfig(document), once, JSON.stringify(document).slice(0, 200))
+      assert.equal(await emitKubeconfig(document), once, 'the second time, from the entries kept')
+    }
+  })
+
   it('writes an entry it wrote before the same way, and one changed in place since anew', async () => {
     const document = generatedDocument(HOSTILE)
     const first = await emitKubeconfig(document)

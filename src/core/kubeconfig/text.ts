@@ -7,6 +7,7 @@
 // (stdout, --output-file, --merge, sync, exec's private files) goes through here.
 import type * as Yaml from 'yaml'
 import {UsageError} from '../errors.js'
+import {plainSequenceItem} from './plain-yaml.js'
 
 type YamlModule = typeof Yaml
 
@@ -34,6 +35,8 @@ const NEEDS_QUOTES = [
   /^[-+]?0x[\da-f_]*\.?[\da-f_]*p[-+]?[\d_]+$/i,
   /^[-+]?\.?(?:inf|infinity|nan)$/i,
 ]
+
+const needsQuotes = (value: string) => NEEDS_QUOTES.some((pattern) => pattern.test(value))
 
 function escapeUnreadable(text: string): string {
   return text.replace(UNREADABLE_TO_GO_YAML, (char) => {
@@ -65,7 +68,8 @@ export async function emitKubeconfig(document: unknown): Promise<string> {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
     return emitYaml(yaml, document)
   }
-  const fields = Object.entries(document)
+  // A field without a value is left out, as the yaml package leaves it out of a mapping.
+  const fields = Object.entries(document).filter(([, value]) => value !== undefined)
   if (fields.length === 0) return emitYaml(yaml, document)
   let text = ''
   for (const [key, value] of fields) {
@@ -82,13 +86,18 @@ export async function emitKubeconfig(document: unknown): Promise<string> {
       const json = JSON.stringify(item)
       let emitted = emittedItems.get(item)
       if (emitted?.json !== json) {
-        emitted = {json, yaml: emitYaml(yaml, [item])}
+        emitted = {json, yaml: plainSequenceItem(item, needsQuotes) ?? emitYaml(yaml, [item])}
         emittedItems.set(item, emitted)
       }
       text += emitted.yaml
     }
   }
   return text
+}
+
+/** The whole document through the yaml package in one piece: what emitKubeconfig's bytes must equal. */
+export async function emitKubeconfigAtOnce(document: unknown): Promise<string> {
+  return emitYaml(await import('yaml'), document)
 }
 
 function emitYaml(yaml: YamlModule, value: unknown): string {
@@ -102,10 +111,7 @@ function emitYaml(yaml: YamlModule, value: unknown): string {
   })
   visit(doc, {
     Scalar(_key, node) {
-      if (
-        typeof node.value === 'string' &&
-        NEEDS_QUOTES.some((pattern) => pattern.test(node.value as string))
-      ) {
+      if (typeof node.value === 'string' && needsQuotes(node.value)) {
         node.type = 'QUOTE_DOUBLE'
       }
     },
