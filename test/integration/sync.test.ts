@@ -323,10 +323,10 @@ describe('cpcred sync --watch and list --watch, on a hub that restarts', () => {
         {env: isolatedEnv},
       )
       assert.equal(edit.code, 0, edit.stderr)
-      await createProfile('fourth', 'https://127.0.0.1:4')
+      await createProfile('edited', 'https://127.0.0.1:5')
       await eventually(
         'a profile created after the user edited the file',
-        has(['mine', `${namespace}/fourth`, `${namespace}/second`, `${namespace}/third`]),
+        has(['mine', `${namespace}/edited`, `${namespace}/second`, `${namespace}/third`]),
         5000,
       )
       assert.ok(addedIn < 2000, `an addition took ${addedIn} ms to reach the file`)
