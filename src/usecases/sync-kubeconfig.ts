@@ -235,9 +235,9 @@ export const SYNC_SETTLE_MS = 100
 
 /**
  * `cpcred sync --watch`: a first pass from the first selection, then one pass after each burst of
- * changes to it, one pass at a time (changes during a pass make one more), until the signal aborts. A pass that changes nothing writes
- * nothing. A profile skipped on every pass (a name clash, an unhealthy or unread one) is said again
- * only when what is said of it changes.
+ * changes to it, one pass at a time (changes during a pass make one more), until the signal aborts.
+ * A pass that changes nothing writes nothing. A profile skipped on every pass (a name clash, an
+ * unhealthy or unread one) is said again only when what is said of it changes.
  */
 export async function syncWatchCommand(ports: SyncWatchPorts, input: SyncWatchInput): Promise<void> {
   const {selection, pass: request, ...options} = input
