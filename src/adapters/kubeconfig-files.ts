@@ -27,6 +27,11 @@ export const kubeconfigFiles: KubeconfigFiles = {
     makeMissingDirectories(path.dirname(await followSymlinks(file)), 0o700)
     await writeFileAtomic(file, content, {mode: 'keep'})
   },
+  async stamp(file) {
+    const found = await stat(file, {bigint: true}).catch(() => undefined)
+    if (found === undefined || !found.isFile()) return undefined
+    return [found.dev, found.ino, found.size, found.mtimeNs, found.ctimeNs].join(':')
+  },
   async withLock(file, action) {
     // A lock file beside /dev/stdout cannot be made, and nobody else merges into a pipe.
     if (await isSpecialFile(file)) return action()

@@ -42,10 +42,20 @@ export interface SyncPassOutcome extends SyncPlan {
   folds: MemberFold[]
 }
 
+/**
+ * The kubeconfig as a watch last read or wrote it, and the file's stamp then: while the stamp holds,
+ * the next pass starts from this document instead of reading and parsing the file again.
+ */
+export interface KnownKubeconfig {
+  stamp?: string
+  document?: unknown
+}
+
 export async function syncKubeconfig(
   files: KubeconfigFiles,
   request: SyncPass,
   kubectl?: KubectlCheck,
+  known?: KnownKubeconfig,
 ): Promise<SyncPassOutcome> {
   const {targets, folds, skipped: tied} = foldSelection(request.profiles, request.noDedupe)
   const {resolutions, unreachable, skipped, warnings} = resolveSelection(targets, request.providers)
@@ -65,9 +75,8 @@ export async function syncKubeconfig(
   const notes = federatedEntryNotes(entries, options)
 
   const plan = async (): Promise<SyncPassOutcome> => {
-    const text = await files.read(request.file)
-    const {emitKubeconfig, parseKubeconfig} = await import('../core/kubeconfig/text.js')
-    const existing = text === undefined ? undefined : await parseKubeconfig(text, request.file)
+    const {emitKubeconfig} = await import('../core/kubeconfig/text.js')
+    const existing = await readKubeconfig(files, request.file, known)
     const result = planSync({
       existing,
       desired,
@@ -79,7 +88,11 @@ export async function syncKubeconfig(
       source: request.file,
     })
     const write = result.changed && !request.dryRun
-    if (write) await files.write(request.file, await emitKubeconfig(result.document))
+    if (write) {
+      await files.write(request.file, await emitKubeconfig(result.document))
+      // Under the lock, so the stamp is of what was just written.
+      if (known) Object.assign(known, {stamp: await files.stamp(request.file), document: result.document})
+    }
     return {
       ...result,
       wrote: write,
@@ -89,6 +102,22 @@ export async function syncKubeconfig(
     }
   }
   return request.dryRun ? plan() : files.withLock(request.file, plan)
+}
+
+/** The file's kubeconfig, parsed, or what `known` has of it while the file's stamp says it is the same. */
+async function readKubeconfig(
+  files: KubeconfigFiles,
+  file: string,
+  known: KnownKubeconfig | undefined,
+): Promise<unknown> {
+  // Stamped before the read: a change during the read leaves a stamp that will not match again.
+  const stamp = known && (await files.stamp(file))
+  if (known && stamp !== undefined && stamp === known.stamp) return known.document
+  const text = await files.read(file)
+  const {parseKubeconfig} = await import('../core/kubeconfig/text.js')
+  const document = text === undefined ? undefined : await parseKubeconfig(text, file)
+  if (known) Object.assign(known, {stamp, document})
+  return document
 }
 
 /** Why the entry of a profile newer than the oldest of its member cluster goes. */
@@ -206,9 +235,9 @@ export const SYNC_SETTLE_MS = 100
 
 /**
  * `cpcred sync --watch`: a first pass from the first selection, then one pass after each burst of
- * changes to it, one pass at a time, until the signal aborts. A pass that changes nothing writes
- * nothing. A profile skipped on every pass (a name clash, an unhealthy or unread one) is said again
- * only when what is said of it changes.
+ * changes to it, one pass at a time (changes during a pass make one more), until the signal aborts.
+ * A pass that changes nothing writes nothing. A profile skipped on every pass (a name clash, an
+ * unhealthy or unread one) is said again only when what is said of it changes.
  */
 export async function syncWatchCommand(ports: SyncWatchPorts, input: SyncWatchInput): Promise<void> {
   const {selection, pass: request, ...options} = input
@@ -217,15 +246,23 @@ export async function syncWatchCommand(ports: SyncWatchPorts, input: SyncWatchIn
   let timer: NodeJS.Timeout | undefined
   let passes: Promise<void> = Promise.resolve()
   let saidBefore = {health: new Set<string>(), skips: new Set<string>()}
+  // At most one pass waits behind the running one, and it takes the selection when it starts: bursts
+  // that settle during a long pass become one pass, not one each with a selection already stale.
+  let queued = false
+  const known: KnownKubeconfig = {}
   const pass = () => {
     timer = undefined
-    const chosen = latest!
+    if (queued) return
+    queued = true
     passes = passes.then(async () => {
+      queued = false
+      const chosen = latest!
       try {
         const outcome = await syncKubeconfig(
           ports.files,
           {...request, profiles: chosen.profiles, unread: unreadOf(chosen)},
           ports.kubectl,
+          known,
         )
         const said = {
           health: new Set(chosen.skipped.map(healthKey)),

@@ -314,6 +314,21 @@ describe('cpcred sync --watch and list --watch, on a hub that restarts', () => {
         has([`${namespace}/second`, `${namespace}/third`]),
         30_000,
       )
+
+      // The user edits the watched file with kubectl (in place, in the same second as a write may
+      // be): the next pass starts from their file, not from what the watch wrote before.
+      const edit = await runProgram(
+        'kubectl',
+        ['--kubeconfig', file, 'config', 'set-context', 'mine', '--cluster', `${namespace}/third`],
+        {env: isolatedEnv},
+      )
+      assert.equal(edit.code, 0, edit.stderr)
+      await createProfile('edited', 'https://127.0.0.1:5')
+      await eventually(
+        'a profile created after the user edited the file',
+        has(['mine', `${namespace}/edited`, `${namespace}/second`, `${namespace}/third`]),
+        5000,
+      )
       assert.ok(addedIn < 2000, `an addition took ${addedIn} ms to reach the file`)
       assert.match(watcher.stderr(), new RegExp(`\\+ add ${namespace}/second`))
       assert.match(watcher.stderr(), new RegExp(`- prune ${namespace}/first`))

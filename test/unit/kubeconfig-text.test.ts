@@ -7,7 +7,12 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
-import {emitKubeconfig, emitKubeconfigJson, parseKubeconfig} from '../../src/core/kubeconfig/text.js'
+import {
+  emitKubeconfig,
+  emitKubeconfigAtOnce,
+  emitKubeconfigJson,
+  parseKubeconfig,
+} from '../../src/core/kubeconfig/text.js'
 import type {KubeconfigDocument} from '../../src/core/kubeconfig/document.js'
 import {mergeIntoKubeconfig} from '../../src/core/kubeconfig/merge.js'
 
@@ -212,6 +217,82 @@ describe('parseKubeconfig', () => {
     >
     assert.deepEqual(document, {a: true, b: 'no', c: 10, d: '2026-01-01'})
     await assert.rejects(parseKubeconfig('a: [', '/x/config'), /^UsageError: \/x\/config is not valid YAML/)
+  })
+
+  it('reads back exactly what cpcred wrote, hostile values included, and a file written otherwise as Go does', async () => {
+    for (const document of [existingDocument(HOSTILE), generatedDocument(HOSTILE)]) {
+      const text = await emitKubeconfig(document)
+      assert.deepEqual(await parseKubeconfig(text, 'f'), JSON.parse(JSON.stringify(document)))
+      // The same document read otherwise: one byte more, and the text is no longer cpcred's as written.
+      assert.deepEqual(await parseKubeconfig(`${text}\n`, 'f'), JSON.parse(JSON.stringify(document)))
+    }
+    const almost = await emitKubeconfig({a: 'yes', b: '012'})
+    assert.deepEqual(await parseKubeconfig(almost.replace(/"/g, ''), 'f'), {a: true, b: 10})
+  })
+})
+
+describe('emitKubeconfig', () => {
+  it('writes the same bytes as the yaml package writes the whole document at once', async () => {
+    const words = [
+      ...HOSTILE,
+      ...[
+        '--flag',
+        '-x',
+        '/x',
+        '_x',
+        'a:b',
+        'a=b',
+        'x~',
+        'a:',
+        'e1',
+        'E+5',
+        'x@y',
+        'a--',
+        'Yes',
+        'k'.repeat(1100),
+      ],
+    ]
+    const values: unknown[] = [
+      ...words,
+      0,
+      -1,
+      1.5,
+      -0,
+      1e21,
+      2 ** 60,
+      true,
+      null,
+      undefined,
+      [],
+      {},
+      [[1, [{}]]],
+    ]
+    const documents: unknown[] = [existingDocument(HOSTILE), generatedDocument(HOSTILE), {}, null, [1, 'no']]
+    for (const value of values) {
+      const key = typeof value === 'string' ? value : 'key'
+      documents.push({
+        apiVersion: 'v1',
+        clusters: [{name: 'n1', cluster: {value, list: [value, [value], {value}], [key]: value}}],
+        users: [value, [value], {[key]: {[key]: [value]}}],
+        contexts: [],
+        [key]: value,
+      })
+    }
+    for (const document of documents) {
+      const once = await emitKubeconfigAtOnce(document)
+      assert.equal(await emitKubeconfig(document), once, JSON.stringify(document).slice(0, 200))
+      assert.equal(await emitKubeconfig(document), once, 'the second time, from the entries kept')
+    }
+  })
+
+  it('writes an entry it wrote before the same way, and one changed in place since anew', async () => {
+    const document = generatedDocument(HOSTILE)
+    const first = await emitKubeconfig(document)
+    assert.equal(await emitKubeconfig(document), first)
+    assert.equal(await emitKubeconfig(structuredClone(document)), first)
+    document.clusters[1]!.cluster.server = 'https://moved.example:6443'
+    const moved = (await parseKubeconfig(await emitKubeconfig(document), 'f')) as KubeconfigDocument
+    assert.equal(moved.clusters[1]!.cluster.server, 'https://moved.example:6443')
   })
 })
 

@@ -19,6 +19,7 @@ import {
   syncCommand,
   syncKubeconfig,
   syncWatchCommand,
+  SYNC_SETTLE_MS,
   type SyncInput,
   type WatchedPass,
 } from '../../src/usecases/sync-kubeconfig.js'
@@ -30,9 +31,15 @@ import {targetHub, watchedHub} from './usecase-fakes.js'
 function fakeFiles(initial: Record<string, string> = {}, options: {failWrite?: boolean} = {}) {
   const files = new Map(Object.entries(initial))
   const writes: string[] = []
+  const reads: string[] = []
   let locked = 0
   const port: KubeconfigFiles = {
     async read(file) {
+      reads.push(file)
+      return files.get(file)
+    },
+    // As stat's stamp: the same whenever the content is the same.
+    async stamp(file) {
       return files.get(file)
     },
     async write(file, content) {
@@ -53,6 +60,7 @@ function fakeFiles(initial: Record<string, string> = {}, options: {failWrite?: b
     port,
     files,
     writes,
+    reads,
     get locked() {
       return locked
     },
@@ -847,5 +855,115 @@ describe('syncWatchCommand: what each pass says', () => {
       await running
     }
     assert.deepEqual(problems, [])
+  })
+})
+
+describe('syncWatchCommand: changes during a long pass', () => {
+  it('make one more pass, with the selection as it is when that pass starts', async () => {
+    const profiles = ['fleet/a', 'fleet/b', 'fleet/c'].map((key) => profile(key))
+    const world = watchedHub(profiles)
+    const files = fakeFiles()
+    // The second pass waits for the lock until the test lets it go.
+    let locks = 0
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const withLock = files.port.withLock
+    files.port.withLock = async (file, action) => {
+      if (++locks === 2) await held
+      return withLock(file, action)
+    }
+    const passes: WatchedPass[] = []
+    const stop = new AbortController()
+    const running = syncWatchCommand(
+      {hub: world.hub, files: files.port, onPass: (pass) => passes.push(pass), onProblem: () => {}},
+      {
+        selection: {namespace: 'fleet', allNamespaces: false},
+        pass: {...entries, providers: PROVIDERS, file: '/k/config', dryRun: false, setCurrent: false},
+        signal: stop.signal,
+      },
+    )
+    const until = async (done: () => boolean) => {
+      for (let waited = 0; !done(); waited += 10) {
+        assert.ok(waited < 5000, 'waited too long')
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
+    const settled = () => new Promise((resolve) => setTimeout(resolve, SYNC_SETTLE_MS * 2))
+    try {
+      await until(() => passes.length === 1)
+      for (const [index, moved] of profiles.entries()) {
+        moved.status!.accessProviders![0]!.cluster!.server = `https://moved-${index}.example`
+        world.change('MODIFIED', moved)
+        if (index === 0) await until(() => locks === 2)
+        else await settled()
+      }
+      release()
+      await until(() => passes.length >= 3)
+      await settled()
+    } finally {
+      stop.abort()
+      await running
+    }
+    const changes = passes.map((pass) => pass.changes.map((change) => `${change.action} ${change.profile}`))
+    assert.deepEqual(changes, [
+      ['add fleet/a', 'add fleet/b', 'add fleet/c'],
+      ['update fleet/a'],
+      ['update fleet/b', 'update fleet/c'],
+    ])
+  })
+})
+
+describe('syncWatchCommand: the file between passes', () => {
+  it('is read again only when it changed since the watch last read or wrote it', async () => {
+    const mine = (name: string) => [
+      `clusters: [{name: ${name}, cluster: {server: "https://${name}.example"}}]`,
+      `users: [{name: ${name}, user: {token: x}}]`,
+      `contexts: [{name: ${name}, context: {cluster: ${name}, user: ${name}}}]`,
+    ]
+    const files = fakeFiles({'/k/config': ['apiVersion: v1', 'kind: Config', ...mine('mine'), ''].join('\n')})
+    const a = profile('fleet/a')
+    const world = watchedHub([a])
+    const passes: WatchedPass[] = []
+    const stop = new AbortController()
+    const running = syncWatchCommand(
+      {hub: world.hub, files: files.port, onPass: (pass) => passes.push(pass), onProblem: () => {}},
+      {
+        selection: {namespace: 'fleet', allNamespaces: false},
+        pass: {...entries, providers: PROVIDERS, file: '/k/config', dryRun: false, setCurrent: false},
+        signal: stop.signal,
+      },
+    )
+    const passed = async (count: number) => {
+      for (let waited = 0; passes.length < count; waited += 10) {
+        assert.ok(waited < 5000, `waited for pass ${count}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
+    const move = (server: string) => {
+      a.status!.accessProviders![0]!.cluster!.server = server
+      world.change('MODIFIED', a)
+    }
+    try {
+      await passed(1)
+      assert.equal(files.reads.length, 1)
+      move('https://a.moved.example')
+      await passed(2)
+      assert.equal(files.reads.length, 1, 'the file the watch wrote itself is not read again')
+      // The user adds an entry of their own (kubectl config set-context …).
+      const edited = parse(files.files.get('/k/config')!) as {contexts: unknown[]}
+      edited.contexts.push({name: 'theirs', context: {cluster: 'mine', user: 'mine'}})
+      files.files.set('/k/config', stringify(edited))
+      move('https://a.moved-again.example')
+      await passed(3)
+      assert.equal(files.reads.length, 2, 'a file changed by someone else is read')
+    } finally {
+      stop.abort()
+      await running
+    }
+    assert.deepEqual(
+      passes.map((pass) => pass.changes.map((change) => `${change.action} ${change.profile}`)),
+      [['add fleet/a'], ['update fleet/a'], ['update fleet/a']],
+    )
+    assert.deepEqual(contextsOf(files.files.get('/k/config')).sort(), ['fleet/a', 'mine', 'theirs'])
   })
 })

@@ -59,6 +59,13 @@ export function planSync(input: SyncPlanInput): SyncPlan {
   const lists = Object.fromEntries(
     KUBECONFIG_LISTS.map(({key}) => [key, [...((base[key] as NamedEntry[] | undefined) ?? [])]]),
   ) as Record<KubeconfigListKey, NamedEntry[]>
+  // Where each name stands in each list: a lookup per entry, not a scan (10,000 entries and more).
+  const at = Object.fromEntries(
+    KUBECONFIG_LISTS.map(({key}) => [key, firstIndexByName(lists[key])]),
+  ) as Record<KubeconfigListKey, Map<string, number>>
+  const desiredAt = Object.fromEntries(
+    KUBECONFIG_LISTS.map(({key}) => [key, firstIndexByName(input.desired[key] as NamedEntry[])]),
+  ) as Record<KubeconfigListKey, Map<string, number>>
   const changes: SyncChange[] = []
   const desiredNames = new Set(input.desired.contexts.map((context) => context.name))
   /** An entry sync may replace with the profile's: its own, or cpcred's for that very profile. */
@@ -71,8 +78,13 @@ export function planSync(input: SyncPlanInput): SyncPlan {
   for (const context of input.desired.contexts) {
     const name = context.name
     const profile = ownerOf(context.context)?.profile ?? name
-    const wanted = desiredEntries(input.desired, name)
-    const current = KUBECONFIG_LISTS.map(({key}) => lists[key].find((entry) => entry.name === name))
+    const wanted = KUBECONFIG_LISTS.map(
+      ({key}) => (input.desired[key] as NamedEntry[])[desiredAt[key].get(name)!]!,
+    )
+    const current = KUBECONFIG_LISTS.map(({key}) => {
+      const index = at[key].get(name)
+      return index === undefined ? undefined : lists[key][index]
+    })
     const foreign = KUBECONFIG_LISTS.filter(
       ({key}, index) => current[index] && !replaceable(key, current[index]!, profile),
     )
@@ -90,9 +102,9 @@ export function planSync(input: SyncPlanInput): SyncPlan {
     if (current.every((entry, index) => entry && isDeepStrictEqual(entry, wanted[index]))) continue
     const differences = current.some(Boolean) ? describeDifferences(current, wanted) : undefined
     KUBECONFIG_LISTS.forEach(({key}, index) => {
-      const at = lists[key].findIndex((entry) => entry.name === name)
-      if (at === -1) lists[key].push(wanted[index]!)
-      else lists[key][at] = wanted[index]!
+      const found = at[key].get(name)
+      if (found === undefined) at[key].set(name, lists[key].push(wanted[index]!) - 1)
+      else lists[key][found] = wanted[index]!
     })
     changes.push(
       differences === undefined
@@ -143,10 +155,13 @@ export function planSync(input: SyncPlanInput): SyncPlan {
   return {document, changes: sortChanges(changes), changed, currentContextPruned}
 }
 
-function desiredEntries(desired: KubeconfigDocument, name: string): NamedEntry[] {
-  return KUBECONFIG_LISTS.map(
-    ({key}) => (desired[key] as NamedEntry[]).find((entry) => entry.name === name) as NamedEntry,
-  )
+/** Each name's first index in `list`, as Array.find would find it. */
+function firstIndexByName(list: NamedEntry[]): Map<string, number> {
+  const indexes = new Map<string, number>()
+  list.forEach((entry, index) => {
+    if (!indexes.has(entry.name)) indexes.set(entry.name, index)
+  })
+  return indexes
 }
 
 /** What an update changes, in the user's terms: server, CA, extensions, provider. */

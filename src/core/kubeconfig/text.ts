@@ -5,7 +5,11 @@
 // anything but itself is quoted, and characters Go's yaml refuses even inside quotes (DEL, C1
 // controls, U+FEFF, U+FFFE/FFFF, lone surrogates) are written as escapes. Everything cpcred writes
 // (stdout, --output-file, --merge, sync, exec's private files) goes through here.
+import type * as Yaml from 'yaml'
 import {UsageError} from '../errors.js'
+import {plainSequenceItem} from './plain-yaml.js'
+
+type YamlModule = typeof Yaml
 
 const MERGE_TAG = 'tag:yaml.org,2002:merge'
 
@@ -32,6 +36,8 @@ const NEEDS_QUOTES = [
   /^[-+]?\.?(?:inf|infinity|nan)$/i,
 ]
 
+const needsQuotes = (value: string) => NEEDS_QUOTES.some((pattern) => pattern.test(value))
+
 function escapeUnreadable(text: string): string {
   return text.replace(UNREADABLE_TO_GO_YAML, (char) => {
     const code = char.charCodeAt(0)
@@ -41,10 +47,62 @@ function escapeUnreadable(text: string): string {
   })
 }
 
-/** The kubeconfig as YAML that kubectl reads back with exactly these values. */
+/**
+ * Each list item's YAML, kept for as long as the item (the same object) lives: a sync pass that
+ * changes one entry of 10,000 emits that entry, not the whole document again. The item's JSON is
+ * kept beside it, so an item changed in place since is emitted again, never written stale.
+ */
+const emittedItems = new WeakMap<object, {json: string; yaml: string}>()
+
+/** The top-level lists that hold a kubeconfig's entries, emitted one item at a time. */
+const ENTRY_LISTS = new Set(['clusters', 'users', 'contexts'])
+
+/**
+ * The kubeconfig as YAML that kubectl reads back with exactly these values. A mapping is emitted a
+ * top-level field at a time, and each entry of its lists on its own: the same bytes as emitting the
+ * whole document at once (a block mapping's pairs and a block sequence's items are written each
+ * independently of the others), without one YAML node tree for 10,000 entries.
+ */
 export async function emitKubeconfig(document: unknown): Promise<string> {
-  const {Document, visit} = await import('yaml')
-  const doc = new Document(document, {
+  const yaml = await import('yaml')
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+    return emitYaml(yaml, document)
+  }
+  // A field without a value is left out, as the yaml package leaves it out of a mapping.
+  const fields = Object.entries(document).filter(([, value]) => value !== undefined)
+  if (fields.length === 0) return emitYaml(yaml, document)
+  let text = ''
+  for (const [key, value] of fields) {
+    if (!ENTRY_LISTS.has(key) || !Array.isArray(value) || value.length === 0) {
+      text += emitYaml(yaml, {[key]: value})
+      continue
+    }
+    text += `${key}:\n`
+    for (const item of value as unknown[]) {
+      if (item === null || typeof item !== 'object') {
+        text += emitYaml(yaml, [item])
+        continue
+      }
+      const json = JSON.stringify(item)
+      let emitted = emittedItems.get(item)
+      if (emitted?.json !== json) {
+        emitted = {json, yaml: plainSequenceItem(item, needsQuotes) ?? emitYaml(yaml, [item])}
+        emittedItems.set(item, emitted)
+      }
+      text += emitted.yaml
+    }
+  }
+  return text
+}
+
+/** The whole document through the yaml package in one piece: what emitKubeconfig's bytes must equal. */
+export async function emitKubeconfigAtOnce(document: unknown): Promise<string> {
+  return emitYaml(await import('yaml'), document)
+}
+
+function emitYaml(yaml: YamlModule, value: unknown): string {
+  const {Document, visit} = yaml
+  const doc = new Document(value, {
     version: '1.1',
     // The string "<<" is a string here, never a merge key (Go's yaml would read a plain one as one).
     merge: false,
@@ -53,10 +111,7 @@ export async function emitKubeconfig(document: unknown): Promise<string> {
   })
   visit(doc, {
     Scalar(_key, node) {
-      if (
-        typeof node.value === 'string' &&
-        NEEDS_QUOTES.some((pattern) => pattern.test(node.value as string))
-      ) {
+      if (typeof node.value === 'string' && needsQuotes(node.value)) {
         node.type = 'QUOTE_DOUBLE'
       }
     },
@@ -80,6 +135,8 @@ export function emitKubeconfigJson(document: unknown): string {
  * date stays the string it is (client-go has no date fields; Go's yaml keeps it a string there).
  */
 export async function parseKubeconfig(text: string, source: string): Promise<unknown> {
+  const own = await readOwnText(text)
+  if (own !== undefined) return own.document
   const {parse} = await import('yaml')
   try {
     return parse(text, {
@@ -91,4 +148,23 @@ export async function parseKubeconfig(text: string, source: string): Promise<unk
   } catch (error) {
     throw new UsageError(`${source} is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
   }
+}
+
+/**
+ * A file exactly as emitKubeconfig writes it (sync's and --merge's own, unchanged since), read
+ * quickly. The `yaml` package takes 20 to 35 s and 750 MB for a kubeconfig of 10,000 entries;
+ * js-yaml 2 s, but it reads some YAML otherwise (see docs/performance.md). Its reading counts only
+ * when emitting it gives back the very same text: emitKubeconfig writes every value so that it reads
+ * back as itself, so then the text holds exactly that document. Anything else is read as before.
+ */
+async function readOwnText(text: string): Promise<{document: unknown} | undefined> {
+  if (text === '') return undefined
+  const {load, CORE_SCHEMA} = await import('js-yaml')
+  let document: unknown
+  try {
+    document = load(text, {schema: CORE_SCHEMA})
+  } catch {
+    return undefined
+  }
+  return (await emitKubeconfig(document)) === text ? {document} : undefined
 }

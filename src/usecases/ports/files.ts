@@ -10,6 +10,11 @@ export interface KubeconfigFiles {
   /** Atomically, through symlinks, keeping an existing file's mode and owner (new files 0600). */
   write(file: string, content: string): Promise<void>
   withLock<T>(file: string, action: () => Promise<T>): Promise<T>
+  /**
+   * What the file is now, as stat says (device, inode, size, change and modification times): the same
+   * stamp means the same content. Undefined when there is none to compare (no file, a pipe).
+   */
+  stamp(file: string): Promise<string | undefined>
 }
 
 /** kubectl's preferences that decide whether it runs a kubeconfig's exec command (src/adapters/kuberc.ts). */

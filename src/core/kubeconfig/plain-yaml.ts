@@ -1,0 +1,100 @@
+// A kubeconfig entry written without the yaml package, when every key and value in it is one that
+// package writes as it stands (a plain scalar, no quotes, no escapes): what cpcred renders nearly
+// always is. The text is byte for byte what text.ts's emitter writes (block style, sequences not
+// indented under their key, two spaces); anything else returns undefined and goes to that emitter.
+
+/**
+ * Strings that are plain in any YAML reader and read back as themselves: a letter, `_` or `/` first
+ * (or `-`/`--` before a letter, as in `--flag`), then no space, quote, `#`, `,`, brackets or braces,
+ * and no `:` at the end. Words YAML 1.1 or Go read as something else (`no`, `NaN`) are quoted by
+ * the emitter: `quoted` says which.
+ */
+const PLAIN = /^(?:--?[A-Za-z]|[A-Za-z_/])[\w./:@~+=-]*$/
+
+/** A float of YAML 1.1 with no digits before its exponent (`e1`), which the yaml package quotes. */
+const EXPONENT = /^[eE][-+]?\d+$/
+
+let quoted: (value: string) => boolean = () => true
+
+function plainString(value: string): boolean {
+  return PLAIN.test(value) && !value.endsWith(':') && !EXPONENT.test(value) && !quoted(value)
+}
+
+function scalar(value: unknown): string | undefined {
+  if (typeof value === 'string') return plainString(value) ? value : undefined
+  if (typeof value === 'boolean') return String(value)
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : undefined
+  if (value === null) return 'null'
+  return undefined
+}
+
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype
+
+/** Lines of a mapping's pairs at `indent`, or undefined when any part is not plain. */
+function mappingLines(value: Record<string, unknown>, indent: string): string | undefined {
+  let text = ''
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined) continue
+    // A key over 1,024 characters is written as an explicit `? key`.
+    if (key.length > 256 || !plainString(key)) return undefined
+    const body = valueAfter(field, indent, `${indent}${key}:`)
+    if (body === undefined) return undefined
+    text += body
+  }
+  return text
+}
+
+/** `value` written after `head` (a key and its colon): inline when a scalar or empty, else below. */
+function valueAfter(value: unknown, indent: string, head: string): string | undefined {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return `${head} []\n`
+    const items = sequenceLines(value, indent)
+    return items === undefined ? undefined : `${head}\n${items}`
+  }
+  if (isMapping(value)) {
+    if (Object.values(value).every((field) => field === undefined)) return `${head} {}\n`
+    const pairs = mappingLines(value, `${indent}  `)
+    return pairs === undefined ? undefined : `${head}\n${pairs}`
+  }
+  const text = scalar(value)
+  return text === undefined ? undefined : `${head} ${text}\n`
+}
+
+/** Lines of a sequence's items at `indent`, or undefined when any part is not plain. */
+function sequenceLines(items: unknown[], indent: string): string | undefined {
+  let text = ''
+  for (const item of items) {
+    const lines = itemLines(item, indent)
+    if (lines === undefined) return undefined
+    text += lines
+  }
+  return text
+}
+
+function itemLines(item: unknown, indent: string): string | undefined {
+  const inner = `${indent}  `
+  let lines: string | undefined
+  if (Array.isArray(item)) {
+    if (item.length === 0) return `${indent}- []\n`
+    lines = sequenceLines(item, inner)
+  } else if (isMapping(item)) {
+    if (Object.values(item).every((field) => field === undefined)) return `${indent}- {}\n`
+    lines = mappingLines(item, inner)
+  } else {
+    const text = scalar(item)
+    return text === undefined ? undefined : `${indent}- ${text}\n`
+  }
+  // The item's first line starts on the dash's line.
+  return lines === undefined ? undefined : `${indent}- ${lines.slice(inner.length)}`
+}
+
+/** The YAML of a one-item sequence holding `item`, as the emitter writes it, or undefined. */
+export function plainSequenceItem(
+  item: unknown,
+  needsQuotes: (value: string) => boolean,
+): string | undefined {
+  quoted = needsQuotes
+  return itemLines(item, '')
+}
