@@ -33,8 +33,9 @@ const launcherPath = () => fileURLToPath(new URL('../fast/launcher-process.cjs',
  * A launcher waits for each command it starts to exec before it can start the next (Node's spawn
  * is synchronous up to the exec), so one launcher starts commands one at a time however many cores
  * there are: a second one is started once the first runs this many, and each command goes to the
- * launcher running the fewest. Two Node processes starting 10,000 `true` 32 at a time took about as
- * long as `xargs -P32`, one took 1.4 to 2 times as long (docs/performance.md, fanout-10000).
+ * launcher running the fewest. 3,000 `true` started by two Node processes, 16 at a time each, took
+ * 1.1 and 1.4 times as long as `xargs -P32`; by one, 32 at a time, 1.5 and 2.7 times
+ * (docs/performance.md, fanout-10000).
  */
 const COMMANDS_PER_LAUNCHER = 8
 const MAX_LAUNCHERS = 2
