@@ -1,7 +1,8 @@
 // cpcred's side of the launcher (launcher-process.ts): the fan-out's commands are started by a small
-// Node process of cpcred's, started once per run, rather than by cpcred itself. Starting a command
-// forks the process that asks; from cpcred, which holds the whole fleet in memory, that fork cost
-// more than everything else a target needs (docs/performance.md, fanout-1000).
+// Node process of cpcred's (two for a wide fan-out), started once per run, rather than by cpcred
+// itself. Starting a command forks the process that asks; from cpcred, which holds the whole fleet
+// in memory, that fork cost more than everything else a target needs (docs/performance.md,
+// fanout-1000).
 import {fork, type ChildProcess} from 'node:child_process'
 import {Writable} from 'node:stream'
 import {fileURLToPath} from 'node:url'
@@ -28,10 +29,48 @@ interface Target {
 // needs it.
 const launcherPath = () => fileURLToPath(new URL('../fast/launcher-process.cjs', import.meta.url))
 
+/**
+ * A launcher waits for each command it starts to exec before it can start the next (Node's spawn
+ * is synchronous up to the exec), so one launcher starts commands one at a time however many cores
+ * there are: a second one is started once the first runs this many, and each command goes to the
+ * launcher running the fewest. 3,000 `true` started by two Node processes, 16 at a time each, took
+ * 1.1 and 1.4 times as long as `xargs -P32`; by one, 32 at a time, 1.5 and 2.7 times
+ * (docs/performance.md, fanout-10000).
+ */
+const COMMANDS_PER_LAUNCHER = 8
+const MAX_LAUNCHERS = 2
+
+class Launchers {
+  private readonly started: Launcher[] = []
+
+  launch(request: ChildRequest, onLine: OnLine | undefined, stdin: ChildStdin | undefined): LaunchedTarget {
+    return this.leastBusy().launch(request, onLine, stdin)
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.started.map((one) => one.close()))
+  }
+
+  private leastBusy(): Launcher {
+    let least: Launcher | undefined
+    for (const one of this.started) if (!least || one.running < least.running) least = one
+    if (!least || (least.running >= COMMANDS_PER_LAUNCHER && this.started.length < MAX_LAUNCHERS)) {
+      least = new Launcher()
+      this.started.push(least)
+    }
+    return least
+  }
+}
+
 class Launcher {
   private child: ChildProcess | undefined
   private readonly targets = new Map<number, Target>()
   private nextId = 0
+
+  /** How many of its commands have not ended yet. */
+  get running(): number {
+    return this.targets.size
+  }
 
   launch(request: ChildRequest, onLine: OnLine | undefined, stdin: ChildStdin | undefined): LaunchedTarget {
     const id = this.nextId++
@@ -87,8 +126,10 @@ class Launcher {
       // Each start forks the launcher, and the kernel copies its mappings and page tables while
       // the launcher waits for the exec: the smaller it is, the sooner the next command starts.
       // Without V8's worker threads (their stacks and heaps), a fan-out of 1,000 `true` took about
-      // 5% less wall time. (--lite-mode did no better, and prints a warning on every start.)
-      execArgv: ['--single-threaded'],
+      // 5% less wall time. (--lite-mode did no better, and prints a warning on every start.) A
+      // young generation of 1 MB rather than 16 keeps fewer pages for each fork to copy: 10,000
+      // `true` cost about 10% less CPU in three of three pairs of runs.
+      execArgv: ['--single-threaded', '--max-semi-space-size=1'],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     })
@@ -183,4 +224,4 @@ class StdinProxy extends Writable {
   }
 }
 
-export const launcher = new Launcher()
+export const launcher = new Launchers()

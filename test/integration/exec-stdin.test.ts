@@ -266,6 +266,21 @@ describe('exec with stdin on many targets', () => {
     assert.ok(await waitGone(pids, 10_000), `targets ${pids.join(' ')} outlived cpcred`)
   })
 
+  it('starts the targets of a wide fan-out through two launchers, so that neither waits on the other', async () => {
+    // Each target waits until all have started, so all of them run at once; its parent is the
+    // launcher that started it.
+    const started = path.join(dir, uniqueName('started'))
+    const script =
+      `echo $PPID >> ${started}; i=0; ` +
+      `while [ "$(wc -l < ${started})" -lt ${TARGETS} ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; echo $PPID`
+    const outcome = await exec(['--stdin=none'], ['sh', '-c', script]).done
+    assert.equal(outcome.code, 0, outcome.stderr)
+    const parents = byTarget(outcome.stdout)
+    assert.equal(parents.size, TARGETS)
+    const launchers = new Set([...parents.values()].flat())
+    assert.equal(launchers.size, 2, `the targets' parents: ${[...launchers].join(' ')}`)
+  })
+
   it('refuses more than 256 MiB of stdin with a usage error, before any target sees an end of input', async () => {
     const outcome = await exec([], ['sh', '-c', 'cat >/dev/null; echo complete'], {
       file: await bigFile(257 * 1024 * 1024),
