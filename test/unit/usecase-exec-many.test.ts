@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {lifetimeRule} from '../../src/core/exec-credential/cache.js'
 import {
   ExitCode,
   OUTPUT_CLOSED_EXIT_CODE,
@@ -10,9 +9,8 @@ import {
 } from '../../src/core/errors.js'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {execManyCommand, type ExecManyInput, type ExecManyPorts} from '../../src/usecases/exec-many.js'
-import {RunCredentials} from '../../src/usecases/obtain-credential.js'
 import type {ChildRequest, ChildResult, ForwardingSignals} from '../../src/usecases/ports.js'
-import {children, fanOutPorts, PIN, plugins, profile, provider, temp} from './usecase-fakes.js'
+import {children, fanOutPorts, profile, targetRunInput, targetRunPorts} from './usecase-fakes.js'
 
 /**
  * A run of many targets with fakes: `exit` decides each command's result (and may act as it runs);
@@ -32,32 +30,18 @@ function world(
     events.push(`run ${request.env.CPCRED_PROFILE}`)
     return options.exit?.(request, events) ?? {}
   })
-  const files = temp()
-  const ports: ExecManyPorts = {
-    plugins: plugins().runner,
-    cache: new RunCredentials(undefined),
-    children: child.runner,
-    temp: files.temp,
-    now: () => 0,
-    renew: async () => assert.fail('no renewal expected'),
-    forwardingSignals: options.forwardingSignals ?? ((_forward, action) => action()),
-    ...fanOut.ports,
-  }
+  const run = targetRunPorts(
+    child.runner,
+    options.forwardingSignals ? {forwardingSignals: options.forwardingSignals} : {},
+  )
+  const files = run.files
+  const ports: ExecManyPorts = {...run.ports, ...fanOut.ports}
   return {ports, events, fanOut, child, files}
 }
 
 function input(profiles: ClusterProfile[], overrides: Partial<ExecManyInput> = {}): ExecManyInput {
   return {
-    command: ['kubectl', 'version'],
-    providers: [provider()],
-    hubIdentity: 'hub-identity',
-    hubPin: PIN,
-    stdinIsTTY: false,
-    lifetimeRule: lifetimeRule(undefined, false),
-    renewCommand: (name) => ['cpcred', 'credential', name],
-    asGroups: [],
-    onWarning: () => undefined,
-    onPluginStderr: () => undefined,
+    ...targetRunInput(),
     parallel: 1,
     failFast: false,
     format: 'text',

@@ -1,46 +1,26 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {lifetimeRule} from '../../src/core/exec-credential/cache.js'
 import {ExitCode} from '../../src/core/errors.js'
 import type {TargetResult} from '../../src/core/fleet/fan-out-report.js'
 import {runTargets, type PoolInput} from '../../src/usecases/exec-pool.js'
-import type {TargetRunInput, TargetRunPorts} from '../../src/usecases/exec-prepare.js'
-import {RunCredentials} from '../../src/usecases/obtain-credential.js'
+import type {TargetRunPorts} from '../../src/usecases/exec-prepare.js'
 import type {ChildRequest, ChildResult, RunningChild} from '../../src/usecases/ports.js'
-import {children, PIN, plugins, profile, provider, temp} from './usecase-fakes.js'
+import {children, plugins, profile, provider, targetRunInput, targetRunPorts} from './usecase-fakes.js'
 
 function deps(overrides: Partial<TargetRunPorts> = {}) {
-  const files = temp()
   const child = children()
   const signals: Array<(signal: NodeJS.Signals) => void> = []
-  const value: TargetRunPorts = {
-    plugins: plugins().runner,
-    cache: new RunCredentials(undefined),
-    children: child.runner,
-    temp: files.temp,
-    now: () => 0,
-    renew: async () => assert.fail('no renewal expected'),
+  const {ports: value, files} = targetRunPorts(child.runner, {
     forwardingSignals: async (forward, action) => {
       signals.push(forward)
       return action()
     },
     ...overrides,
-  }
+  })
   return {deps: value, files, child, signals}
 }
 
-const input: TargetRunInput = {
-  command: ['kubectl', 'version'],
-  providers: [provider()],
-  hubIdentity: 'hub-identity',
-  hubPin: PIN,
-  stdinIsTTY: false,
-  lifetimeRule: lifetimeRule(undefined, false),
-  renewCommand: (name) => ['cpcred', 'credential', name],
-  asGroups: [],
-  onWarning: () => undefined,
-  onPluginStderr: () => undefined,
-}
+const input = targetRunInput()
 
 function options(overrides: Partial<PoolInput> = {}) {
   const done: TargetResult[] = []

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 // Hand-written fakes of the ports in src/usecases/ports.ts for the use-case tests: each records
 // what it was asked, so a test can fail when an expected call never happens.
 import {CpcredError} from '../../src/core/errors.js'
@@ -30,6 +31,9 @@ import type {
   TempKubeconfigs,
 } from '../../src/usecases/ports.js'
 import type {TargetHub} from '../../src/usecases/ports.js'
+import type {TargetRunInput, TargetRunPorts} from '../../src/usecases/exec-prepare.js'
+import {RunCredentials} from '../../src/usecases/obtain-credential.js'
+import {lifetimeRule} from '../../src/core/exec-credential/cache.js'
 import type {PlacementDecision} from '../../src/core/fleet/placement.js'
 import type {TargetResult} from '../../src/core/fleet/fan-out-report.js'
 
@@ -418,4 +422,39 @@ export function watchedHub(profiles: ClusterProfile[]) {
     for (const watcher of watchers) watcher({type, profile: changed})
   }
   return {hub, change, watching: () => watchers.length}
+}
+
+/**
+ * What running targets takes (exec's many-target run and its pool): the fake plugin, a cache of
+ * this run only, `child`'s commands and private files; no renewal is expected.
+ */
+export function targetRunPorts(runner: ChildRunner, overrides: Partial<TargetRunPorts> = {}) {
+  const files = temp()
+  const ports: TargetRunPorts = {
+    plugins: plugins().runner,
+    cache: new RunCredentials(undefined),
+    children: runner,
+    temp: files.temp,
+    now: () => 0,
+    renew: async () => assert.fail('no renewal expected'),
+    forwardingSignals: (_forward, action) => action(),
+    ...overrides,
+  }
+  return {ports, files}
+}
+
+/** exec's words for running targets: `kubectl version` through the fake provider. */
+export function targetRunInput(): TargetRunInput {
+  return {
+    command: ['kubectl', 'version'],
+    providers: [provider()],
+    hubIdentity: 'hub-identity',
+    hubPin: PIN,
+    stdinIsTTY: false,
+    lifetimeRule: lifetimeRule(undefined, false),
+    renewCommand: (name) => ['cpcred', 'credential', name],
+    asGroups: [],
+    onWarning: () => undefined,
+    onPluginStderr: () => undefined,
+  }
 }
