@@ -1,11 +1,12 @@
 // docs/examples/fleet-job.yaml as the tests apply it, and the JUnit reports its pods write.
 import assert from 'node:assert/strict'
+import {existsSync} from 'node:fs'
 import {readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {XMLParser} from 'fast-xml-parser'
 import YAML from 'yaml'
 import {examplesDir} from '../../scripts/manifests.js'
-import {isolatedEnv, runProgram} from './env.js'
+import {isolatedEnv, runProgram, type RunResult} from './env.js'
 
 export const FLEET_JOB_FILE = 'fleet-job.yaml'
 
@@ -59,4 +60,36 @@ export function junitTestcases(xml: string): {classname: string; name: string; f
     name: String(testcase.name),
     failed: testcase.failure !== undefined || testcase.error !== undefined,
   }))
+}
+
+export type JUnitCase = ReturnType<typeof junitTestcases>[number]
+
+/**
+ * What the Job's pods say, one shard each: every pod wrote its report; the pod that ran `unusable`
+ * (it offers only a provider no provider file of the examples has) failed with exit 1 and said why,
+ * every other pod succeeded. The profiles that passed and failed, and each pod's cases.
+ */
+export async function shardOutcomes(
+  shards: {result: RunResult; report: string}[],
+  unusable: string,
+): Promise<{passed: string[]; failed: string[]; cases: JUnitCase[][]}> {
+  const passed: string[] = []
+  const failed: string[] = []
+  const cases: JUnitCase[][] = []
+  for (const [index, {result, report}] of shards.entries()) {
+    assert.ok(existsSync(report), `pod ${index} wrote no report: ${result.stderr}`)
+    const podCases = junitTestcases(await readFile(report, 'utf8'))
+    cases.push(podCases)
+    for (const testcase of podCases) (testcase.failed ? failed : passed).push(testcase.name)
+    if (podCases.some((testcase) => testcase.name === unusable)) {
+      assert.equal(result.code, 1, `pod ${index}: ${result.stderr}`)
+      assert.match(
+        result.stderr,
+        new RegExp(`${unusable} +1 .*no provider in common .*"gke-workload-identity"`),
+      )
+    } else {
+      assert.equal(result.code, 0, `pod ${index}: ${result.stderr}`)
+    }
+  }
+  return {passed, failed, cases}
 }

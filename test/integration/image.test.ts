@@ -20,7 +20,7 @@ import {
 } from '../../scripts/release-image.js'
 import {applyAccessExamples, applyProfileExamples, PROFILES} from '../../scripts/manifests.js'
 import {repoRoot, runProgram, tempDir, testEnv, uniqueName} from '../helpers/env.js'
-import {applyFleetJob, junitTestcases} from '../helpers/fleet-job.js'
+import {applyFleetJob, shardOutcomes} from '../helpers/fleet-job.js'
 import {makePod, SERVICE_ACCOUNT_DIR} from '../helpers/pods.js'
 import {KUBERNETES_VERSION} from '../testenv/binaries.js'
 
@@ -307,21 +307,8 @@ describe(
       }
       log(`runc run --bundle <pod>/bundle <id>, ${SHARDS} shards at once`)
       const shards = await Promise.all(Array.from({length: SHARDS}, (_, index) => runShard(index)))
-      const passed: string[] = []
-      const failed: string[] = []
-      for (const [index, {result, report}] of shards.entries()) {
-        assert.ok(existsSync(report), `pod ${index} wrote no report: ${result.stderr}`)
-        const cases = junitTestcases(await readFile(report, 'utf8'))
-        for (const testcase of cases) (testcase.failed ? failed : passed).push(testcase.name)
-        if (cases.some((testcase) => testcase.name === PROFILES.unusable)) {
-          assert.equal(result.code, 1, `pod ${index}: ${result.stderr}`)
-          assert.match(
-            result.stderr,
-            new RegExp(`${PROFILES.unusable} +1 .*no provider in common .*"gke-workload-identity"`),
-          )
-        } else {
-          assert.equal(result.code, 0, `pod ${index}: ${result.stderr}`)
-        }
+      const {passed, failed, cases: podCases} = await shardOutcomes(shards, PROFILES.unusable)
+      for (const [index, cases] of podCases.entries()) {
         // The spoke answered the image's kubectl for every target that passed.
         for (const testcase of cases.filter((item) => !item.failed)) {
           const logFile = path.join(
