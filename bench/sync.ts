@@ -84,6 +84,11 @@ export async function sync10000Bench(context: BenchContext): Promise<void> {
   }
 }
 
+/** `cpcred sync` of the whole fleet into `file`. */
+function fleetSync(cpcred: string[], targets: BenchTargets, file: string): string[] {
+  return [...cpcred, 'sync', '-A', '-l', FLEET_LABEL, ...targets.flags, '--output-file', file]
+}
+
 async function syncOnce(
   {cpcred}: BenchContext,
   targets: BenchTargets,
@@ -92,18 +97,7 @@ async function syncOnce(
   const output = `${file}.json`
   const sample = await sampleOnce({
     name: 'cpcred sync',
-    command: [
-      ...cpcred,
-      'sync',
-      '-A',
-      '-l',
-      FLEET_LABEL,
-      ...targets.flags,
-      '--output-file',
-      file,
-      '-o',
-      'json',
-    ],
+    command: [...fleetSync(cpcred, targets, file), '-o', 'json'],
     env: targets.env,
     stdoutFile: output,
   })
@@ -123,17 +117,7 @@ function expectChanges(what: string, changes: SyncChange[], action: string, coun
 async function watchMemory(context: BenchContext, targets: BenchTargets) {
   const file = path.join(targets.dir, 'watched.kubeconfig')
   await writeFile(file, '', {mode: 0o600})
-  const command = [
-    ...context.cpcred,
-    'sync',
-    '-A',
-    '-l',
-    FLEET_LABEL,
-    ...targets.flags,
-    '--output-file',
-    file,
-    '-w',
-  ]
+  const command = [...fleetSync(context.cpcred, targets, file), '-w']
   const clusters = async (marker: string) => {
     const text = await readFile(file, 'utf8').catch(() => '')
     return text.split(marker).length - 1
