@@ -16,10 +16,10 @@ import type {BenchContext} from './run.js'
 
 const execFile = promisify(execFileCallback)
 
-// Each side is 45 to 70 ms; 60 alternated runs keep the medians within about 1 ms of each other
-// when nothing differs (docs/performance.md).
+// Each side is 30 to 100 ms. "No slower" with room for the noise of two equal sides: 60 alternated
+// runs put their medians up to 7% apart on a quiet machine (docs/performance.md).
 const RUNS = 60
-const BUDGET = 1.05
+const BUDGET = 1.1
 
 interface Installs {
   /** The archive unpacked: its `cpcred` launcher, `lib/node` and `lib/cpcred`. */
