@@ -2,6 +2,7 @@
 // every contender alike. Ratios, not absolute times, are the budget.
 import {spawn} from 'node:child_process'
 import {closeSync, openSync} from 'node:fs'
+import {readFile} from 'node:fs/promises'
 
 export interface Sample {
   wallMs: number
@@ -72,3 +73,29 @@ export async function alternate(
   }
   return samples
 }
+
+/**
+ * Waits (up to a minute) until the machine is idle: the case before may leave the hub or its
+ * commands busy for a while (5,000 profiles created, a thousand processes reaped), and a case that
+ * starts then measures the previous one's tail, not itself. Both sides of a ratio are hit, but not
+ * alike: on 2 cores the side with more processes loses more.
+ */
+export async function settle(name: string): Promise<void> {
+  const idleShare = async () => {
+    const sample = async () =>
+      (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.split(/\s+/).slice(1).map(Number)
+    const before = await sample()
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const delta = (await sample()).map((value, index) => value - before[index]!)
+    const total = delta.reduce((sum, value) => sum + value, 0)
+    // idle and iowait
+    return total === 0 ? 1 : (delta[3]! + delta[4]!) / total
+  }
+  const deadline = Date.now() + 60_000
+  let idle = await idleShare()
+  while (idle < SETTLED_IDLE_SHARE && Date.now() < deadline) idle = await idleShare()
+  if (idle < SETTLED_IDLE_SHARE)
+    console.log(`# ${name}: the machine was still ${Math.round((1 - idle) * 100)}% busy after a minute`)
+}
+
+const SETTLED_IDLE_SHARE = 0.9

@@ -1,6 +1,6 @@
 // npm run bench [-- CASE…]: performance budgets as ratios against a baseline measured in the same
 // run on the same machine. Starts its own hub + spoke (or uses CPCRED_TESTENV when set).
-import {mkdtemp, readFile} from 'node:fs/promises'
+import {mkdtemp} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {adminConnection, down, readEnv, up, type TestEnv} from '../test/testenv/testenv.js'
@@ -9,18 +9,25 @@ import {execOverheadBench, fanout10000Bench, fanout1000Bench, fanout50Bench} fro
 import {cacheValueBench, execEntryBench, execFloorBench} from './hot-path.js'
 import {list10000Bench, listBench} from './list.js'
 import {fanoutVsLoopBench} from './loop.js'
+import {credentialStandaloneBench} from './standalone.js'
 import {listWatch10000Bench, sync10000Bench} from './sync.js'
-import {alternate, median} from './measure.js'
+import {alternate, median, settle} from './measure.js'
 
 export interface BenchContext {
   env: TestEnv
   hub: Awaited<ReturnType<typeof adminConnection>>
   cpcred: string[]
+  /**
+   * NODE_STARTUP_VARIABLES as the bench found them: for setup that reaches the network (npm may
+   * need the CA bundle), never for what is measured.
+   */
+  setupEnv: NodeJS.ProcessEnv
 }
 
 const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'list-5000': listBench,
   'credential-warm': credentialWarmBench,
+  'credential-standalone': credentialStandaloneBench,
   'exec-overhead': execOverheadBench,
   'exec-floor': execFloorBench,
   'exec-entry': execEntryBench,
@@ -44,9 +51,11 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
  */
 const NODE_STARTUP_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'] as const
 
-async function nodeStartupTax(): Promise<void> {
+/** Measures and prints the tax, then unsets the variables; returns them as they were. */
+async function nodeStartupTax(): Promise<NodeJS.ProcessEnv> {
+  const found = Object.fromEntries(NODE_STARTUP_VARIABLES.map((name) => [name, process.env[name]]))
   const set = NODE_STARTUP_VARIABLES.filter((name) => process.env[name])
-  if (set.length === 0) return
+  if (set.length === 0) return found
   const clean = Object.fromEntries(NODE_STARTUP_VARIABLES.map((name) => [name, undefined]))
   const samples = await alternate(
     [
@@ -63,33 +72,8 @@ async function nodeStartupTax(): Promise<void> {
       `cpcred's included). The cases below run without ${set.join(' and ')}.`,
   )
   for (const name of set) delete process.env[name]
+  return found
 }
-
-/**
- * Waits (up to a minute) until the machine is idle: the case before may leave the hub or its
- * commands busy for a while (5,000 profiles created, a thousand processes reaped), and a case that
- * starts then measures the previous one's tail, not itself. Both sides of a ratio are hit, but not
- * alike: on 2 cores the side with more processes loses more.
- */
-async function settle(name: string): Promise<void> {
-  const idleShare = async () => {
-    const sample = async () =>
-      (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.split(/\s+/).slice(1).map(Number)
-    const before = await sample()
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-    const delta = (await sample()).map((value, index) => value - before[index]!)
-    const total = delta.reduce((sum, value) => sum + value, 0)
-    // idle and iowait
-    return total === 0 ? 1 : (delta[3]! + delta[4]!) / total
-  }
-  const deadline = Date.now() + 60_000
-  let idle = await idleShare()
-  while (idle < SETTLED_IDLE_SHARE && Date.now() < deadline) idle = await idleShare()
-  if (idle < SETTLED_IDLE_SHARE)
-    console.log(`# ${name}: the machine was still ${Math.round((1 - idle) * 100)}% busy after a minute`)
-}
-
-const SETTLED_IDLE_SHARE = 0.9
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2)
@@ -97,7 +81,7 @@ async function main(): Promise<void> {
   if (unknown.length)
     throw new Error(`unknown bench case ${unknown.join(', ')}; known: ${Object.keys(cases).join(', ')}`)
 
-  await nodeStartupTax()
+  const setupEnv = await nodeStartupTax()
   // An empty value means unset: never treat the working directory as an environment.
   const existing = process.env.CPCRED_TESTENV || undefined
   const dir = existing ?? (await mkdtemp(path.join(os.tmpdir(), 'cpcred-bench-')))
@@ -114,6 +98,7 @@ async function main(): Promise<void> {
       cpcred: process.env.CPCRED_BENCH_COMMAND
         ? [path.resolve(process.env.CPCRED_BENCH_COMMAND)]
         : [process.execPath, path.resolve('bin/run.js')],
+      setupEnv,
     }
     for (const [name, run] of Object.entries(cases)) {
       if (wanted.length && !wanted.includes(name)) continue

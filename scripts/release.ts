@@ -61,6 +61,8 @@ export interface Release {
   epoch: number
   /** Where the archives will be downloaded from (the krew manifest's uri), if known. */
   baseUrl?: string
+  /** The architectures to build standalone archives for. */
+  archs: Arch[]
   /** The files written into `out`, by the steps so far. */
   artifacts: string[]
   log(line: string): void
@@ -160,7 +162,7 @@ async function standaloneArchives(release: Release): Promise<void> {
   const links = (await run('find', [app, '-type', 'l'])).trim()
   if (links) throw new Error(`the standalone tree has symlinks, which krew cannot unpack:\n${links}`)
 
-  for (const arch of Object.keys(NODE_DISTS) as Arch[]) {
+  for (const arch of release.archs) {
     const dir = path.join(release.work, `standalone-${arch}`)
     await mkdir(path.join(dir, 'lib'), {recursive: true})
     await run('cp', ['-a', app, path.join(dir, 'lib', 'cpcred')])
@@ -225,7 +227,7 @@ export async function reproducibleTar(dir: string, output: string, epoch: number
 /** The krew manifest, filled from the archives just written (never typed). */
 async function krewManifest(release: Release): Promise<void> {
   const platforms = []
-  for (const arch of Object.keys(NODE_DISTS) as Arch[]) {
+  for (const arch of release.archs) {
     const archive = archiveName(release.version, arch)
     platforms.push({
       selector: {matchLabels: {os: 'linux', arch}},
@@ -282,11 +284,33 @@ async function checksums(release: Release): Promise<void> {
   for (const name of [...release.artifacts].sort())
     lines.push(`${await sha256(path.join(release.out, name))}  ${name}`)
   await writeFile(path.join(release.out, CHECKSUMS), `${lines.join('\n')}\n`)
+  release.artifacts.push(CHECKSUMS)
 }
 
-export async function buildRelease(
-  options: {out?: string; log?: (line: string) => void} = {},
-): Promise<Release> {
+export interface BuildOptions {
+  /** Where the artifacts go (emptied first); release/ in the checkout by default. */
+  out?: string
+  log?: (line: string) => void
+}
+
+export function buildRelease(options: BuildOptions = {}): Promise<Release> {
+  return build(steps, Object.keys(NODE_DISTS) as Arch[], options)
+}
+
+/**
+ * Only the npm tarball and the standalone archive for `arch`, as buildRelease makes them: for a
+ * measurement of the archive against the npm install of the same tarball (bench/standalone.ts).
+ */
+export function buildStandalone(arch: Arch, options: BuildOptions = {}): Promise<Release> {
+  const wanted = new Set([packNpm, standaloneArchives])
+  return build(
+    steps.filter((step) => wanted.has(step.run)),
+    [arch],
+    options,
+  )
+}
+
+async function build(chosen: Step[], archs: Arch[], options: BuildOptions): Promise<Release> {
   const out = options.out ?? path.join(root, 'release')
   const log = options.log ?? ((line: string) => console.error(`release: ${line}`))
   const stamp = buildStamp()
@@ -302,11 +326,12 @@ export async function buildRelease(
     version: stamp.version,
     epoch,
     baseUrl: process.env.CPCRED_RELEASE_BASE_URL || undefined,
+    archs,
     artifacts: [],
     log,
   }
   try {
-    for (const step of steps) {
+    for (const step of chosen) {
       const started = Date.now()
       await step.run(release)
       log(`${step.name} (${((Date.now() - started) / 1000).toFixed(1)}s)`)
@@ -315,7 +340,7 @@ export async function buildRelease(
     await rm(work, {recursive: true, force: true})
   }
   log(
-    `cpcred ${stamp.version} (${stamp.commit}) in ${path.relative(process.cwd(), out) || '.'}: ${release.artifacts.join(', ')}, ${CHECKSUMS}`,
+    `cpcred ${stamp.version} (${stamp.commit}) in ${path.relative(process.cwd(), out) || '.'}: ${release.artifacts.join(', ')}`,
   )
   return release
 }
