@@ -186,13 +186,15 @@ function outcomeData(outcome: SyncPassOutcome, request: Pick<SyncPass, 'file' | 
 async function watchAndSync(
   ports: Pick<SyncWatchPorts, 'hub' | 'files' | 'kubectl'> & {hub: HubPort},
   input: Omit<SyncWatchInput, 'signal'>,
-  wiring: Pick<Wiring, 'printer' | 'interrupts'>,
+  wiring: Pick<Wiring, 'printer' | 'interrupts' | 'keepHeapNearLive'>,
   output: Output,
 ): Promise<void> {
   const {syncWatchCommand} = await import('../usecases/sync-kubeconfig.js')
   const {printer} = wiring
   const {hub} = ports
   const {selection} = input
+  // It keeps 10,000 profiles and their kubeconfig for hours, and each pass leaves garbage behind.
+  wiring.keepHeapNearLive()
   const followed =
     selection.placement !== undefined
       ? `PlacementDecision "${selection.placement}" and the ClusterProfiles`
