@@ -1,6 +1,6 @@
 // How V8 sizes the heap of a cpcred that runs for hours (sync --watch). By default V8 lets the old
 // generation grow to up to four times what was live at its last full collection before it collects
-// again, and keeps a young generation of up to 32 MB: trades for short programs. A watch of 10,000
+// again, and sizes the young generation for speed: trades for short programs. A watch of 10,000
 // profiles holds about 80 MB live, and each pass leaves tens of MB of garbage behind, so it sat at
 // 340 to 420 MB resident after 1,000 updates and peaked at 510 to 570 MB. Set at run time rather than
 // on Node's command line, the flags hold alike from the npm install, the standalone archive and the
