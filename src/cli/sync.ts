@@ -186,13 +186,15 @@ function outcomeData(outcome: SyncPassOutcome, request: Pick<SyncPass, 'file' | 
 async function watchAndSync(
   ports: Pick<SyncWatchPorts, 'hub' | 'files' | 'kubectl'> & {hub: HubPort},
   input: Omit<SyncWatchInput, 'signal'>,
-  wiring: Pick<Wiring, 'printer' | 'interrupts'>,
+  wiring: Pick<Wiring, 'printer' | 'interrupts' | 'heap'>,
   output: Output,
 ): Promise<void> {
   const {syncWatchCommand} = await import('../usecases/sync-kubeconfig.js')
   const {printer} = wiring
   const {hub} = ports
   const {selection} = input
+  // It keeps the selection and its kubeconfig for hours, and each pass leaves garbage behind.
+  wiring.heap.keepNearLive()
   const followed =
     selection.placement !== undefined
       ? `PlacementDecision "${selection.placement}" and the ClusterProfiles`
@@ -201,6 +203,8 @@ async function watchAndSync(
         : 'ClusterProfiles'
   const showPass = ({first, outcome, healthSkipped, changes}: WatchedPass) => {
     if (first) {
+      // Past the first pass, the one the user waits for, memory counts for more than speed.
+      wiring.heap.keepSmall()
       for (const line of healthSkips(healthSkipped)) printer.note(line)
       renderSyncOutcome(outcome, input.pass, printer, output)
       if (output === 'text') printer.note(`watching ${followed} on ${hub.config.server} (Ctrl-C to stop)`)

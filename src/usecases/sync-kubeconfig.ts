@@ -75,7 +75,7 @@ export async function syncKubeconfig(
   const notes = federatedEntryNotes(entries, options)
 
   const plan = async (): Promise<SyncPassOutcome> => {
-    const {emitKubeconfig} = await import('../core/kubeconfig/text.js')
+    const {emitKubeconfig, sealKubeconfig} = await import('../core/kubeconfig/text.js')
     const existing = await readKubeconfig(files, request.file, known)
     const result = planSync({
       existing,
@@ -89,7 +89,8 @@ export async function syncKubeconfig(
     })
     const write = result.changed && !request.dryRun
     if (write) {
-      await files.write(request.file, await emitKubeconfig(result.document))
+      // Sealed, so a watch's next pass writes the entries it keeps from their kept text.
+      await files.write(request.file, await emitKubeconfig(sealKubeconfig(result.document)))
       // Under the lock, so the stamp is of what was just written.
       if (known) Object.assign(known, {stamp: await files.stamp(request.file), document: result.document})
     }

@@ -12,6 +12,7 @@ import {
   emitKubeconfigAtOnce,
   emitKubeconfigJson,
   parseKubeconfig,
+  sealKubeconfig,
 } from '../../src/core/kubeconfig/text.js'
 import type {KubeconfigDocument} from '../../src/core/kubeconfig/document.js'
 import {mergeIntoKubeconfig} from '../../src/core/kubeconfig/merge.js'
@@ -293,6 +294,22 @@ describe('emitKubeconfig', () => {
     document.clusters[1]!.cluster.server = 'https://moved.example:6443'
     const moved = (await parseKubeconfig(await emitKubeconfig(document), 'f')) as KubeconfigDocument
     assert.equal(moved.clusters[1]!.cluster.server, 'https://moved.example:6443')
+  })
+
+  it('writes a sealed entry from the text it kept, without reading the entry again', async () => {
+    const document = generatedDocument(HOSTILE)
+    const cluster = document.clusters[0]!.cluster
+    const server = cluster.server
+    let reads = 0
+    Object.defineProperty(cluster, 'server', {enumerable: true, get: () => (reads++, server)})
+    const first = await emitKubeconfig(sealKubeconfig(document))
+    const readsForFirst = reads
+    assert.ok(readsForFirst > 0)
+    assert.equal(await emitKubeconfig(document), first)
+    assert.equal(reads, readsForFirst, 'the second write read the sealed entry again')
+    // Kept text could go stale only if the entry could change: it cannot.
+    assert.throws(() => Object.assign(document.contexts[0]!.context, {namespace: 'x'}), TypeError)
+    assert.equal(await emitKubeconfig(document), first)
   })
 })
 

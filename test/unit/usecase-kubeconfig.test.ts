@@ -22,7 +22,9 @@ import {
   SYNC_SETTLE_MS,
   type SyncInput,
   type WatchedPass,
+  type KnownKubeconfig,
 } from '../../src/usecases/sync-kubeconfig.js'
+import type {KubeconfigDocument} from '../../src/core/kubeconfig/document.js'
 import type {FleetSelectInput} from '../../src/usecases/find-profiles.js'
 import type {PlacementDecision} from '../../src/core/fleet/placement.js'
 import {targetHub, watchedHub} from './usecase-fakes.js'
@@ -351,6 +353,18 @@ describe('syncKubeconfig', () => {
     const second = await sync(files, [profile('fleet/a'), profile('fleet/b')])
     assert.equal(second.wrote, false)
     assert.deepEqual(files.writes, ['/k/config'])
+  })
+
+  it("keeps what a watch's pass wrote sealed, so its next pass cannot find an entry changed in place", async () => {
+    const files = fakeFiles()
+    const known: KnownKubeconfig = {}
+    const pass = {...request([profile('fleet/a')]), file: '/k/config', dryRun: false, setCurrent: false}
+    await syncKubeconfig(files.port, pass, undefined, known)
+    const document = known.document as KubeconfigDocument
+    assert.equal(document.clusters.length, 1)
+    assert.ok(Object.isFrozen(document.clusters[0]!.cluster), 'the cluster entry is not sealed')
+    assert.ok(Object.isFrozen(document.users[0]!.user), 'the user entry is not sealed')
+    assert.ok(Object.isFrozen(document.contexts[0]!.context), 'the context entry is not sealed')
   })
 
   it('writes a federated profile in cpcred mode, with a note saying why', async () => {

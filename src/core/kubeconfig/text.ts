@@ -48,11 +48,13 @@ function escapeUnreadable(text: string): string {
 }
 
 /**
- * Each list item's YAML, kept for as long as the item (the same object) lives: a sync pass that
- * changes one entry of 10,000 emits that entry, not the whole document again. The item's JSON is
- * kept beside it, so an item changed in place since is emitted again, never written stale.
+ * Each sealed list item's YAML, kept for as long as the item (the same object) lives: a sync pass
+ * that changes one entry of 10,000 emits that entry, not the whole document again. Only items
+ * sealKubeconfig froze all the way down are here ('' until first emitted): they cannot change in
+ * place, so the object itself says its text is current, without keeping or computing its JSON to
+ * compare (20 MB for 10,000 entries).
  */
-const emittedItems = new WeakMap<object, {json: string; yaml: string}>()
+const emittedItems = new WeakMap<object, string>()
 
 /** The top-level lists that hold a kubeconfig's entries, emitted one item at a time. */
 const ENTRY_LISTS = new Set(['clusters', 'users', 'contexts'])
@@ -83,16 +85,44 @@ export async function emitKubeconfig(document: unknown): Promise<string> {
         text += emitYaml(yaml, [item])
         continue
       }
-      const json = JSON.stringify(item)
-      let emitted = emittedItems.get(item)
-      if (emitted?.json !== json) {
-        emitted = {json, yaml: plainSequenceItem(item, needsQuotes) ?? emitYaml(yaml, [item])}
-        emittedItems.set(item, emitted)
+      const kept = emittedItems.get(item)
+      if (kept) {
+        text += kept
+        continue
       }
-      text += emitted.yaml
+      const emitted = plainSequenceItem(item, needsQuotes) ?? emitYaml(yaml, [item])
+      if (kept === '') emittedItems.set(item, emitted)
+      text += emitted
     }
   }
   return text
+}
+
+/**
+ * Freezes each entry of the document's entry lists all the way down, so emitKubeconfig may keep its
+ * YAML for as long as the entry lives: for a document that is emitted again and again (sync --watch,
+ * a file read and written back). Changing a sealed entry in place throws; replace it instead.
+ */
+export function sealKubeconfig<T>(document: T): T {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return document
+  for (const [key, value] of Object.entries(document)) {
+    if (!ENTRY_LISTS.has(key) || !Array.isArray(value)) continue
+    for (const item of value as unknown[]) {
+      if (item === null || typeof item !== 'object' || emittedItems.has(item)) continue
+      deepFreeze(item, new Set())
+      emittedItems.set(item, '')
+    }
+  }
+  return document
+}
+
+function deepFreeze(value: object, seen: Set<object>): void {
+  // A document read from YAML aliases may hold the same object twice, or in itself.
+  if (seen.has(value)) return
+  seen.add(value)
+  for (const field of Object.values(value))
+    if (field !== null && typeof field === 'object') deepFreeze(field as object, seen)
+  Object.freeze(value)
 }
 
 /** The whole document through the yaml package in one piece: what emitKubeconfig's bytes must equal. */
@@ -166,5 +196,6 @@ async function readOwnText(text: string): Promise<{document: unknown} | undefine
   } catch {
     return undefined
   }
-  return (await emitKubeconfig(document)) === text ? {document} : undefined
+  // Sealed: the emit that checks it keeps each entry's text for the write that follows.
+  return (await emitKubeconfig(sealKubeconfig(document))) === text ? {document} : undefined
 }
