@@ -194,7 +194,8 @@ async function watchAndSync(
   const {hub} = ports
   const {selection} = input
   // It keeps the selection and its kubeconfig for hours, and each pass leaves garbage behind.
-  wiring.heap.keepNearLive()
+  const heap = await wiring.heap()
+  heap.keepNearLive()
   const followed =
     selection.placement !== undefined
       ? `PlacementDecision "${selection.placement}" and the ClusterProfiles`
@@ -204,7 +205,7 @@ async function watchAndSync(
   const showPass = ({first, outcome, healthSkipped, changes}: WatchedPass) => {
     if (first) {
       // Past the first pass, the one the user waits for, memory counts for more than speed.
-      wiring.heap.keepSmall()
+      heap.keepSmall()
       for (const line of healthSkips(healthSkipped)) printer.note(line)
       renderSyncOutcome(outcome, input.pass, printer, output)
       if (output === 'text') printer.note(`watching ${followed} on ${hub.config.server} (Ctrl-C to stop)`)

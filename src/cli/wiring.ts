@@ -11,7 +11,7 @@ import type * as Picker from '../adapters/picker.js'
 import type {CompletionTargets} from '../adapters/completion-targets.js'
 import type {BuildInfo} from '../adapters/build-info.js'
 import * as interrupts from '../adapters/interrupts.js'
-import * as heap from '../adapters/heap.js'
+import type * as Heap from '../adapters/heap.js'
 import type {LoadedProviders} from '../adapters/providers.js'
 import type {Provider} from '../core/access/provider-file.js'
 import type {ProviderSelection} from '../core/access/provider-selection.js'
@@ -114,7 +114,7 @@ export interface Wiring {
   /** The signals sent to cpcred and a reader of stdout that has gone (src/adapters/interrupts.ts). */
   readonly interrupts: typeof interrupts
   /** For a command that runs for hours: how V8 sizes its heap (src/adapters/heap.ts). */
-  readonly heap: typeof heap
+  heap(): Promise<typeof Heap>
   /** The hub from its summary (kept per kubeconfig content), its profiles and their snapshots. */
   recentProfiles(
     selection: HubSelection,
@@ -300,7 +300,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
 
     // The credential pipeline and exec
     interrupts,
-    heap,
+    heap: () => import('../adapters/heap.js'),
     async recentProfiles(selection, apiVersion) {
       const [{summarizeHub}, {ProfileSnapshots}, {cacheDir}, {isOutage}] = await Promise.all([
         import('../adapters/hub-summary.js'),
