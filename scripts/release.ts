@@ -302,7 +302,7 @@ export function buildRelease(options: BuildOptions = {}): Promise<Release> {
  * measurement of the archive against the npm install of the same tarball (bench/standalone.ts).
  */
 export function buildStandalone(arch: Arch, options: BuildOptions = {}): Promise<Release> {
-  const wanted = new Set([packNpm, standaloneArchives])
+  const wanted = new Set([packNpm, standaloneArchives, krewManifest])
   return build(
     steps.filter((step) => wanted.has(step.run)),
     [arch],
