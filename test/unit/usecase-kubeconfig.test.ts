@@ -21,6 +21,7 @@ import {
   syncWatchCommand,
   SYNC_SETTLE_MS,
   type SyncInput,
+  type SyncWatchInput,
   type WatchedPass,
   type KnownKubeconfig,
 } from '../../src/usecases/sync-kubeconfig.js'
@@ -806,6 +807,51 @@ describe('syncCommand: what the selection decides', () => {
   })
 })
 
+/** `sync --watch` of namespace fleet into /k/config, keeping what it passes and reports. */
+function watchFleet(
+  world: ReturnType<typeof watchedHub>,
+  files = fakeFiles(),
+  selection: Partial<SyncWatchInput['selection']> = {},
+) {
+  const passes: WatchedPass[] = []
+  const problems: string[] = []
+  const stop = new AbortController()
+  const running = syncWatchCommand(
+    {
+      hub: world.hub,
+      files: files.port,
+      onPass: (pass) => passes.push(pass),
+      onProblem: (message) => problems.push(message),
+    },
+    {
+      selection: {namespace: 'fleet', allNamespaces: false, ...selection},
+      pass: {...entries, providers: PROVIDERS, file: '/k/config', dryRun: false, setCurrent: false},
+      signal: stop.signal,
+    },
+  )
+  /** Waits (5 s at most) until `done` holds. */
+  const until = async (done: () => boolean, what: string) => {
+    for (let waited = 0; !done(); waited += 10) {
+      assert.ok(waited < 5000, `waited for ${what}: ${JSON.stringify(problems)}`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+  return {
+    passes,
+    problems,
+    until,
+    /** The count-th pass, once it has been made. */
+    passed: async (count: number) => {
+      await until(() => passes.length >= count, `pass ${count}`)
+      return passes[count - 1]!
+    },
+    stopped: async () => {
+      stop.abort()
+      await running
+    },
+  }
+}
+
 describe('syncWatchCommand: what each pass says', () => {
   it('says a skipped profile, and what --healthy left out, again only when what is said of it changes', async () => {
     const a = withHealth(profile('fleet/a'), 'True', 'Up')
@@ -816,29 +862,7 @@ describe('syncWatchCommand: what each pass says', () => {
       withHealth(memberOf('fleet/t2', '2026-11-20T10:00:00Z'), 'True', 'Up'),
     ]
     const world = watchedHub([a, down, ...tied])
-    const passes: WatchedPass[] = []
-    const problems: string[] = []
-    const stop = new AbortController()
-    const running = syncWatchCommand(
-      {
-        hub: world.hub,
-        files: fakeFiles().port,
-        onPass: (pass) => passes.push(pass),
-        onProblem: (message) => problems.push(message),
-      },
-      {
-        selection: {namespace: 'fleet', allNamespaces: false, healthy: true},
-        pass: {...entries, providers: PROVIDERS, file: '/k/config', dryRun: false, setCurrent: false},
-        signal: stop.signal,
-      },
-    )
-    const passed = async (count: number) => {
-      for (let waited = 0; passes.length < count; waited += 10) {
-        assert.ok(waited < 5000, `waited for pass ${count}: ${JSON.stringify(problems)}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      return passes[count - 1]!
-    }
+    const {passes, problems, passed, stopped} = watchFleet(world, fakeFiles(), {healthy: true})
     const said = (pass: WatchedPass) => ({
       first: pass.first,
       health: pass.healthSkipped.map(({profile, reason}) => `${profile}: ${reason}`),
@@ -865,8 +889,7 @@ describe('syncWatchCommand: what each pass says', () => {
         changes: [],
       })
     } finally {
-      stop.abort()
-      await running
+      await stopped()
     }
     assert.deepEqual(problems, [])
   })
@@ -886,37 +909,21 @@ describe('syncWatchCommand: changes during a long pass', () => {
       if (++locks === 2) await held
       return withLock(file, action)
     }
-    const passes: WatchedPass[] = []
-    const stop = new AbortController()
-    const running = syncWatchCommand(
-      {hub: world.hub, files: files.port, onPass: (pass) => passes.push(pass), onProblem: () => {}},
-      {
-        selection: {namespace: 'fleet', allNamespaces: false},
-        pass: {...entries, providers: PROVIDERS, file: '/k/config', dryRun: false, setCurrent: false},
-        signal: stop.signal,
-      },
-    )
-    const until = async (done: () => boolean) => {
-      for (let waited = 0; !done(); waited += 10) {
-        assert.ok(waited < 5000, 'waited too long')
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-    }
+    const {passes, until, passed, stopped} = watchFleet(world, files)
     const settled = () => new Promise((resolve) => setTimeout(resolve, SYNC_SETTLE_MS * 2))
     try {
-      await until(() => passes.length === 1)
+      await passed(1)
       for (const [index, moved] of profiles.entries()) {
         moved.status!.accessProviders![0]!.cluster!.server = `https://moved-${index}.example`
         world.change('MODIFIED', moved)
-        if (index === 0) await until(() => locks === 2)
+        if (index === 0) await until(() => locks === 2, 'the second pass to wait for the lock')
         else await settled()
       }
       release()
-      await until(() => passes.length >= 3)
+      await passed(3)
       await settled()
     } finally {
-      stop.abort()
-      await running
+      await stopped()
     }
     const changes = passes.map((pass) => pass.changes.map((change) => `${change.action} ${change.profile}`))
     assert.deepEqual(changes, [
@@ -937,22 +944,7 @@ describe('syncWatchCommand: the file between passes', () => {
     const files = fakeFiles({'/k/config': ['apiVersion: v1', 'kind: Config', ...mine('mine'), ''].join('\n')})
     const a = profile('fleet/a')
     const world = watchedHub([a])
-    const passes: WatchedPass[] = []
-    const stop = new AbortController()
-    const running = syncWatchCommand(
-      {hub: world.hub, files: files.port, onPass: (pass) => passes.push(pass), onProblem: () => {}},
-      {
-        selection: {namespace: 'fleet', allNamespaces: false},
-        pass: {...entries, providers: PROVIDERS, file: '/k/config', dryRun: false, setCurrent: false},
-        signal: stop.signal,
-      },
-    )
-    const passed = async (count: number) => {
-      for (let waited = 0; passes.length < count; waited += 10) {
-        assert.ok(waited < 5000, `waited for pass ${count}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-    }
+    const {passes, passed, stopped} = watchFleet(world, files)
     const move = (server: string) => {
       a.status!.accessProviders![0]!.cluster!.server = server
       world.change('MODIFIED', a)
@@ -971,8 +963,7 @@ describe('syncWatchCommand: the file between passes', () => {
       await passed(3)
       assert.equal(files.reads.length, 2, 'a file changed by someone else is read')
     } finally {
-      stop.abort()
-      await running
+      await stopped()
     }
     assert.deepEqual(
       passes.map((pass) => pass.changes.map((change) => `${change.action} ${change.profile}`)),
