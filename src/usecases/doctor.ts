@@ -126,9 +126,18 @@ function doctorMode(input: DoctorInput): DoctorMode {
     }
     return 'profile'
   }
-  return input.allNamespaces || input.selector !== undefined || input.all || placed || input.healthy
-    ? 'fleet'
-    : 'hub'
+  const mode =
+    input.allNamespaces || input.selector !== undefined || input.all || placed || input.healthy
+      ? 'fleet'
+      : 'hub'
+  // The hub's checks ask no target: a --can there would go unanswered under "All checks pass".
+  if (mode === 'hub' && input.can !== undefined) {
+    throw new UsageError(
+      '--can asks a target cluster, and no profile was given',
+      'name a profile (cpcred doctor NAMESPACE/NAME --can …), or select profiles with -A, -l or --all',
+    )
+  }
+  return mode
 }
 
 /** The last copy of the checked profile, which credential and exec use while the hub is down. */

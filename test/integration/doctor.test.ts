@@ -473,6 +473,14 @@ describe('cpcred doctor against the real hub and spoke', () => {
       assert.equal(bad.code, 2)
       assert.match(bad.stderr, /^error: --can "get" is not VERB RESOURCE \[-n NAMESPACE\]/)
     })
+
+    it('refuses --can without a profile, which no check would answer (exit 2)', async () => {
+      const hubOnly = await run(['--provider-file', fixture.providerFile, '--can', 'list pods'])
+      assert.equal(hubOnly.code, 2, hubOnly.stdout)
+      assert.equal(hubOnly.stdout, '')
+      assert.match(hubOnly.stderr, /^error: --can asks a target cluster, and no profile was given/m)
+      assert.match(hubOnly.stderr, /select profiles with -A, -l or --all/)
+    })
   })
 
   describe('the provider file and the plugin', () => {

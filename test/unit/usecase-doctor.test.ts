@@ -316,6 +316,22 @@ describe('doctorCommand: the broken link and what follows it', () => {
     assert.equal(doctorExitCode(denied), 4)
   })
 
+  it('refuses --can without a profile, before asking the hub anything', async () => {
+    const hub = fakeHub()
+    const can = parseAccessQuestion('get pods')
+    await assert.rejects(
+      doctorCommand(deps(hub), input({can})),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        /--can asks a target/.test(error.message) &&
+        /-A, -l or --all/.test(error.hint ?? ''),
+    )
+    assert.deepEqual(hub.calls, [])
+    // With a selection it is asked of each profile.
+    const fleet = await doctorCommand(deps(fakeHub()), input({can, allNamespaces: true}))
+    assert.equal(fleet.mode, 'fleet')
+  })
+
   it('explains a 401 of the target from the credential', async () => {
     const hub = fakeHub()
     const report = await doctorCommand(
