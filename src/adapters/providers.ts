@@ -6,6 +6,7 @@ import {UsageError} from '../core/errors.js'
 import type {Provider} from '../core/access/provider-file.js'
 import * as selectionRules from '../core/access/provider-selection.js'
 import type {LoadedProviders, ProviderSelection} from '../core/access/provider-selection.js'
+import {cpcredCommand} from './self-command.js'
 
 export type {LoadedProviders, ProviderSelection} from '../core/access/provider-selection.js'
 
@@ -35,7 +36,10 @@ export async function loadProviders(
       )
     }
   }
-  return selectionRules.providersFrom(file, text, selection, process.cwd())
+  // `cpcred plugin …` in a provider file runs this cpcred, also where krew put only kubectl-cpcred
+  // on PATH; when the first cpcred on PATH is this one, the command stays `cpcred`.
+  const [self] = cpcredCommand(process.argv[1], env)
+  return selectionRules.providersFrom(file, text, selection, process.cwd(), self)
 }
 
 /** For commands that must run a plugin: no providers at all is a usage error with the way out. */

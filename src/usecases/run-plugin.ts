@@ -11,6 +11,7 @@ import {
   type Credential,
 } from '../core/exec-credential/protocol.js'
 import type {ExecConfig} from '../core/access/exec-config.js'
+import {missingCommandHint} from '../core/access/plugin-commands.js'
 import type {PluginProcessRunner} from './ports.js'
 
 export const DEFAULT_PLUGIN_TIMEOUT_MS = 2 * 60 * 1000
@@ -60,7 +61,9 @@ export async function runPlugin(runner: PluginProcessRunner, input: RunPluginInp
   if (result.notFound) {
     throw new CpcredError(`${label}: command not found: ${exec.command}`, {
       exitCode: ExitCode.PluginFailed,
-      hint: exec.installHint?.trim() || 'install the plugin or fix execConfig.command in the provider file',
+      hint:
+        exec.installHint?.trim() ||
+        missingCommandHint(exec.command, 'install the plugin or fix execConfig.command in the provider file'),
     })
   }
   if (result.startError === 'E2BIG') throw tooLargeToStart(input, env)

@@ -1,11 +1,12 @@
 // The built-in plugins against the real hub and spoke: run as kubectl runs them (KUBERNETES_EXEC_INFO,
 // the hub in KUBECONFIG), by the real kubectl, and through `cpcred credential`.
 import assert from 'node:assert/strict'
-import {writeFile} from 'node:fs/promises'
+import {readFile, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import YAML from 'yaml'
 import {formatRfc3339} from '../../src/core/exec-credential/protocol.js'
+import type {DoctorJson} from '../../src/core/doctor/report.js'
 import {
   applyProfile,
   cpcred,
@@ -13,6 +14,7 @@ import {
   createNamespace,
   createServiceAccount,
   isolatedEnv,
+  repoRoot,
   runProgram,
   serviceAccountToken,
   tempDir,
@@ -617,3 +619,89 @@ function execKubeconfig(
     'current-context': name,
   }
 }
+
+describe('the documented provider file, where no cpcred is on PATH', () => {
+  // krew puts only kubectl-cpcred on PATH, and the archive may be run from its folder: the provider
+  // file of docs/examples/providers.json names "command": "cpcred", which cpcred runs as itself.
+  it('runs the built-in plugins for exec, whoami, doctor and a --mode plugin kubeconfig kubectl reads', async () => {
+    const {env, hub} = await testEnv()
+    const namespace = await createNamespace(hub, 'selfnamed')
+    await createServiceAccount(hub, namespace, 'deployer')
+    await applyProfile(hub, {
+      metadata: {name: 'target', namespace},
+      spec: {clusterManager: {name: 'test-manager'}},
+      status: {
+        accessProviders: [
+          {
+            name: 'token-request',
+            cluster: {
+              server: env.spoke.server,
+              'certificate-authority-data': env.spoke.caData,
+              extensions: [{name: EXEC_EXTENSION, extension: {serviceAccount: 'deployer', namespace}}],
+            },
+          },
+        ],
+      },
+    })
+    // Only kubectl and Node: the machine's own directories hold no cpcred.
+    const tools = await tempDir('cpcred-tools-')
+    const kubectl = (await runProgram('sh', ['-c', 'command -v kubectl'])).stdout.trim()
+    await symlink(kubectl, path.join(tools, 'kubectl'))
+    await symlink(process.execPath, path.join(tools, 'node'))
+    const PATH = [tools, '/usr/bin', '/bin'].join(path.delimiter)
+    const found = await runProgram('sh', ['-c', 'command -v cpcred kubectl-cpcred'], {env: {PATH}})
+    assert.equal(found.stdout, '', 'a cpcred is on the PATH this test hides it from')
+
+    const providerFile = path.join(repoRoot, 'docs', 'examples', 'providers.json')
+    const username = `hub:system:serviceaccount:${namespace}:deployer`
+    const selection = [
+      `${namespace}/target`,
+      '--kubeconfig',
+      env.hub.kubeconfig,
+      '--provider-file',
+      providerFile,
+    ]
+    const exec = await cpcred(['exec', ...selection, '--', 'kubectl', 'auth', 'whoami', '-o', 'json'], {PATH})
+    assert.equal(exec.code, 0, exec.stderr)
+    assert.equal(JSON.parse(exec.stdout).status.userInfo.username, username)
+
+    const whoami = await cpcred(['whoami', ...selection, '-o', 'json'], {PATH})
+    assert.equal(whoami.code, 0, whoami.stderr)
+    assert.equal(JSON.parse(whoami.stdout).status.userInfo.username, username)
+
+    const doctor = await cpcred(['doctor', ...selection, '-o', 'json'], {PATH})
+    const report = JSON.parse(doctor.stdout) as DoctorJson
+    const checks = report.profiles[0]!.checks
+    assert.deepEqual(
+      checks.filter((check) => check.id.startsWith('plugin')).map((check) => [check.id, check.status]),
+      [
+        ['plugin-command', 'ok'],
+        ['plugin-run', 'ok'],
+      ],
+      doctor.stdout,
+    )
+    assert.equal(doctor.code, 0, `${doctor.stdout}\n${doctor.stderr}`)
+
+    // kubectl runs the entry itself: it must name this cpcred, not a "cpcred" PATH lacks.
+    const kubeconfig = path.join(tools, 'target.yaml')
+    const written = await cpcred(
+      ['kubeconfig', ...selection, '--mode', 'plugin', '--output-file', kubeconfig],
+      {
+        PATH,
+      },
+    )
+    assert.equal(written.code, 0, written.stderr)
+    const user = YAML.parse(await readFile(kubeconfig, 'utf8')).users[0].user.exec
+    assert.equal(user.command, cpcredBin)
+    assert.deepEqual(user.args, ['plugin', 'token-request'])
+    const viaKubectl = await runProgram(
+      'kubectl',
+      ['auth', 'whoami', '-o', 'json', '--kubeconfig', kubeconfig],
+      {
+        env: {...isolatedEnv, PATH},
+      },
+    )
+    assert.equal(viaKubectl.code, 0, viaKubectl.stderr)
+    assert.equal(JSON.parse(viaKubectl.stdout).status.userInfo.username, username)
+  })
+})

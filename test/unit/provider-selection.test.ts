@@ -8,6 +8,7 @@ import {
   requireProviders,
 } from '../../src/core/access/provider-selection.js'
 import {UsageError} from '../../src/core/errors.js'
+import {missingCommandHint} from '../../src/core/access/plugin-commands.js'
 
 const FILE = '/etc/cpcred/providers.json'
 const text = JSON.stringify({
@@ -46,6 +47,46 @@ describe('where providers come from', () => {
     )
     assert.equal(loaded.source, `${FILE} and --access-provider flags`)
     assert.equal(loaded.file, FILE)
+  })
+
+  it('runs cpcred itself for a command naming cpcred, as the documented provider file does', () => {
+    const self = '/home/u/.krew/bin/kubectl-cpcred'
+    const named = (command: string, args = ['plugin', 'token-request']) => ({
+      name: command,
+      execConfig: {apiVersion: 'client.authentication.k8s.io/v1', command, args},
+    })
+    const file = JSON.stringify({
+      providers: [named('cpcred'), named('kubectl-cpcred'), named('/opt/old/cpcred'), named('cpcred-x')],
+    })
+    const loaded = providersFrom(
+      FILE,
+      file,
+      {accessProviders: ['flag=cpcred plugin secretreader']},
+      '/w',
+      self,
+    )
+    assert.deepEqual(
+      loaded.providers.map((provider) => [
+        provider.name,
+        provider.execConfig.command,
+        provider.execConfig.args,
+      ]),
+      [
+        ['cpcred', self, ['plugin', 'token-request']],
+        ['kubectl-cpcred', self, ['plugin', 'token-request']],
+        // A path names one file on purpose, and another name is another program.
+        ['/opt/old/cpcred', '/opt/old/cpcred', ['plugin', 'token-request']],
+        ['cpcred-x', 'cpcred-x', ['plugin', 'token-request']],
+        ['flag', self, ['plugin', 'secretreader']],
+      ],
+    )
+    // Without a known self (no caller gives one), the name stays for PATH to find.
+    assert.equal(providersFrom(FILE, file, {}, '/w').providers[0]!.execConfig.command, 'cpcred')
+  })
+
+  it('says where the built-in plugins are when a path to a cpcred is gone', () => {
+    assert.match(missingCommandHint('/opt/old/cpcred', 'install it'), /"command": "cpcred"/)
+    assert.equal(missingCommandHint('kubelogin', 'install it'), 'install it')
   })
 
   it('says that no file was read, and refuses to run without providers', () => {

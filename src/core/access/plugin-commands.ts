@@ -6,13 +6,38 @@ import {quote as quoteShellWords} from 'shell-quote'
 import {parseAccessProviderFlag, type Provider} from './provider-file.js'
 
 /**
+ * The names a provider file gives cpcred itself by (docs/examples/providers.json runs the built-in
+ * plugins as `cpcred plugin …`): the npm install puts `cpcred` on PATH, krew only `kubectl-cpcred`,
+ * and the standalone archive may be run from its folder. Each means this very cpcred, however it
+ * was installed, so the documented provider file works from every install route.
+ */
+export const SELF_COMMAND_NAMES: readonly string[] = ['cpcred', 'kubectl-cpcred']
+
+/** Whether a provider's command names cpcred itself (a bare name of SELF_COMMAND_NAMES). */
+export function namesSelf(command: string): boolean {
+  return SELF_COMMAND_NAMES.includes(command)
+}
+
+/**
+ * What to do about a plugin command that is not there: for a path to some cpcred (an install since
+ * moved or removed), the name that always finds this one; else `otherwise`.
+ */
+export function missingCommandHint(command: string, otherwise: string): string {
+  return namesSelf(path.basename(command)) && !namesSelf(command)
+    ? `write "command": "cpcred" for cpcred's built-in plugins: cpcred runs itself for that name, whether it was installed with npm, krew or the archive (docs/providers.md)`
+    : otherwise
+}
+
+/**
  * A plugin command as it runs from anywhere: a relative path (`./bin/plugin`, `bin/plugin`) is
  * resolved against `baseDir` (the provider file's directory, or the working directory for an
  * --access-provider flag); an absolute path and a bare name (`kubelogin`, a PATH lookup, as in
  * kubeconfigs) stay as they are. client-go resolves a relative exec command against the directory
- * of the kubeconfig that holds it, so left relative it would name another file, or none.
+ * of the kubeconfig that holds it, so left relative it would name another file, or none. A name of
+ * cpcred itself becomes `self`, the command this cpcred is run by, when given.
  */
-export function resolvePluginCommand(command: string, baseDir: string): string {
+export function resolvePluginCommand(command: string, baseDir: string, self?: string): string {
+  if (self !== undefined && namesSelf(command)) return self
   return command.includes('/') && !path.isAbsolute(command) ? path.resolve(baseDir, command) : command
 }
 
@@ -29,9 +54,9 @@ export function resolveAccessProviderFlag(value: string, baseDir: string): strin
 }
 
 /** The providers with their commands resolved (see resolvePluginCommand). */
-export function withResolvedCommands(providers: Provider[], baseDir: string): Provider[] {
+export function withResolvedCommands(providers: Provider[], baseDir: string, self?: string): Provider[] {
   return providers.map((provider) => {
-    const command = resolvePluginCommand(provider.execConfig.command, baseDir)
+    const command = resolvePluginCommand(provider.execConfig.command, baseDir, self)
     return command === provider.execConfig.command
       ? provider
       : {...provider, execConfig: {...provider.execConfig, command}}

@@ -37,19 +37,21 @@ export function mayBeAbsent(selection: ProviderSelection, env: NodeJS.ProcessEnv
 
 /**
  * The providers from the file's text (undefined when the file does not exist) and the flags; relative
- * commands resolve against the file's directory, and against `cwd` for flags.
+ * commands resolve against the file's directory, and against `cwd` for flags; a command naming
+ * cpcred itself (`cpcred`, `kubectl-cpcred`) becomes `self`, the command this cpcred is run by.
  */
 export function providersFrom(
   file: string,
   text: string | undefined,
   selection: ProviderSelection,
   cwd: string,
+  self?: string,
 ): LoadedProviders {
   const fromFile = text === undefined ? {providers: [], warnings: []} : parseProviderFile(text, file)
   const fromFlags = (selection.accessProviders ?? []).map(parseAccessProviderFlag)
   const providers = mergeProviders(
-    withResolvedCommands(fromFile.providers, path.dirname(file)),
-    withResolvedCommands(fromFlags, cwd),
+    withResolvedCommands(fromFile.providers, path.dirname(file), self),
+    withResolvedCommands(fromFlags, cwd, self),
   )
   const parts = [
     text === undefined ? undefined : file,

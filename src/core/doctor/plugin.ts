@@ -9,6 +9,7 @@ import {formatRfc3339, type Credential} from '../exec-credential/protocol.js'
 import {humanDuration} from '../text/format.js'
 import {jwtClaims, type JwtClaims} from '../exec-credential/jwt.js'
 import {summarizeCertificate, type CertificateSummary} from '../describe/describe.js'
+import {missingCommandHint} from '../access/plugin-commands.js'
 import {MAX_CLOCK_SKEW_MS} from './clock.js'
 import {fail, ok, warn, type CheckOutcome} from './checks.js'
 import {octal} from './words.js'
@@ -41,7 +42,7 @@ export function judgePluginCommand(
         command.includes('/')
           ? `${command} does not exist`
           : `${command} is not in PATH (${lookup.searched.join(':') || 'empty'})`,
-        provider.installHint?.trim() || `install the plugin, or ${fix}`,
+        provider.installHint?.trim() || missingCommandHint(command, `install the plugin, or ${fix}`),
       )
     case 'not-executable':
       return fail(
