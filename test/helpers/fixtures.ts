@@ -124,3 +124,35 @@ export async function pluginRecords(fixture: SpokeFixture): Promise<PluginRecord
     return []
   }
 }
+
+/** The provider file users are given for the built-in plugins ("command": "cpcred"), unchanged. */
+export const documentedProviderFile = path.join(repoRoot, 'docs', 'examples', 'providers.json')
+
+/**
+ * A profile of the spoke offering only `token-request`, as docs/flow-token-request.md sets one up:
+ * the exec extension names the hub ServiceAccount whose token the spoke accepts.
+ */
+export async function tokenRequestProfile(prefix: string): Promise<{namespace: string; username: string}> {
+  const {env, hub} = await testEnv()
+  const namespace = await createNamespace(hub, prefix)
+  await createServiceAccount(hub, namespace, 'deployer')
+  await applyProfile(hub, {
+    metadata: {name: 'target', namespace},
+    spec: {clusterManager: {name: 'test-manager'}},
+    status: {
+      accessProviders: [
+        {
+          name: 'token-request',
+          cluster: {
+            server: env.spoke.server,
+            'certificate-authority-data': env.spoke.caData,
+            extensions: [
+              {name: 'client.authentication.k8s.io/exec', extension: {serviceAccount: 'deployer', namespace}},
+            ],
+          },
+        },
+      ],
+    },
+  })
+  return {namespace, username: `hub:system:serviceaccount:${namespace}:deployer`}
+}

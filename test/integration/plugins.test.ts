@@ -14,7 +14,6 @@ import {
   createNamespace,
   createServiceAccount,
   isolatedEnv,
-  repoRoot,
   runProgram,
   serviceAccountToken,
   tempDir,
@@ -26,6 +25,7 @@ import {
 } from '../helpers/env.js'
 import {kubeCall} from '../testenv/http.js'
 import {hubConsumer} from '../helpers/hub-consumer.js'
+import {documentedProviderFile, tokenRequestProfile} from '../helpers/fixtures.js'
 
 const V1 = 'client.authentication.k8s.io/v1'
 const V1BETA1 = 'client.authentication.k8s.io/v1beta1'
@@ -624,25 +624,8 @@ describe('the documented provider file, where no cpcred is on PATH', () => {
   // krew puts only kubectl-cpcred on PATH, and the archive may be run from its folder: the provider
   // file of docs/examples/providers.json names "command": "cpcred", which cpcred runs as itself.
   it('runs the built-in plugins for exec, whoami, doctor and a --mode plugin kubeconfig kubectl reads', async () => {
-    const {env, hub} = await testEnv()
-    const namespace = await createNamespace(hub, 'selfnamed')
-    await createServiceAccount(hub, namespace, 'deployer')
-    await applyProfile(hub, {
-      metadata: {name: 'target', namespace},
-      spec: {clusterManager: {name: 'test-manager'}},
-      status: {
-        accessProviders: [
-          {
-            name: 'token-request',
-            cluster: {
-              server: env.spoke.server,
-              'certificate-authority-data': env.spoke.caData,
-              extensions: [{name: EXEC_EXTENSION, extension: {serviceAccount: 'deployer', namespace}}],
-            },
-          },
-        ],
-      },
-    })
+    const {env} = await testEnv()
+    const {namespace, username} = await tokenRequestProfile('selfnamed')
     // Only kubectl and Node: the machine's own directories hold no cpcred.
     const tools = await tempDir('cpcred-tools-')
     const kubectl = (await runProgram('sh', ['-c', 'command -v kubectl'])).stdout.trim()
@@ -652,14 +635,12 @@ describe('the documented provider file, where no cpcred is on PATH', () => {
     const found = await runProgram('sh', ['-c', 'command -v cpcred kubectl-cpcred'], {env: {PATH}})
     assert.equal(found.stdout, '', 'a cpcred is on the PATH this test hides it from')
 
-    const providerFile = path.join(repoRoot, 'docs', 'examples', 'providers.json')
-    const username = `hub:system:serviceaccount:${namespace}:deployer`
     const selection = [
       `${namespace}/target`,
       '--kubeconfig',
       env.hub.kubeconfig,
       '--provider-file',
-      providerFile,
+      documentedProviderFile,
     ]
     const exec = await cpcred(['exec', ...selection, '--', 'kubectl', 'auth', 'whoami', '-o', 'json'], {PATH})
     assert.equal(exec.code, 0, exec.stderr)

@@ -10,8 +10,13 @@ import os from 'node:os'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
 import YAML from 'yaml'
-import {repoRoot, runProgram, tempDir, type RunResult} from '../helpers/env.js'
-import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {repoRoot, runProgram, tempDir, testEnv, type RunResult} from '../helpers/env.js'
+import {
+  documentedProviderFile,
+  spokeFixture,
+  tokenRequestProfile,
+  type SpokeFixture,
+} from '../helpers/fixtures.js'
 import {ensureKrew} from '../testenv/binaries.js'
 import {
   archiveName,
@@ -79,6 +84,8 @@ describe(`the release artifacts of cpcred ${version}`, () => {
   let home: string
   let env: NodeJS.ProcessEnv
   let fixture: SpokeFixture
+  /** PATH with krew's bin/ and kubectl only: the npm install's and the archive's cpcred left out. */
+  let krewOnlyPath: string
   const installed: {line: string; result: RunResult}[] = []
 
   before(async () => {
@@ -94,6 +101,9 @@ describe(`the release artifacts of cpcred ${version}`, () => {
     // everything cpcred reads is private to this home.
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => !/^(KUBECONFIG|CPCRED_|XDG_|KREW_)/.test(name)),
+    )
+    krewOnlyPath = [path.join(home, '.krew', 'bin'), tools, kubectlDir, '/usr/bin', '/bin'].join(
+      path.delimiter,
     )
     env = {
       ...inherited,
@@ -357,6 +367,69 @@ describe(`the release artifacts of cpcred ${version}`, () => {
 
     const help = await withoutNode(['kubectl', 'cpcred', 'list', '--help'], env)
     assert.match(help.stdout, /\$ kubectl cpcred list/)
+  })
+
+  it('kubectl cpcred from krew alone runs the documented provider file, as is, with no Node on the machine', async () => {
+    const krewOnly = {...env, PATH: krewOnlyPath}
+    const found = await withoutNode(['sh', '-c', 'command -v cpcred node'], krewOnly)
+    assert.equal(found.stdout, '', 'the PATH of a krew install has a cpcred or a Node')
+    const {env: clusters} = await testEnv()
+    const {namespace, username} = await tokenRequestProfile('release-krew')
+    const selection = [
+      `${namespace}/target`,
+      '--kubeconfig',
+      clusters.hub.kubeconfig,
+      '--provider-file',
+      documentedProviderFile,
+    ]
+    const whoami = ['kubectl', 'auth', 'whoami', '-o', 'json']
+    const identity = (result: RunResult) => {
+      assert.equal(result.code, 0, result.stderr)
+      return JSON.parse(result.stdout).status.userInfo.username as string
+    }
+    assert.equal(
+      identity(await withoutNode(['kubectl', 'cpcred', 'exec', ...selection, '--', ...whoami], krewOnly)),
+      username,
+    )
+    assert.equal(
+      identity(await withoutNode(['kubectl', 'cpcred', 'whoami', ...selection, '-o', 'json'], krewOnly)),
+      username,
+    )
+    const doctor = await withoutNode(['kubectl', 'cpcred', 'doctor', ...selection], krewOnly)
+    assert.equal(doctor.code, 0, `${doctor.stdout}${doctor.stderr}`)
+    assert.match(doctor.stdout, /^ok +plugin-run /m)
+
+    // --mode plugin and sync: kubectl runs the entries itself, through krew's link to the launcher.
+    for (const mode of ['plugin', 'cpcred']) {
+      const kubeconfig = path.join(home, `krew-${mode}.yaml`)
+      const written = await withoutNode(
+        ['kubectl', 'cpcred', 'kubeconfig', ...selection, '--mode', mode, '--output-file', kubeconfig],
+        krewOnly,
+      )
+      assert.equal(written.code, 0, written.stderr)
+      const user = YAML.parse(await readFile(kubeconfig, 'utf8')).users[0].user.exec
+      assert.equal(user.command, path.join(home, '.krew', 'bin', 'kubectl-cpcred'))
+      assert.equal(identity(await withoutNode([...whoami, '--kubeconfig', kubeconfig], krewOnly)), username)
+    }
+    const synced = path.join(home, 'krew-sync.yaml')
+    const sync = await withoutNode(
+      [
+        'kubectl',
+        'cpcred',
+        'sync',
+        '-n',
+        namespace,
+        '--all',
+        ...selection.slice(1),
+        '--kubeconfig-file',
+        synced,
+      ],
+      krewOnly,
+    )
+    assert.equal(sync.code, 0, sync.stderr)
+    const context = (YAML.parse(await readFile(synced, 'utf8')).contexts as {name: string}[])[0]!.name
+    const viaSync = await withoutNode([...whoami, '--kubeconfig', synced, '--context', context], krewOnly)
+    assert.equal(identity(viaSync), username)
   })
 
   it('the standalone cpcred runs its own Node with none on the machine, by a link or in its folder', async () => {
