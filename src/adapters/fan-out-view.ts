@@ -93,13 +93,19 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
           `interrupted by ${interrupted}: ${results.length - notStarted} of ${results.length} started, ${notStarted} not started`,
         )
       } else {
-        const skipped = results.filter((result) => result.skipped).length
-        const ran = results.length - skipped
-        const said = failed ? `${failed} of ${ran} failed` : `all ${ran} succeeded`
-        printer.note(skipped ? `${said}, ${skipped} skipped (not healthy)` : said)
+        printer.note(fanOutSummary(results, failed))
       }
     },
   }
+}
+
+/** `3 of 10 failed, 2 skipped (not healthy), 2 skipped (tied duplicates)`: each skip by its cause. */
+function fanOutSummary(results: readonly TargetResult[], failed: number): string {
+  const skipped = new Map<string, number>()
+  for (const {skipped: kind} of results) if (kind) skipped.set(kind, (skipped.get(kind) ?? 0) + 1)
+  const ran = results.length - [...skipped.values()].reduce((sum, count) => sum + count, 0)
+  const said = failed ? `${failed} of ${ran} failed` : `all ${ran} succeeded`
+  return [said, ...[...skipped].map(([kind, count]) => `${count} skipped (${kind})`)].join(', ')
 }
 
 /** `412/1000 done, 16 running, 3 failed, ETA 1m5s`, on a terminal only. */

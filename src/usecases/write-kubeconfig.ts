@@ -62,7 +62,7 @@ export interface KubeconfigOutcome {
   noProfiles?: string
   written?: WrittenKubeconfig
   /** Profiles that could not be written, to be reported (none with --usable, or with unresolved references). */
-  unusable: SkippedProfile[]
+  unusable: {profile: string; reason: string}[]
   /** How many profiles the kubeconfig was for, after folding. */
   targets: number
   /** Failure: everything was said, the command ends quietly with it. */

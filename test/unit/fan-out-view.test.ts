@@ -71,6 +71,24 @@ describe('fanOutView: the summary keeps the cause', () => {
     })
   }
 
+  it('says why each skipped target was left out, by its cause', async () => {
+    const skip = (profile: string, kind: 'not healthy' | 'tied duplicates'): TargetResult => ({
+      profile,
+      exitCode: 0,
+      durationMs: 0,
+      started: false,
+      skipped: kind,
+      error: `skipped: ${kind}`,
+    })
+    const {stderr} = await shown(true, [
+      passed,
+      skip('fleet/t1', 'tied duplicates'),
+      skip('fleet/sick', 'not healthy'),
+      skip('fleet/t2', 'tied duplicates'),
+    ])
+    assert.match(stderr, /^all 1 succeeded, 2 skipped \(tied duplicates\), 1 skipped \(not healthy\)$/m)
+  })
+
   it('shows the whole failure and its hint when the target ends, without --quiet', async () => {
     const {stderr} = await shown(false, [notFound])
     assert.match(

@@ -251,7 +251,7 @@ describe('listProfiles', () => {
     )
     // Only what the other filters kept: a profile of another manager is not the listing's to mention.
     assert.deepEqual(result.skipped, [
-      {profile: 'a/down', reason: 'ControlPlaneHealthy is False: APIServerDown'},
+      {profile: 'a/down', reason: 'ControlPlaneHealthy is False: APIServerDown', kind: 'not healthy'},
     ])
     assert.equal(result.matches(fleet[1]!), false, 'a watch keeps gating changes on health')
   })

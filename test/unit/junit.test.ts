@@ -359,7 +359,7 @@ describe('renderJUnit: targets the selection kept from running', () => {
     const {notRunResults} = await import('../../src/core/fleet/fan-out-report.js')
     const results = notRunResults(
       [{profile: 'fleet/gone', error: 'ClusterProfile fleet/gone not found', exitCode: 1}],
-      [{profile: 'fleet/sick', reason: 'ControlPlaneHealthy is False: Down: no answer'}],
+      [{profile: 'fleet/sick', reason: 'ControlPlaneHealthy is False: Down: no answer', kind: 'not healthy'}],
     )
     const suite = parse(renderJUnit(reportOf(...results.map((result) => ({result}))))).testsuites.testsuite
     assert.deepEqual([suite.tests, suite.errors, suite.skipped, suite.failures], ['2', '1', '1', '0'])

@@ -72,8 +72,8 @@ describe('foldSelection', () => {
     const reason = (tie: string) =>
       `the oldest of inventory-member-id "eu-1" in namespace fleet tie (${tie}, created ${T1}), so none of them stands for the member cluster (--no-dedupe uses them all)`
     assert.deepEqual(skipped, [
-      {profile: 'fleet/b', reason: reason('fleet/b and fleet/a')},
-      {profile: 'fleet/a', reason: reason('fleet/a and fleet/b')},
+      {profile: 'fleet/b', reason: reason('fleet/b and fleet/a'), kind: 'tied duplicates'},
+      {profile: 'fleet/a', reason: reason('fleet/a and fleet/b'), kind: 'tied duplicates'},
     ])
     assert.equal(
       describeFold(folds[0]!),

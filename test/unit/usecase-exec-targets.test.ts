@@ -206,9 +206,13 @@ describe('selectExecTargets: placements and health', () => {
       ['a'],
     )
     assert.deepEqual(chosen.skipped, [
-      {profile: 'fleet/b', reason: 'ControlPlaneHealthy is False: APIServerDown: no answer on :6443'},
-      {profile: 'fleet/c', reason: 'no ControlPlaneHealthy condition'},
-      {profile: 'fleet/d', reason: 'ControlPlaneHealthy is Unknown'},
+      {
+        profile: 'fleet/b',
+        reason: 'ControlPlaneHealthy is False: APIServerDown: no answer on :6443',
+        kind: 'not healthy',
+      },
+      {profile: 'fleet/c', reason: 'no ControlPlaneHealthy condition', kind: 'not healthy'},
+      {profile: 'fleet/d', reason: 'ControlPlaneHealthy is Unknown', kind: 'not healthy'},
     ])
   })
 

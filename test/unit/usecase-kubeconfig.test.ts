@@ -798,7 +798,7 @@ describe('syncCommand: what the selection decides', () => {
       input({}, {healthy: true}),
     )
     assert.deepEqual(outcome.healthSkipped, [
-      {profile: 'fleet/b', reason: 'ControlPlaneHealthy is False: Down'},
+      {profile: 'fleet/b', reason: 'ControlPlaneHealthy is False: Down', kind: 'not healthy'},
     ])
     assert.deepEqual(
       outcome.pass?.changes.map((change) => [change.action, change.profile]),

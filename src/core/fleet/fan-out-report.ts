@@ -4,6 +4,7 @@
 // only a bounded tail of it is ever kept in memory.
 import {exportJson} from '../text/export.js'
 import {streamFields, type TargetStreams} from './target-streams.js'
+import type {SkipKind, SkippedProfile} from './placement.js'
 
 /** How one target of a fan-out ended. */
 export interface TargetResult {
@@ -27,8 +28,8 @@ export interface TargetResult {
   signal?: string
   /** Stopped by --timeout. */
   timedOut?: boolean
-  /** Left out by --healthy (never started, not a failure); `error` says why. */
-  skipped?: boolean
+  /** Left out by the selection (--healthy, tied duplicates): never started, not a failure; `error` says why. */
+  skipped?: SkipKind
   /**
    * Stopped by cpcred before it ended, because the run ended early (the reader of the output went
    * away, stdin failed): not a failure of the target; `error` says why.
@@ -56,7 +57,7 @@ export function inSelectionOrder(results: TargetResult[], order?: readonly strin
  */
 export function notRunResults(
   unresolved: readonly {profile: string; error: string; exitCode: number}[],
-  skipped: readonly {profile: string; reason: string}[],
+  skipped: readonly SkippedProfile[],
 ): TargetResult[] {
   return [
     ...unresolved.map(({profile, error, exitCode}) => ({
@@ -66,12 +67,12 @@ export function notRunResults(
       started: false,
       error,
     })),
-    ...skipped.map(({profile, reason}) => ({
+    ...skipped.map(({profile, reason, kind}) => ({
       profile,
       exitCode: 0,
       durationMs: 0,
       started: false,
-      skipped: true,
+      skipped: kind,
       error: `skipped: ${reason}`,
     })),
   ]

@@ -80,7 +80,11 @@ export function foldSelection(profiles: ClusterProfile[], noDedupe: boolean | un
     targets: profiles.filter((profile) => !left.has(profileKey(profile))),
     folds,
     skipped: folds.flatMap((fold) =>
-      fold.tied.map((profile) => ({profile, reason: tieReason(fold, profile)})),
+      fold.tied.map((profile) => ({
+        profile,
+        reason: tieReason(fold, profile),
+        kind: 'tied duplicates' as const,
+      })),
     ),
   }
 }

@@ -123,10 +123,17 @@ export function decisionsReferencing(
   )
 }
 
-/** A profile --healthy leaves out, and why (the condition's reason and message). */
+/** Why a selection left a profile out, in a fan-out summary's words ("3 skipped (not healthy)"). */
+export type SkipKind = 'not healthy' | 'tied duplicates'
+
+/**
+ * A profile a selection leaves out, and why: --healthy (the condition's reason and message), or
+ * KEP-4322 duplicates whose oldest tie (core/fleet/member-fold.ts).
+ */
 export interface SkippedProfile {
   profile: string
   reason: string
+  kind: SkipKind
 }
 
 /** Why a profile is not healthy, in words; undefined when ControlPlaneHealthy is True. */
@@ -148,7 +155,7 @@ export function gateHealthy(profiles: readonly ClusterProfile[]): {
   for (const profile of profiles) {
     const because = unhealthyBecause(profile)
     if (because === undefined) healthy.push(profile)
-    else skipped.push({profile: profileKey(profile), reason: because})
+    else skipped.push({profile: profileKey(profile), reason: because, kind: 'not healthy'})
   }
   return {healthy, skipped}
 }
