@@ -113,6 +113,35 @@ describe('cpcred as a Unix and kubectl citizen', () => {
     assert.equal(far.code, 2)
     assert.doesNotMatch(far.stderr, /Did you mean/)
     assert.doesNotMatch(far.stderr, RAW_CONTROL)
+
+    // The same rule whatever follows the typo, and under help: the command's words, never its arguments.
+    const suggestions = {
+      'hub use': [
+        ['hub', 'usee'],
+        ['hub', 'usee', 'hub-a', '-n', 'x'],
+        ['help', 'hub', 'usee'],
+      ],
+      exec: [
+        ['help', 'exce'],
+        ['exce', 'fleet/a', '--', 'kubectl', 'get', 'pods'],
+      ],
+    }
+    for (const [nearest, lines] of Object.entries(suggestions)) {
+      for (const line of lines) {
+        const typed = line
+          .filter((word) => word !== 'help')
+          .slice(0, nearest.split(' ').length)
+          .join(' ')
+        const result = await run(line)
+        assert.equal(result.code, 2, line.join(' '))
+        assert.equal(
+          result.stderr,
+          `error: unknown command "${typed}" for "cpcred"\nDid you mean "cpcred ${nearest}"? Run 'cpcred help' for the commands.\n`,
+          line.join(' '),
+        )
+        assert.equal(result.stdout, '')
+      }
+    }
   })
 
   it('shows `kubectl cpcred` in help when kubectl runs it as its plugin', async () => {
