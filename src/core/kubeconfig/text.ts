@@ -1,51 +1,13 @@
 // The one place a kubeconfig becomes text and text becomes a kubeconfig (docs/design.md §5). kubectl reads
 // kubeconfigs with Go's yaml (YAML 1.1 rules plus Go's number parsing), so a string that YAML 1.2
 // prints plain (`no`, `on`, `0x1F`, `012`, `1e3`, `2026-01-01`, `<<`, `0o17`) reads back as a bool,
-// a number, a date or a merge key, and the whole file stops loading. Every string that could read as
-// anything but itself is quoted, and characters Go's yaml refuses even inside quotes (DEL, C1
-// controls, U+FEFF, U+FFFE/FFFF, lone surrogates) are written as escapes. Everything cpcred writes
-// (stdout, --output-file, --merge, sync, exec's private files) goes through here.
-import type * as Yaml from 'yaml'
+// a number, a date or a merge key, and the whole file stops loading. The YAML is written by the rule
+// -o yaml is written by (core/text/yaml-scalars.ts): every string that could read as anything but
+// itself is quoted, and characters Go's yaml refuses even inside quotes are written as escapes.
+// Everything cpcred writes (stdout, --output-file, --merge, sync, exec's private files) goes through here.
 import {UsageError} from '../errors.js'
+import {emitYaml, needsQuotes, UNREADABLE_IN_YAML} from '../text/yaml-scalars.js'
 import {plainSequenceItem} from './plain-yaml.js'
-
-type YamlModule = typeof Yaml
-
-const MERGE_TAG = 'tag:yaml.org,2002:merge'
-
-/**
- * Characters Go's yaml reader refuses anywhere in a file, even in a quoted scalar, and those it reads
- * as line breaks (NEL, LS, PS), which a quoted scalar would fold into a space.
- */
-const UNREADABLE_TO_GO_YAML =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
-
-/** Strings that would not survive a plain (unquoted) scalar, beyond what the YAML 1.1 schema quotes. */
-const NEEDS_QUOTES = [
-  // Control characters and line breaks: always double-quoted with escapes, never a block scalar.
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/,
-  /^(?:<<|=)$/,
-  // Go's yaml (sigs.k8s.io/yaml, go-yaml v2) booleans and nulls, any case.
-  /^(?:y|n|yes|no|on|off|true|false|null|~)$/i,
-  // Anything Go's strconv reads as a number (underscores, 0o17, 0b1, 0x1p3, +Inf, NaN).
-  /^[-+]?(?:0x[\da-f_]+|0o[0-7_]+|0b[01_]+|[\d_]+)$/i,
-  /^[-+]?(?=\.?\d)[\d_]*\.?[\d_]*(?:e[-+]?[\d_]+)?$/i,
-  /^[-+]?0x[\da-f_]*\.?[\da-f_]*p[-+]?[\d_]+$/i,
-  /^[-+]?\.?(?:inf|infinity|nan)$/i,
-]
-
-const needsQuotes = (value: string) => NEEDS_QUOTES.some((pattern) => pattern.test(value))
-
-function escapeUnreadable(text: string): string {
-  return text.replace(UNREADABLE_TO_GO_YAML, (char) => {
-    const code = char.charCodeAt(0)
-    return code <= 0xff
-      ? `\\x${code.toString(16).padStart(2, '0')}`
-      : `\\u${code.toString(16).padStart(4, '0')}`
-  })
-}
 
 /**
  * Each sealed list item's YAML, kept for as long as the item (the same object) lives: a sync pass
@@ -130,34 +92,13 @@ export async function emitKubeconfigAtOnce(document: unknown): Promise<string> {
   return emitYaml(await import('yaml'), document)
 }
 
-function emitYaml(yaml: YamlModule, value: unknown): string {
-  const {Document, visit} = yaml
-  const doc = new Document(value, {
-    version: '1.1',
-    // The string "<<" is a string here, never a merge key (Go's yaml would read a plain one as one).
-    merge: false,
-    customTags: (tags) => tags.filter((tag) => typeof tag === 'string' || tag.tag !== MERGE_TAG),
-    aliasDuplicateObjects: false,
-  })
-  visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value === 'string' && needsQuotes(node.value)) {
-        node.type = 'QUOTE_DOUBLE'
-      }
-    },
-  })
-  // Only double-quoted scalars can hold these characters (NEEDS_QUOTES put every string with one of
-  // them there, keys included), and inside double quotes YAML reads the escape as the character.
-  return escapeUnreadable(doc.toString({indentSeq: false, lineWidth: 0}))
-}
-
 /**
  * A kubeconfig as JSON (valid YAML, so kubectl reads it) with no YAML library: for exec's private
  * files, on the path every command run by `cpcred exec` waits for.
  */
 export function emitKubeconfigJson(document: unknown): string {
   // JSON.stringify escapes C0 controls itself; \u escapes are JSON and YAML alike.
-  return `${JSON.stringify(document, null, 2).replace(UNREADABLE_TO_GO_YAML, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`
+  return `${JSON.stringify(document, null, 2).replace(UNREADABLE_IN_YAML, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`
 }
 
 /**
