@@ -70,6 +70,11 @@ describe('causeLine: the cause of a target in one line, for the summary', () => 
       {error: 'provider "p" (p-login): command not found: p-login', hint: 'brew install p-login'},
       'provider "p" (p-login): command not found: p-login; brew install p-login',
     ],
+    [
+      'one mark between a sentence that ends and its hint',
+      {error: 'no provider in common: the provider file supports "x".', hint: 'Add a provider named "y"'},
+      'no provider in common: the provider file supports "x"; Add a provider named "y"',
+    ],
     ['nothing without an error', {}, ''],
   ]
   for (const [what, result, expected] of cases) it(what, () => assert.equal(causeLine(result), expected))

@@ -90,7 +90,8 @@ export function causeLine(result: Pick<TargetResult, 'error' | 'hint'>): string 
     if (next !== undefined) cause = `${cause} ${next.trim()}`
   }
   const hint = result.hint?.trim()
-  return hint ? (cause ? `${cause}; ${hint}` : hint) : cause
+  // `…supports "x".` then `; add …`: one mark between the two, never `.;`.
+  return hint ? (cause ? `${cause.replace(/[.;,]$/, '')}; ${hint}` : hint) : cause
 }
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped'
