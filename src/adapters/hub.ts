@@ -14,7 +14,7 @@ import {
 } from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
 import {ContinueExpiredError, CpcredError, ExitCode} from '../core/errors.js'
-import {INSTALL_CRD_HINT, PROFILE_API_NOT_SERVED} from '../core/failures.js'
+import {INSTALL_CRD_HINT, POD_TOKEN_REJECTED_HINT, PROFILE_API_NOT_SERVED} from '../core/failures.js'
 import {namespacedPath, namespaceObjectPath} from '../core/profiles/names.js'
 import type {AccessAnswer, UserInfo} from '../core/doctor/hub.js'
 import type {ApiGroupDocument, ApiResourcesDocument} from '../core/doctor/api.js'
@@ -287,6 +287,7 @@ export class Hub implements HubPort {
       return new Map(list.items.map((ns) => [ns.metadata.name, ns.metadata.labels ?? {}]))
     } catch (error) {
       throw translateKubeError(error, 'list namespaces', this.describe(), {
+        ...this.podOptions(),
         user: this.config.user,
         forbiddenHint:
           'older hubs record clustersets as namespace labels, which --clusterset reads beside the clusterset.k8s.io property; ask the hub administrator for list on namespaces, or drop --clusterset',
@@ -363,6 +364,7 @@ export class Hub implements HubPort {
       if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
         return undefined
       throw translateKubeError(error, `get Secret ${namespace}/${name}`, this.describe(), {
+        ...this.podOptions(),
         user: this.config.user,
         ...hints,
       })
@@ -391,14 +393,20 @@ export class Hub implements HubPort {
         error,
         `create a token for ServiceAccount ${namespace}/${serviceAccount}`,
         this.describe(),
-        {user: this.config.user, ...hints},
+        {user: this.config.user, ...this.podOptions(), ...hints},
       )
     }
+  }
+
+  /** In a pod, a 401 is about the mounted ServiceAccount token, never a login. */
+  private podOptions(): TranslateOptions {
+    return this.config.inCluster ? {rejectedHint: POD_TOKEN_REJECTED_HINT} : {}
   }
 
   /** Turns a failed request into a one-line error with the exit code of its kind. */
   translate(error: unknown, action: string, options: TranslateOptions = {}): CpcredError {
     return translateKubeError(error, action, this.describe(), {
+      ...this.podOptions(),
       user: this.config.user,
       notServed: PROFILE_API_NOT_SERVED,
       forbiddenHint: `ask the hub administrator for RBAC access to ${RESOURCE} (get, list), or use another --context`,

@@ -165,6 +165,10 @@ export function hubRejectedHint(userKind: string): string {
   return 'log in to the hub again, or check the user entry of the hub kubeconfig'
 }
 
+/** A 401 from the hub to a pod's in-cluster config: nobody can log in again; the token is the pod's. */
+export const POD_TOKEN_REJECTED_HINT =
+  "the pod's ServiceAccount token was not accepted: check that its ServiceAccount still exists, that the token is the one the kubelet mounted (it rotates a projected token; a token copied into a Secret or an env variable expires), and that the hub's service-account issuer did not change"
+
 /** The hub is the pod's in-cluster config: who its token names, when it names someone. */
 export interface PodHubIdentity {
   serviceAccount?: PodServiceAccount
@@ -196,6 +200,8 @@ export interface ExplainOptions {
   notServed?: {what: string; hint: string}
   forbiddenHint?: string
   unreachableHint?: string
+  /** What to do about a 401, where "log in again" is not the way (a pod's ServiceAccount token). */
+  rejectedHint?: string
 }
 
 /**
@@ -228,7 +234,7 @@ export function explainFailure(
     return make(
       `${where} rejected the credentials${options.user ? ` of user "${options.user}"` : ''} (401 Unauthorized)`,
       ExitCode.Denied,
-      'log in again, or check the credentials this command uses',
+      options.rejectedHint ?? 'log in again, or check the credentials this command uses',
     )
   }
   if (status === 403) {
