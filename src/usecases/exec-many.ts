@@ -96,15 +96,18 @@ export async function execManyCommand(ports: ExecManyPorts, input: ExecManyInput
     const show = view.line
     const line =
       show || logs || tail || streams
-        ? (stream: 'stdout' | 'stderr', text: string, newline?: boolean) => {
-            show?.(key, stream, text)
+        ? (stream: 'stdout' | 'stderr', bytes: Buffer, newline?: boolean) => {
+            // The command's bytes, never decoded, to every place but the report's tail (text).
+            show?.(key, stream, bytes)
             if (logs) {
-              logs.merged.write(`${text}\n`)
+              logs.merged.write(bytes)
+              logs.merged.write(NEWLINE)
               // The stream's own file as the command wrote it: a cut line is put back together.
-              logs[stream].write(newline === false ? text : `${text}\n`)
+              logs[stream].write(bytes)
+              if (newline !== false) logs[stream].write(NEWLINE)
             }
-            tail?.push(text)
-            streams?.[stream].push(text, newline !== false)
+            tail?.push(bytes)
+            streams?.[stream].push(bytes, newline !== false)
           }
         : undefined
     return {line, close: (result) => logs && closeLogs(logs, result)}
@@ -184,6 +187,8 @@ function stdinCopy(copies: StdinCopies): () => ChildStdin {
 
 const isJson = (report: ReportRequest) => report.kind === 'json'
 
+const NEWLINE = new Uint8Array([0x0a])
+
 interface TargetLogs {
   merged: TargetLog
   stdout: TargetLog
@@ -191,8 +196,9 @@ interface TargetLogs {
 }
 
 /**
- * --output-dir's files for one target: NAME.log (both streams and cpcred's word on how it ended, as a
- * person reads them), NAME.stdout and NAME.stderr (each stream exactly, for a program such as jq).
+ * --output-dir's files for one target: NAME.log (both streams line by line and cpcred's word on how it
+ * ended, as a person reads them), NAME.stdout and NAME.stderr (each stream's bytes exactly, for a
+ * program such as jq).
  */
 function openLogs(ports: Pick<FanOutPorts, 'openLog'>, dir: string, profile: ClusterProfile): TargetLogs {
   const namespace = profile.metadata.namespace ?? ''

@@ -105,6 +105,13 @@ describe('OutputTail', () => {
     assert.deepEqual(tail.last(), ['one', 'two', 'three'])
   })
 
+  it("reads a command's bytes as text: UTF-8, U+FFFD for what is not, the \\r before a newline left out", () => {
+    const tail = new OutputTail()
+    tail.push(Buffer.from('ready\r'))
+    tail.push(Buffer.from('A\xff\xfeB', 'latin1'))
+    assert.deepEqual(tail.last(), ['ready', 'A\uFFFD\uFFFDB'])
+  })
+
   it('is empty before any output', () => {
     assert.equal(new OutputTail().text(), '')
     assert.deepEqual(new OutputTail().last(), [])

@@ -3,6 +3,7 @@
 // -o json); the JUnit report in junit.ts. Output comes from remote clusters and can be unbounded, so
 // only a bounded tail of it is ever kept in memory.
 import {exportJson} from '../text/export.js'
+import {lineText} from '../text/line-splitter.js'
 import {streamFields, type TargetStreams} from './target-streams.js'
 import type {SkipKind, SkippedProfile} from './placement.js'
 
@@ -131,8 +132,9 @@ export class OutputTail {
     this.maxBytes = maxBytes
   }
 
-  /** One output line without its newline. */
-  push(line: string): void {
+  /** One output line without its newline: text, or the command's bytes (read as lineText does). */
+  push(output: string | Uint8Array): void {
+    const line = typeof output === 'string' ? output : lineText(output)
     const kept = line.length > this.maxBytes ? lineEnd(line, this.maxBytes) : line
     while (this.count > 0 && this.size + 1 + kept.length > this.maxBytes) {
       const oldest = this.lines[this.head++]!
@@ -226,8 +228,9 @@ export const REPORT_LAST_LINES = DEFAULT_LAST_LINES
 /**
  * Pretty JSON (as -o json: 4 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
  * targets:[{profile, namespace, name, outcome, exitCode, durationMs (rounded), signal?, timedOut?,
- * error?, hint?, lastLines (both streams merged), stdout, stderr, stdoutTruncated?, stderrTruncated?,
- * outputCapBytes?}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
+ * error?, hint?, lastLines (both streams merged), stdout, stdoutBase64?, stderr, stderrBase64?,
+ * stdoutTruncated?, stderrTruncated?, outputCapBytes?}]} (target-streams.ts: base64 beside the text
+ * for a stream that is not UTF-8). Strings stay exact, as with -o json: JSON escapes what it cannot carry.
  */
 export function renderJsonReport(report: FanOutReport): string {
   const json = {
