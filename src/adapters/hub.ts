@@ -13,6 +13,7 @@ import {
   withoutManagedFields,
 } from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
+import {DEFAULT_REQUEST_TIMEOUT_MS} from '../core/duration.js'
 import {ContinueExpiredError, CpcredError, ExitCode} from '../core/errors.js'
 import {INSTALL_CRD_HINT, POD_TOKEN_REJECTED_HINT, PROFILE_API_NOT_SERVED} from '../core/failures.js'
 import {namespacedPath, namespaceObjectPath} from '../core/profiles/names.js'
@@ -55,6 +56,9 @@ export type {
   ServedVersionCache,
 } from '../usecases/ports.js'
 
+/** How long a hub request goes unanswered before a terminal is told what cpcred is waiting for. */
+const WAITING_NOTICE_MS = 3000
+
 export class Hub implements HubPort {
   private discovery?: Promise<ProfileApiDiscovery>
   private served?: Promise<ProfileVersion>
@@ -73,16 +77,30 @@ export class Hub implements HubPort {
     return Hub.fromConfig(await loadHubConfig(selection, env), {apiVersion: selection.apiVersion, ...options})
   }
 
-  /** A client for an already loaded hub configuration (the credential fast path loads it first). */
+  /**
+   * A client for an already loaded hub configuration (the credential fast path loads it first).
+   * Each request is bounded by the configuration's --request-timeout alone (no idle limit of its
+   * own, so a longer --request-timeout, or 0, is what it says), unless the caller asks for one.
+   */
   static async fromConfig(config: HubConfig, options: HubConnectOptions): Promise<Hub> {
     const {clientForContext} = await import('./kubeconfig-client.js')
+    const {onWaiting} = options
     const client = await clientForContext(config.merged, config.context, {
       runExecPlugin: options.runExecPlugin,
       stdinIsTTY: options.stdinIsTTY ?? isTerminal(0),
       onPluginStderr: options.onPluginStderr ?? ((text) => processPrinter().text(text, 'stderr')),
-      idleTimeoutMs: options.idleTimeoutMs,
+      timeouts: {
+        idleMs: options.idleTimeoutMs ?? 0,
+        requestMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        waiting: onWaiting && {
+          afterMs: WAITING_NOTICE_MS,
+          // Told only after WAITING_NOTICE_MS, long after `hub` is made.
+          notify: (waiting) => onWaiting(waiting ? hub.describe() : undefined),
+        },
+      },
     })
-    return new Hub(config, client, {apiVersion: options.apiVersion, versionCache: options.versionCache})
+    const hub = new Hub(config, client, {apiVersion: options.apiVersion, versionCache: options.versionCache})
+    return hub
   }
 
   get endpoint(): Endpoint {

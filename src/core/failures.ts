@@ -17,7 +17,13 @@ export type KubeFailure =
       /** details.name of that Status: set when the object asked for does not exist (a 404 on a name). */
       name?: string
     }
-  | {kind: 'connection'; code?: string; reason: string}
+  | {
+      kind: 'connection'
+      code?: string
+      reason: string
+      /** Set when the request's own deadline passed (--request-timeout): that deadline, in ms. */
+      deadlineMs?: number
+    }
 
 /** A CpcredError that says which failure it explains. */
 export class ApiFailure extends CpcredError {
@@ -220,13 +226,21 @@ export function explainFailure(
     new ApiFailure(message, failure, {exitCode, hint, cause})
   if (failure.kind === 'connection') {
     const tls = tlsFailureKind(failure.code)
+    const unreachable =
+      options.unreachableHint ??
+      'check that the cluster is running and that the kubeconfig and context select it'
+    // The deadline is the hub's --request-timeout (targets are given none): say which flag it was.
+    if (failure.deadlineMs !== undefined) {
+      return make(
+        `cannot reach ${where}: ${failure.reason} (--request-timeout)`,
+        ExitCode.Unreachable,
+        `${unreachable}; a hub that is only slow can be given longer with --request-timeout (0: no limit)`,
+      )
+    }
     return make(
       `cannot reach ${where}: ${failure.reason}`,
       ExitCode.Unreachable,
-      tls
-        ? tlsFailureHint(tls)
-        : (options.unreachableHint ??
-            'check that the cluster is running and that the kubeconfig and context select it'),
+      tls ? tlsFailureHint(tls) : unreachable,
     )
   }
   const {status, message} = failure
