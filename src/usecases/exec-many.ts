@@ -8,6 +8,7 @@ import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {profileKey} from '../core/profiles/cluster-profile.js'
 // Kubernetes names are DNS labels and subdomains; anything else from the hub must not become a path.
 import {isDnsSubdomain} from '../core/profiles/names.js'
+import {characterBoundary, lineText} from '../core/text/line-splitter.js'
 import {
   CpcredError,
   ExitCode,
@@ -108,9 +109,21 @@ export async function execManyCommand(ports: ExecManyPorts, input: ExecManyInput
             }
             tail?.push(bytes)
             streams?.[stream].push(bytes, newline !== false)
+            if (stream === 'stderr' && bytes.some(isVisible)) lastErrorLine = bytes
           }
         : undefined
-    return {line, close: (result) => logs && closeLogs(logs, result)}
+    // Only the last: a line is at most 64 KiB, and the NOTE shows its start.
+    let lastErrorLine: Buffer | undefined
+    return {
+      line,
+      close: (result) => {
+        if (lastErrorLine)
+          result.lastErrorLine = lineText(
+            lastErrorLine.subarray(0, characterBoundary(lastErrorLine, NOTE_LINE_BYTES)),
+          )
+        if (logs) closeLogs(logs, result)
+      },
+    }
   }
 
   // `cpcred exec --all -- … | head`: once the reader has gone, the targets stop, as kubectl would.
@@ -186,6 +199,10 @@ function stdinCopy(copies: StdinCopies): () => ChildStdin {
 }
 
 const isJson = (report: ReportRequest) => report.kind === 'json'
+/** Not a space, a tab or a CR: a line with one of these says something. */
+const isVisible = (byte: number) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0d
+/** How much of a failed command's last stderr line the summary's NOTE keeps. */
+const NOTE_LINE_BYTES = 512
 
 const NEWLINE = new Uint8Array([0x0a])
 

@@ -36,6 +36,11 @@ export interface TargetResult {
    * away, stdin failed): not a failure of the target; `error` says why.
    */
   stopped?: boolean
+  /**
+   * The command's last line on stderr that says something, when its output was read (not with
+   * --quiet alone): why it failed, for the summary's NOTE. Records and reports carry the streams.
+   */
+  lastErrorLine?: string
 }
 
 /**
@@ -83,7 +88,15 @@ export function notRunResults(
  * The cause in one line, for a summary row: the message's first line and, when that line only
  * introduces what follows (`…; its stderr:`), the first non-empty line after it; then the hint.
  */
-export function causeLine(result: Pick<TargetResult, 'error' | 'hint'>): string {
+export function causeLine(
+  result: Pick<TargetResult, 'error' | 'hint'> &
+    Partial<Pick<TargetResult, 'started' | 'exitCode' | 'lastErrorLine'>>,
+): string {
+  // A command that ran and failed on its own: its code, and its last word on stderr when read.
+  if (result.error === undefined && result.started && result.exitCode) {
+    const said = result.lastErrorLine?.trim()
+    return `exited with code ${result.exitCode}${said ? `: ${said}` : ''}`
+  }
   const lines = (result.error ?? '').split('\n')
   let cause = lines[0]!.trim()
   if (cause.endsWith(':')) {
