@@ -19,7 +19,10 @@ export function unknownCommand(
   const topics = new Set(
     commands.filter((command) => command.includes(' ')).map((command) => command.split(' ')[0]!),
   )
-  const typed = words.slice(0, words.length > 1 && topics.has(words[0]!) ? 2 : 1).join(' ')
+  let count = words.length > 1 && topics.has(words[0]!) ? 2 : 1
+  // `version extra`: the command exists and takes no such word, so the word is part of what is unknown.
+  if (count < words.length && commands.includes(words.slice(0, count).join(' '))) count++
+  const typed = words.slice(0, count).join(' ')
   const nearest = commands
     .map((command) => ({command, score: distance(typed, command)}))
     .filter(({score}) => score > 0 && score <= Math.max(2, Math.floor(typed.length / 3)))

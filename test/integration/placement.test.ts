@@ -409,6 +409,10 @@ describe('placements and health gating against the real hub', () => {
       // The second slice is withdrawn: only what the first decides stays.
       await kubeCall(hub, 'DELETE', `${decisions}/follow-1`)
       await eventually('the withdrawn slice', has(['d']), 10_000)
+      // The file is written before the pass says so on stderr.
+      await eventually('the pruned b said', async () =>
+        new RegExp(`- prune ${ns}/b`).test(watcher.stderr()) ? true : undefined,
+      )
       const said = watcher.stderr()
       assert.match(said, new RegExp(`\\+ add ${ns}/b`))
       assert.match(said, new RegExp(`- prune ${ns}/a`))

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {unknownCommand} from '../../src/cli/unknown-command.js'
 
-const COMMANDS = ['exec', 'list', 'hub', 'hub use', 'cache clear', 'plugin secretreader', 'sync']
+const COMMANDS = ['exec', 'list', 'hub', 'hub use', 'cache clear', 'plugin secretreader', 'sync', 'version']
 
 describe('unknownCommand: what was typed as the command, and the nearest one', () => {
   const cases: [string[], string, string | undefined][] = [
@@ -13,6 +13,8 @@ describe('unknownCommand: what was typed as the command, and the nearest one', (
     [['exce', 'fleet', 'a'], 'exce', 'exec'],
     [['cache', 'claer'], 'cache claer', 'cache clear'],
     [['zzzzzzzz'], 'zzzzzzzz', undefined],
+    // A command that takes no arguments: the word after it is what is unknown.
+    [['version', 'extra'], 'version extra', undefined],
   ]
   for (const [words, typed, nearest] of cases) {
     it(`${words.join(' ')} → ${nearest ?? 'no suggestion'}`, () => {
