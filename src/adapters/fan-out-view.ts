@@ -43,9 +43,10 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
   return {
     line: options.quiet
       ? undefined
-      : (profile, stream, text) => {
+      : (profile, stream, line) => {
           const to = stream === 'stdout' && !data ? 'stdout' : 'stderr'
-          printer.prefixed(to, prefix(profile), text, {paintPrefix: paintPrefix(profile)})
+          // The command's bytes, as they are, behind cpcred's printable prefix.
+          printer.prefixed(to, prefix(profile), line, {paintPrefix: paintPrefix(profile)})
         },
     started: () => progress?.started(),
     done(result) {

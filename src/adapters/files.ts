@@ -179,7 +179,7 @@ async function syncDirectory(dir: string): Promise<void> {
  * slows the output down rather than filling memory.
  */
 export class LogFile {
-  private pending: string[] = []
+  private pending: Uint8Array[] = []
   private pendingLength = 0
 
   private constructor(
@@ -213,10 +213,12 @@ export class LogFile {
     return new LogFile(fd, file)
   }
 
-  write(text: string): void {
-    this.pending.push(text)
-    this.pendingLength += text.length
-    if (this.pendingLength >= LOG_BATCH_CHARS) this.flush()
+  /** Text is written as UTF-8, bytes as they are (a command's output, never decoded). */
+  write(data: string | Uint8Array): void {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data
+    this.pending.push(bytes)
+    this.pendingLength += bytes.length
+    if (this.pendingLength >= LOG_BATCH_BYTES) this.flush()
   }
 
   close(): void {
@@ -226,14 +228,14 @@ export class LogFile {
 
   private flush(): void {
     if (this.pendingLength === 0) return
-    const data = Buffer.from(this.pending.join(''))
+    const data = Buffer.concat(this.pending, this.pendingLength)
     for (let offset = 0; offset < data.length;) offset += writeSync(this.fd, data, offset)
     this.pending = []
     this.pendingLength = 0
   }
 }
 
-const LOG_BATCH_CHARS = 16 * 1024
+const LOG_BATCH_BYTES = 16 * 1024
 
 // Web Crypto's getRandomValues, loaded when a file is written: node:crypto at the top would load on
 // every run that reads a file, such as a warm `cpcred exec` (5 ms).

@@ -70,6 +70,7 @@ export async function chosenSelection(
     context: choice.context,
     inCluster: choice.inCluster,
     source: choice.source,
+    requestTimeoutMs: selection.requestTimeoutMs,
   }
 }
 

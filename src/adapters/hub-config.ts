@@ -131,6 +131,7 @@ export async function loadHubConfig(
       selection.namespace || context.namespace || 'default',
       selection.namespace ? '-n' : `the namespace of context "${contextName}"`,
     ),
+    requestTimeoutMs: selection.requestTimeoutMs,
   }
 }
 
@@ -242,6 +243,7 @@ async function loadInClusterConfig(
       caFile: heldCa,
       tokenExpiresAt: tokenExpiry(token),
     },
+    requestTimeoutMs: selection.requestTimeoutMs,
   }
 }
 

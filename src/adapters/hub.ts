@@ -13,8 +13,9 @@ import {
   withoutManagedFields,
 } from '../core/profiles/cluster-profile.js'
 import type {HubPin} from '../core/profiles/hub-pin.js'
+import {DEFAULT_REQUEST_TIMEOUT_MS} from '../core/duration.js'
 import {ContinueExpiredError, CpcredError, ExitCode} from '../core/errors.js'
-import {INSTALL_CRD_HINT, PROFILE_API_NOT_SERVED} from '../core/failures.js'
+import {INSTALL_CRD_HINT, POD_TOKEN_REJECTED_HINT, PROFILE_API_NOT_SERVED} from '../core/failures.js'
 import {namespacedPath, namespaceObjectPath} from '../core/profiles/names.js'
 import type {AccessAnswer, UserInfo} from '../core/doctor/hub.js'
 import type {ApiGroupDocument, ApiResourcesDocument} from '../core/doctor/api.js'
@@ -55,6 +56,9 @@ export type {
   ServedVersionCache,
 } from '../usecases/ports.js'
 
+/** How long a hub request goes unanswered before a terminal is told what cpcred is waiting for. */
+const WAITING_NOTICE_MS = 3000
+
 export class Hub implements HubPort {
   private discovery?: Promise<ProfileApiDiscovery>
   private served?: Promise<ProfileVersion>
@@ -73,16 +77,30 @@ export class Hub implements HubPort {
     return Hub.fromConfig(await loadHubConfig(selection, env), {apiVersion: selection.apiVersion, ...options})
   }
 
-  /** A client for an already loaded hub configuration (the credential fast path loads it first). */
+  /**
+   * A client for an already loaded hub configuration (the credential fast path loads it first).
+   * Each request is bounded by the configuration's --request-timeout alone (no idle limit of its
+   * own, so a longer --request-timeout, or 0, is what it says), unless the caller asks for one.
+   */
   static async fromConfig(config: HubConfig, options: HubConnectOptions): Promise<Hub> {
     const {clientForContext} = await import('./kubeconfig-client.js')
+    const {onWaiting} = options
     const client = await clientForContext(config.merged, config.context, {
       runExecPlugin: options.runExecPlugin,
       stdinIsTTY: options.stdinIsTTY ?? isTerminal(0),
       onPluginStderr: options.onPluginStderr ?? ((text) => processPrinter().text(text, 'stderr')),
-      idleTimeoutMs: options.idleTimeoutMs,
+      timeouts: {
+        idleMs: options.idleTimeoutMs ?? 0,
+        requestMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        waiting: onWaiting && {
+          afterMs: WAITING_NOTICE_MS,
+          // Told only after WAITING_NOTICE_MS, long after `hub` is made.
+          notify: (waiting) => onWaiting(waiting ? hub.describe() : undefined),
+        },
+      },
     })
-    return new Hub(config, client, {apiVersion: options.apiVersion, versionCache: options.versionCache})
+    const hub = new Hub(config, client, {apiVersion: options.apiVersion, versionCache: options.versionCache})
+    return hub
   }
 
   get endpoint(): Endpoint {
@@ -287,6 +305,7 @@ export class Hub implements HubPort {
       return new Map(list.items.map((ns) => [ns.metadata.name, ns.metadata.labels ?? {}]))
     } catch (error) {
       throw translateKubeError(error, 'list namespaces', this.describe(), {
+        ...this.podOptions(),
         user: this.config.user,
         forbiddenHint:
           'older hubs record clustersets as namespace labels, which --clusterset reads beside the clusterset.k8s.io property; ask the hub administrator for list on namespaces, or drop --clusterset',
@@ -363,6 +382,7 @@ export class Hub implements HubPort {
       if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
         return undefined
       throw translateKubeError(error, `get Secret ${namespace}/${name}`, this.describe(), {
+        ...this.podOptions(),
         user: this.config.user,
         ...hints,
       })
@@ -391,14 +411,20 @@ export class Hub implements HubPort {
         error,
         `create a token for ServiceAccount ${namespace}/${serviceAccount}`,
         this.describe(),
-        {user: this.config.user, ...hints},
+        {user: this.config.user, ...this.podOptions(), ...hints},
       )
     }
+  }
+
+  /** In a pod, a 401 is about the mounted ServiceAccount token, never a login. */
+  private podOptions(): TranslateOptions {
+    return this.config.inCluster ? {rejectedHint: POD_TOKEN_REJECTED_HINT} : {}
   }
 
   /** Turns a failed request into a one-line error with the exit code of its kind. */
   translate(error: unknown, action: string, options: TranslateOptions = {}): CpcredError {
     return translateKubeError(error, action, this.describe(), {
+      ...this.podOptions(),
       user: this.config.user,
       notServed: PROFILE_API_NOT_SERVED,
       forbiddenHint: `ask the hub administrator for RBAC access to ${RESOURCE} (get, list), or use another --context`,

@@ -3,6 +3,7 @@
 // loads in milliseconds and speaks only what cpcred needs: JSON requests with client-go's TLS,
 // bearer/basic/client-certificate auth, impersonation, gzip, keep-alive and proxies.
 import type http from 'node:http'
+import {formatDuration} from '../core/duration.js'
 import {CpcredError, ExitCode} from '../core/errors.js'
 import {connectionReason} from '../core/failures.js'
 import type {Endpoint} from '../usecases/ports.js'
@@ -64,10 +65,33 @@ export class KubeConnectionError extends Error {
   constructor(
     readonly reason: string,
     readonly code: string | undefined,
+    /** Set when the request's own deadline (ClientTimeouts.requestMs) passed: that deadline. */
+    readonly deadlineMs?: number,
   ) {
     super(reason)
     this.name = 'KubeConnectionError'
   }
+}
+
+/** The deadline of one request passed before it was answered (and, but for a watch, read). */
+class RequestDeadlineError extends Error {
+  readonly code = 'ETIMEDOUT'
+  constructor(readonly deadlineMs: number) {
+    super(`no answer within ${formatDuration(deadlineMs)}`)
+  }
+}
+
+/** How long a request may take, and who hears that one is slow. */
+export interface ClientTimeouts {
+  /** A request that goes this long without a byte (connecting included) fails; 0: never. Default a minute. */
+  idleMs?: number
+  /**
+   * A request not answered and read this long after it began fails, as kubectl's --request-timeout
+   * (an http.Client's Timeout); 0 or absent: never. A watch is bounded only until its answer begins.
+   */
+  requestMs?: number
+  /** Told (true) when requests have gone `afterMs` unanswered, and (false) when none is waiting any more. */
+  waiting?: {afterMs: number; notify(waiting: boolean): void}
 }
 
 export interface RequestOptions {
@@ -77,16 +101,19 @@ export interface RequestOptions {
 
 const USER_AGENT = 'cpcred/0.1 (node)'
 const IDLE_TIMEOUT_MS = 60_000
+/** The longest delay a Node timer keeps (a longer one fires at once): beyond it, no deadline. */
+const MAX_TIMER_MS = 2_147_483_647
 
 export class KubeClient {
   private agent?: Promise<http.Agent>
+  /** Requests past the `waiting` notice's delay and not yet answered. */
+  private waitingFor = 0
 
   constructor(
     readonly endpoint: Endpoint,
     private readonly auth: AuthSource,
     private readonly impersonation: Impersonation = {},
-    /** How long a request may go without a byte (connecting included) before it fails with ETIMEDOUT. */
-    private readonly idleTimeoutMs = IDLE_TIMEOUT_MS,
+    private readonly timeouts: ClientTimeouts = {},
   ) {}
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -199,21 +226,56 @@ export class KubeClient {
       url.protocol === 'http:' ? import('node:http') : import('node:https'),
       import('node:zlib'),
     ])
+    const {idleMs = IDLE_TIMEOUT_MS, requestMs = 0, waiting} = this.timeouts
     return new Promise((resolve, reject) => {
+      // Until the request is over: for a watch, when its answer begins; else when its body is read.
+      const timers: NodeJS.Timeout[] = []
+      let waited = false
+      let over = false
+      let body: (NodeJS.ReadableStream & {destroy(error?: Error): void}) | undefined
+      const end = () => {
+        if (over) return
+        over = true
+        for (const timer of timers) clearTimeout(timer)
+        if (waited && --this.waitingFor === 0) waiting?.notify(false)
+      }
       const request = transport.request(url, {method, headers, agent, signal: how.signal}, (response) => {
-        const body =
+        const stream =
           response.headers['content-encoding'] === 'gzip' ? response.pipe(zlib.createGunzip()) : response
         // A gunzip stream does not see the response's own errors (a reset mid-body); pass them on.
-        if (body !== response) response.on('error', (error) => body.destroy(error))
-        resolve({status: response.statusCode ?? 0, stream: body})
+        if (stream !== response) response.on('error', (error) => stream.destroy(error))
+        body = stream
+        if (how.stream) end()
+        else for (const event of ['end', 'error', 'close']) stream.once(event, end)
+        resolve({status: response.statusCode ?? 0, stream})
       })
+      if (requestMs > 0 && requestMs <= MAX_TIMER_MS) {
+        timers.push(
+          setTimeout(() => {
+            const error = new RequestDeadlineError(requestMs)
+            body?.destroy(error)
+            request.destroy(error)
+          }, requestMs),
+        )
+      }
+      if (waiting) {
+        timers.push(
+          setTimeout(() => {
+            waited = true
+            if (this.waitingFor++ === 0) waiting.notify(true)
+          }, waiting.afterMs),
+        )
+      }
       // A watch is quiet for minutes between events; the server ends it (timeoutSeconds).
-      if (!how.stream) {
-        request.setTimeout(this.idleTimeoutMs, () =>
+      if (!how.stream && idleMs > 0) {
+        request.setTimeout(idleMs, () =>
           request.destroy(Object.assign(new Error('no answer'), {code: 'ETIMEDOUT'})),
         )
       }
-      request.on('error', (error) => reject(connectionError(error)))
+      request.on('error', (error) => {
+        end()
+        reject(connectionError(error))
+      })
       request.end(payload)
     })
   }
@@ -349,6 +411,8 @@ export function parseJsonBody(text: string): unknown {
 
 /** A failed connection, with its reason in words (src/core/failures.ts). */
 export function connectionError(error: Error): KubeConnectionError {
+  if (error instanceof RequestDeadlineError)
+    return new KubeConnectionError(error.message, error.code, error.deadlineMs)
   const code = (error as NodeJS.ErrnoException).code
   return new KubeConnectionError(connectionReason(code, error.message), code)
 }

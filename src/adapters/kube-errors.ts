@@ -23,9 +23,12 @@ export function kubeFailure(error: unknown): KubeFailure | undefined {
     return failure
   }
   if (error instanceof KubeConnectionError) {
-    return error.code === undefined
-      ? {kind: 'connection', reason: error.reason}
-      : {kind: 'connection', code: error.code, reason: error.reason}
+    return {
+      kind: 'connection',
+      ...(error.code === undefined ? {} : {code: error.code}),
+      reason: error.reason,
+      ...(error.deadlineMs === undefined ? {} : {deadlineMs: error.deadlineMs}),
+    }
   }
   return undefined
 }

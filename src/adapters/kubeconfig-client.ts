@@ -16,6 +16,7 @@ import {
   KubeClient,
   staticAuth,
   type AuthSource,
+  type ClientTimeouts,
   type Credentials,
   type Endpoint,
   type Impersonation,
@@ -49,8 +50,8 @@ export interface ContextClientOptions {
   stdinIsTTY: boolean
   /** Where an exec plugin's stderr goes on success. */
   onPluginStderr?: (text: string) => void
-  /** A request that goes this long without a byte fails (default: a minute). */
-  idleTimeoutMs?: number
+  /** How long a request may take, and who hears that one is slow (default: a minute without a byte). */
+  timeouts?: ClientTimeouts
 }
 
 export async function clientForContext(
@@ -98,7 +99,7 @@ export async function clientForContext(
     endpoint,
     await authFor(user, cluster, context.user ?? '', merged, contextName, options),
     impersonation,
-    options.idleTimeoutMs,
+    options.timeouts,
   )
 }
 

@@ -17,7 +17,7 @@ export type ToLauncher =
       /** Added to the launcher's environment, which is cpcred's. */
       env: Record<string, string>
       stdin: LaunchStdin
-      /** Send stdout and stderr line by line; without it both go to /dev/null. */
+      /** Send stdout and stderr line by line, as bytes; without it both go to /dev/null. */
       lines: boolean
     }
   | {kind: 'signal'; id: number; signal: NodeJS.Signals}
@@ -31,8 +31,13 @@ export type FromLauncher =
       kind: 'lines'
       id: number
       stream: 'stdout' | 'stderr'
-      lines: string[]
-      /** Which of `lines` no newline ended (a piece of a longer line, a last line without one). */
+      /**
+       * The command's bytes, never decoded: its lines (core/text/line-splitter.ts) without their
+       * newlines, one after another; line i ends at `ends[i]` (and starts where line i-1 ended).
+       */
+      data: Buffer
+      ends: number[]
+      /** Which lines no newline ended (a piece of a longer line, a last line without one). */
       open?: number[]
     }
   /** A stdin chunk is written (or could not be: the command closed its stdin). */

@@ -8,8 +8,8 @@ import {writeSync} from 'node:fs'
 export type OutputFd = 1 | 2
 
 export interface OutputSink {
-  /** Writes all of `text`, waiting while a slow reader keeps the pipe full. */
-  write(text: string): void
+  /** Writes all of `data` (text as UTF-8, bytes as they are), waiting while a slow reader keeps the pipe full. */
+  write(data: string | Uint8Array): void
   /** The reader has gone (EPIPE): later writes are dropped quietly. */
   readonly closed: boolean
   /** Called once, when the reader goes away: long-running work (watch, fan-out) stops then. */
@@ -52,8 +52,8 @@ export function descriptorSink(fd: number, write: WriteSync, wait: (ms: number) 
       else listeners.push(listener)
     },
     write(text) {
-      if (closed || text === '') return
-      const data = Buffer.from(text)
+      if (closed || text.length === 0) return
+      const data = typeof text === 'string' ? Buffer.from(text) : text
       let offset = 0
       let waitMs = FIRST_WAIT_MS
       while (offset < data.length) {

@@ -44,10 +44,11 @@ export interface Printer {
   error(message: string, hint?: string): void
   /**
    * A line behind a printable prefix (the profile of a fan-out target). By default the line is the
-   * output of the user's own command and passes as it is, as `kubectl logs` passes a pod's; cpcred's
-   * messages (`printable: true`) are made printable like everything else.
+   * output of the user's own command and passes as it is, as `kubectl logs` passes a pod's: given as
+   * bytes, they are written as they are, never decoded, on a terminal and in a pipe alike (as GNU
+   * parallel's --tag); cpcred's messages (`printable: true`) are made printable like everything else.
    */
-  prefixed(stream: Stream, prefix: string, line: string, options?: PrefixedOptions): void
+  prefixed(stream: Stream, prefix: string, line: string | Uint8Array, options?: PrefixedOptions): void
   /** A progress line on a stderr terminal, redrawn below whatever else is written; '' removes it. */
   status(text: string): void
   /** stderr is a terminal, so status() shows something (no progress in a CI log). */
@@ -61,18 +62,21 @@ export interface Printer {
 export interface PrefixedOptions {
   printable?: boolean
   paintPrefix?: (prefix: string) => string
+  /** Paints a line given as text (bytes are written as they are). */
   paintLine?: (line: string) => string
 }
 
 export interface PrinterStreams {
-  stdout: {write(text: string): unknown; isTTY?: boolean; onClosed?(listener: () => void): void}
-  stderr: {write(text: string): unknown; isTTY?: boolean}
+  /** Text is written as UTF-8, bytes as they are. */
+  stdout: {write(data: string | Uint8Array): unknown; isTTY?: boolean; onClosed?(listener: () => void): void}
+  stderr: {write(data: string | Uint8Array): unknown; isTTY?: boolean}
   stdin?: {isTTY?: boolean}
   /** The controlling terminal, where prompts go; none when absent. */
   controllingTerminal?: {readonly available: boolean}
 }
 
 const same = (text: string) => text
+const NEWLINE = new Uint8Array([0x0a])
 
 /**
  * The printer of this process. Text goes to the file descriptors (output-sink.ts), never
@@ -84,7 +88,7 @@ export function processPrinter(env = process.env): Printer {
     get isTTY() {
       return isTerminal(fd)
     },
-    write: (text: string) => outputSink(fd).write(text),
+    write: (data: string | Uint8Array) => outputSink(fd).write(data),
     onClosed: (listener: () => void) => outputSink(fd).onClosed(listener),
   })
   const stdin = {
@@ -127,9 +131,9 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
   let status = ''
   let chalk: Promise<ChalkInstance> | undefined
 
-  const write = (stream: Stream, text: string) => {
+  const write = (stream: Stream, data: string | Uint8Array) => {
     if (status) streams.stderr.write('\r\x1b[2K')
-    streams[stream].write(text)
+    streams[stream].write(data)
     if (status) streams.stderr.write(status)
   }
   const printer: Printer = {
@@ -159,8 +163,14 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
     error: (message, hint) => write('stderr', `error: ${shown(message)}\n${hint ? `${shown(hint)}\n` : ''}`),
     prefixed(stream, prefix, line, {printable: escape = false, paintPrefix = same, paintLine = same} = {}) {
       const shownPrefix = paintPrefix(printable(prefix, MAX_PRINTABLE_LENGTH, glyphs.ellipsis))
+      if (typeof line !== 'string' && !escape) {
+        // The command's bytes after cpcred's prefix, in one write, so that lines of targets never mix.
+        write(stream, Buffer.concat([Buffer.from(`${shownPrefix} `), line, NEWLINE]))
+        return
+      }
+      const text = typeof line === 'string' ? line : Buffer.from(line).toString('utf8')
       // A message of several lines (a plugin's stderr) keeps its prefix on every line.
-      const lines = escape ? shown(line).split('\n') : [line]
+      const lines = escape ? shown(text).split('\n') : [text]
       write(stream, lines.map((text) => `${shownPrefix} ${paintLine(text)}\n`).join(''))
     },
     status(text) {

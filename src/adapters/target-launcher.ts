@@ -156,9 +156,14 @@ class Launcher {
     if (!target) return
     switch (message.kind) {
       case 'lines': {
-        const {open, stream} = message
-        if (open === undefined) for (const line of message.lines) target.onLine?.(stream, line)
-        else message.lines.forEach((line, index) => target.onLine?.(stream, line, !open.includes(index)))
+        const {data, ends, open, stream} = message
+        let start = 0
+        ends.forEach((end, index) => {
+          const line = data.subarray(start, end)
+          start = end
+          if (open === undefined) target.onLine?.(stream, line)
+          else target.onLine?.(stream, line, !open.includes(index))
+        })
         return
       }
       case 'stdin-written':

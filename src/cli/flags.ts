@@ -1,7 +1,12 @@
 // The flags commands share, spelled as kubectl spells them, as plain data (src/cli/flag-table.ts):
 // the fast path reads them without oclif.
 import {PROFILE_VERSIONS} from '../core/profiles/cluster-profile.js'
-import {formatDuration} from '../core/duration.js'
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  formatDuration,
+  parseRequestTimeout,
+  REQUEST_TIMEOUT_GRAMMAR,
+} from '../core/duration.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {DEFAULT_PLUGIN_TIMEOUT_MS} from '../usecases/run-plugin.js'
 import type {HubSelection} from '../adapters/hub.js'
@@ -31,23 +36,34 @@ export const HUB_FLAGS = {
     options: PROFILE_VERSIONS,
     helpGroup: 'HUB',
   },
+  // kubectl's flag, read by its grammar (clientcmd.ParseTimeout), with a default kubectl lacks.
+  'request-timeout': {
+    kind: 'string',
+    summary: `How long to wait for one hub request before giving up (exit 3): ${REQUEST_TIMEOUT_GRAMMAR}. A watch is given this long to start, then runs until the hub ends it.`,
+    default: formatDuration(DEFAULT_REQUEST_TIMEOUT_MS),
+    check: (value) => void parseRequestTimeout(value),
+    helpGroup: 'HUB',
+  },
 } as const satisfies FlagTable
 
-/** The hub as the hub flags select it. */
 /** The hub flags' values, as parseFlags gives them. */
 export interface HubFlagValues {
   kubeconfig?: string
   context?: string
   namespace?: string
   'api-version'?: string
+  'request-timeout'?: string
 }
 
+/** The hub as the hub flags select it. */
 export function hubSelection(flags: HubFlagValues): HubSelection {
   return {
     kubeconfig: flags.kubeconfig,
     context: flags.context,
     namespace: flags.namespace,
     apiVersion: flags['api-version'],
+    requestTimeoutMs:
+      flags['request-timeout'] === undefined ? undefined : parseRequestTimeout(flags['request-timeout']),
   }
 }
 

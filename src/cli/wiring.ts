@@ -169,7 +169,10 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
     async connect(config, options) {
       const {Hub} = await import('../adapters/hub.js')
-      return Hub.fromConfig(config, {...options, runExecPlugin})
+      // A hub slow to answer is named on a terminal's status line (never in a CI log or a pipe).
+      const onWaiting = (what: string | undefined) =>
+        wiring.printer.status(what ? `waiting for ${what}${wiring.printer.glyphs.ellipsis}` : '')
+      return Hub.fromConfig(config, {onWaiting, ...options, runExecPlugin})
     },
   }
   const target: TargetPort = {
@@ -220,7 +223,12 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       return {
         identity: hubIdentity(config),
         namespace: config.namespace,
-        connect: () => hubConnector.connect(config, {stdinIsTTY: false, onPluginStderr: () => undefined}),
+        connect: () =>
+          hubConnector.connect(config, {
+            stdinIsTTY: false,
+            onPluginStderr: () => undefined,
+            onWaiting: undefined,
+          }),
       }
     },
     async completionTargets() {
@@ -277,7 +285,11 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         wiring.kubectlPreferences(),
       ])
       return {
-        hub: hubConnector,
+        // Doctor's status line already says which check waits.
+        hub: {
+          ...hubConnector,
+          connect: (config, options) => hubConnector.connect(config, {...options, onWaiting: undefined}),
+        },
         async hubChain(selection) {
           const [{sourceChain}, saved] = await Promise.all([
             import('../core/kubeconfig/hub-choice.js'),

@@ -16,7 +16,7 @@ For CI (see docs/ci.md): --shard splits what -l/--all select across the CI syste
     '<%= config.bin %> exec fleet-prod/eu-west-1 -- kubectl get pods -A',
     '<%= config.bin %> exec -A -l env=prod --parallel 8 -- kubectl version',
     '<%= config.bin %> exec --all -n fleet -o json -- helm list -A',
-    'cat app.yaml | <%= config.bin %> exec -A -l env=prod -- kubectl apply -f -',
+    '$ cat app.yaml | <%= config.bin %> exec -A -l env=prod -- kubectl apply -f -',
     '<%= config.bin %> exec -n fleet --placement web-rollout --healthy --report junit=reports/fleet.xml -- kubectl apply -f app/',
     '<%= config.bin %> exec -A -l env=prod --shard 2/8 --parallel 16 --quiet --timeout 5m --report junit=reports/fleet.xml --output-dir logs -- kubectl apply -f app/',
   ]

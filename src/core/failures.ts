@@ -17,7 +17,13 @@ export type KubeFailure =
       /** details.name of that Status: set when the object asked for does not exist (a 404 on a name). */
       name?: string
     }
-  | {kind: 'connection'; code?: string; reason: string}
+  | {
+      kind: 'connection'
+      code?: string
+      reason: string
+      /** Set when the request's own deadline passed (--request-timeout): that deadline, in ms. */
+      deadlineMs?: number
+    }
 
 /** A CpcredError that says which failure it explains. */
 export class ApiFailure extends CpcredError {
@@ -165,6 +171,10 @@ export function hubRejectedHint(userKind: string): string {
   return 'log in to the hub again, or check the user entry of the hub kubeconfig'
 }
 
+/** A 401 from the hub to a pod's in-cluster config: nobody can log in again; the token is the pod's. */
+export const POD_TOKEN_REJECTED_HINT =
+  "the pod's ServiceAccount token was not accepted: check that its ServiceAccount still exists, that the token is the one the kubelet mounted (it rotates a projected token; a token copied into a Secret or an env variable expires), and that the hub's service-account issuer did not change"
+
 /** The hub is the pod's in-cluster config: who its token names, when it names someone. */
 export interface PodHubIdentity {
   serviceAccount?: PodServiceAccount
@@ -196,6 +206,8 @@ export interface ExplainOptions {
   notServed?: {what: string; hint: string}
   forbiddenHint?: string
   unreachableHint?: string
+  /** What to do about a 401, where "log in again" is not the way (a pod's ServiceAccount token). */
+  rejectedHint?: string
 }
 
 /**
@@ -214,13 +226,21 @@ export function explainFailure(
     new ApiFailure(message, failure, {exitCode, hint, cause})
   if (failure.kind === 'connection') {
     const tls = tlsFailureKind(failure.code)
+    const unreachable =
+      options.unreachableHint ??
+      'check that the cluster is running and that the kubeconfig and context select it'
+    // The deadline is the hub's --request-timeout (targets are given none): say which flag it was.
+    if (failure.deadlineMs !== undefined) {
+      return make(
+        `cannot reach ${where}: ${failure.reason} (--request-timeout)`,
+        ExitCode.Unreachable,
+        `${unreachable}; a hub that is only slow can be given longer with --request-timeout (0: no limit)`,
+      )
+    }
     return make(
       `cannot reach ${where}: ${failure.reason}`,
       ExitCode.Unreachable,
-      tls
-        ? tlsFailureHint(tls)
-        : (options.unreachableHint ??
-            'check that the cluster is running and that the kubeconfig and context select it'),
+      tls ? tlsFailureHint(tls) : unreachable,
     )
   }
   const {status, message} = failure
@@ -228,7 +248,7 @@ export function explainFailure(
     return make(
       `${where} rejected the credentials${options.user ? ` of user "${options.user}"` : ''} (401 Unauthorized)`,
       ExitCode.Denied,
-      'log in again, or check the credentials this command uses',
+      options.rejectedHint ?? 'log in again, or check the credentials this command uses',
     )
   }
   if (status === 403) {

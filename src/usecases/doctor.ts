@@ -30,7 +30,7 @@ import {judgeProviderFile, judgeProviderUsage} from '../core/doctor/providers.js
 import {judgeServerTls, type ServerProbe} from '../core/doctor/server-tls.js'
 import type {DoctorMode, DoctorReport} from '../core/doctor/report.js'
 import {ExitCode, UsageError, isCpcredError} from '../core/errors.js'
-import {httpStatusOf, hubRejectedHint, isOutageCode} from '../core/failures.js'
+import {httpStatusOf, hubRejectedHint, isOutageCode, POD_TOKEN_REJECTED_HINT} from '../core/failures.js'
 import {findNamed, type ContextEntry} from '../core/kubeconfig/merge.js'
 import {describeFold, duplicateWarnings, foldSelection} from '../core/fleet/member-fold.js'
 import {inPool} from '../core/fleet/worker-pool.js'
@@ -241,7 +241,11 @@ function hubChecks(
           )
         }
         if (status !== 401 || !isCpcredError(error)) throw error
-        return fail(ExitCode.Denied, error.message, hubRejectedHint(userKind()))
+        return fail(
+          ExitCode.Denied,
+          error.message,
+          config().inCluster ? POD_TOKEN_REJECTED_HINT : hubRejectedHint(userKind()),
+        )
       }
     },
     'hub-rbac': async () => {

@@ -8,6 +8,7 @@ import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {profileKey} from '../core/profiles/cluster-profile.js'
 // Kubernetes names are DNS labels and subdomains; anything else from the hub must not become a path.
 import {isDnsSubdomain} from '../core/profiles/names.js'
+import {characterBoundary, lineText} from '../core/text/line-splitter.js'
 import {
   CpcredError,
   ExitCode,
@@ -96,18 +97,33 @@ export async function execManyCommand(ports: ExecManyPorts, input: ExecManyInput
     const show = view.line
     const line =
       show || logs || tail || streams
-        ? (stream: 'stdout' | 'stderr', text: string, newline?: boolean) => {
-            show?.(key, stream, text)
+        ? (stream: 'stdout' | 'stderr', bytes: Buffer, newline?: boolean) => {
+            // The command's bytes, never decoded, to every place but the report's tail (text).
+            show?.(key, stream, bytes)
             if (logs) {
-              logs.merged.write(`${text}\n`)
+              logs.merged.write(bytes)
+              logs.merged.write(NEWLINE)
               // The stream's own file as the command wrote it: a cut line is put back together.
-              logs[stream].write(newline === false ? text : `${text}\n`)
+              logs[stream].write(bytes)
+              if (newline !== false) logs[stream].write(NEWLINE)
             }
-            tail?.push(text)
-            streams?.[stream].push(text, newline !== false)
+            tail?.push(bytes)
+            streams?.[stream].push(bytes, newline !== false)
+            if (stream === 'stderr' && bytes.some(isVisible)) lastErrorLine = bytes
           }
         : undefined
-    return {line, close: (result) => logs && closeLogs(logs, result)}
+    // Only the last: a line is at most 64 KiB, and the NOTE shows its start.
+    let lastErrorLine: Buffer | undefined
+    return {
+      line,
+      close: (result) => {
+        if (lastErrorLine)
+          result.lastErrorLine = lineText(
+            lastErrorLine.subarray(0, characterBoundary(lastErrorLine, NOTE_LINE_BYTES)),
+          )
+        if (logs) closeLogs(logs, result)
+      },
+    }
   }
 
   // `cpcred exec --all -- … | head`: once the reader has gone, the targets stop, as kubectl would.
@@ -183,6 +199,12 @@ function stdinCopy(copies: StdinCopies): () => ChildStdin {
 }
 
 const isJson = (report: ReportRequest) => report.kind === 'json'
+/** Not a space, a tab or a CR: a line with one of these says something. */
+const isVisible = (byte: number) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0d
+/** How much of a failed command's last stderr line the summary's NOTE keeps. */
+const NOTE_LINE_BYTES = 512
+
+const NEWLINE = new Uint8Array([0x0a])
 
 interface TargetLogs {
   merged: TargetLog
@@ -191,8 +213,9 @@ interface TargetLogs {
 }
 
 /**
- * --output-dir's files for one target: NAME.log (both streams and cpcred's word on how it ended, as a
- * person reads them), NAME.stdout and NAME.stderr (each stream exactly, for a program such as jq).
+ * --output-dir's files for one target: NAME.log (both streams line by line and cpcred's word on how it
+ * ended, as a person reads them), NAME.stdout and NAME.stderr (each stream's bytes exactly, for a
+ * program such as jq).
  */
 function openLogs(ports: Pick<FanOutPorts, 'openLog'>, dir: string, profile: ClusterProfile): TargetLogs {
   const namespace = profile.metadata.namespace ?? ''

@@ -170,13 +170,23 @@ describe('the CI recipes of docs/ci.md', () => {
       return t.skip('jq is not installed (.ci/run installs it)')
     const recipes = blocks.sh.filter((block) => block.includes('kubectl version -o json'))
     assert.equal(recipes.length, 4)
+    // The README's line of the same kind, as written (its comment cut, the selection stood in for).
+    const readme = (await readFile(path.join(repoRoot, 'README.md'), 'utf8')).replaceAll(
+      'env=prod',
+      `env=${label}`,
+    )
+    const readmeLine = readme.split('\n').find((line) => line.includes('-o jsonl -- kubectl version'))
+    assert.ok(readmeLine, 'the README has no -o jsonl recipe')
     const env = shellEnv({KUBECONFIG: fixture.hubKubeconfig, CPCRED_PROVIDER_FILE: 'ci/providers.json'})
-    for (const recipe of recipes) {
+    for (const recipe of [...recipes, readmeLine]) {
       const result = await runProgram('sh', ['-e', '-c', recipe], {cwd: await workspace(), env})
       assert.equal(result.code, 0, `${recipe}\n${result.stderr}`)
+      // Every target's JSON is in the records or files: none of it is shown again on stderr.
+      assert.doesNotMatch(result.stderr, /serverVersion/, recipe)
       const lines = result.stdout.trimEnd().split('\n')
       assert.equal(lines.length, TARGETS, `${recipe}\n${result.stdout}`)
-      for (const line of lines) assert.match(line, /^\S+ v1\.\d+\.\d+/, recipe)
+      for (const line of lines)
+        assert.match(line, readmeLine === recipe ? /^v1\.\d+\.\d+/ : /^\S+ v1\.\d+\.\d+/, recipe)
     }
   })
 

@@ -221,6 +221,20 @@ describe('cpcred for CI at fleet scale', () => {
     assert.equal(result.stdout, '')
     assert.doesNotMatch(result.stderr, /out member/)
     assert.match(result.stderr, /PROFILE\s+EXIT\s+DURATION\s+NOTE/)
+    // The NOTE says why the command failed, with --quiet too: its code and its last word on stderr.
+    assert.match(result.stderr, /^\S+\/member-02 +1 +\S+ +exited with code 1: err member-02$/m)
+    const quietAlone = await run([
+      'exec',
+      '-l',
+      'trio=yes',
+      '--quiet',
+      '--',
+      'sh',
+      '-c',
+      '[ "$CPCRED_PROFILE" != member-02 ]',
+    ])
+    assert.equal(quietAlone.code, 1, quietAlone.stderr)
+    assert.match(quietAlone.stderr, /^\S+\/member-02 +1 +\S+ +exited with code 1$/m)
     assert.equal((await stat(dir)).mode & 0o777, 0o700)
     assert.equal((await stat(path.join(dir, fixture.namespace))).mode & 0o777, 0o700)
     const all = (await readdir(path.join(dir, fixture.namespace))).sort()

@@ -57,6 +57,7 @@ describe('the hub cpcred chooses', () => {
     assert.equal(shown.code, 0, shown.stderr)
     assert.match(shown.stdout, new RegExp(`context "hub" of ${kubeconfig}, server ${hubServer}`))
     assert.match(shown.stdout, new RegExp(`chosen by the hub named by cpcred's context "${target}"`))
+    assert.ok(shown.stdout.endsWith('\n'), 'cpcred hub ends its output with a newline')
   })
 
   it('kubectl config use-context TARGET, then list works; the message of a failure names the source', async () => {
@@ -113,6 +114,11 @@ describe('the hub cpcred chooses', () => {
     const file = path.join(env.XDG_CONFIG_HOME, 'cpcred', 'hub.json')
     assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), {context: 'hub', kubeconfig: elsewhere})
     assert.equal((await stat(file)).mode & 0o777, 0o600)
+    // What is kept is the choice, not the kubeconfig files: they stay where they are.
+    assert.match(
+      used.stderr,
+      /keeps this choice \(the context's name and the files' paths; the files stay where they are\)/,
+    )
 
     const listed = await list({KUBECONFIG: empty})
     assert.equal(listed.code, 0, listed.stderr)

@@ -30,6 +30,9 @@ import {
   writeProviderFile,
 } from '../helpers/env.js'
 import {fakePlugin} from '../helpers/fixtures.js'
+import {eventually, follow} from '../helpers/following.js'
+import {runOnTty} from '../helpers/tty.js'
+import {spawn} from 'node:child_process'
 
 const namespace = 'fleet'
 
@@ -342,6 +345,34 @@ describe('a hub outage: --mode cpcred kubeconfigs and exec carry on within --pro
     }
   })
 
+  it('list -w is not cut by --request-timeout: the watch only has to start within it', async () => {
+    const watching = follow(['list', '-w', '-n', namespace, '--request-timeout', '1s'], {
+      KUBECONFIG: env.hub.kubeconfig,
+      XDG_CACHE_HOME: cacheHome,
+    })
+    try {
+      await eventually('the first table', async () => (watching.stdout().includes('eu') ? true : undefined))
+      // Well past the request timeout, the watch still runs and shows a new profile.
+      await pause(3000)
+      await applyProfile(hub, {
+        metadata: {name: 'late', namespace},
+        spec: {clusterManager: {name: 'test-manager'}},
+      })
+      await eventually('the new profile', async () =>
+        /^.*\blate\b/m.test(watching.stdout()) ? true : undefined,
+      )
+      assert.equal(watching.child.exitCode, null, watching.stderr())
+      assert.doesNotMatch(watching.stderr(), /request-timeout|cannot reach/)
+    } finally {
+      await watching.stop()
+      await kubeCall(
+        hub,
+        'DELETE',
+        `/apis/multicluster.x-k8s.io/v1alpha1/namespaces/${namespace}/clusterprofiles/late`,
+      )
+    }
+  })
+
   it('falls back on a hub that stops answering (a timeout), and never on one that answers 403', async () => {
     // A reader of the fleet's profiles, reaching the hub through a proxy that can go silent.
     await kubeCall(hub, 'POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
@@ -432,5 +463,117 @@ describe('a hub outage: --mode cpcred kubeconfigs and exec carry on within --pro
       for (const socket of held) socket.destroy()
       proxy.close()
     }
+  })
+})
+
+describe('a hub that accepts connections and never answers: --request-timeout', () => {
+  let hung: net.Server
+  const held: net.Socket[] = []
+  let dir: string
+  let kubeconfig: string
+  let server: string
+
+  before(async () => {
+    // The hub of this test: a TCP server that takes every connection and never says a word (no
+    // TLS handshake, no HTTP answer), as a hub stuck behind a load balancer does.
+    hung = net.createServer((socket) => void held.push(socket))
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve))
+    server = `https://127.0.0.1:${(hung.address() as net.AddressInfo).port}`
+    dir = await tempDir('cpcred-hung-hub-')
+    kubeconfig = path.join(dir, 'hub.kubeconfig')
+    await writeFile(
+      kubeconfig,
+      YAML.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{name: 'hung', cluster: {server, 'insecure-skip-tls-verify': true}}],
+        users: [{name: 'ci', user: {token: 'not-a-secret-0123456789'}}],
+        contexts: [{name: 'hung-hub', context: {cluster: 'hung', user: 'ci', namespace}}],
+        'current-context': 'hung-hub',
+      }),
+      {mode: 0o600},
+    )
+  })
+  after(async () => {
+    for (const socket of held) socket.destroy()
+    await new Promise((resolve) => hung.close(resolve))
+  })
+
+  /** cpcred against the hung hub, stopped (SIGKILL) if it outlives `killAfterMs`: code, stderr, time taken. */
+  const timed = (args: string[], killAfterMs: number) =>
+    new Promise<{code: number | null; stdout: string; stderr: string; ms: number}>((resolve) => {
+      const started = Date.now()
+      const child = spawn(process.execPath, [cpcredBin, ...args], {
+        env: {...isolatedEnv, KUBECONFIG: kubeconfig},
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+      child.on('close', (code) => {
+        clearTimeout(killer)
+        resolve({code, stdout, stderr, ms: Date.now() - started})
+      })
+    })
+  const hubNamed = (timeout: string) =>
+    new RegExp(
+      `^error: cannot reach the hub \\(context "hung-hub" from kubectl's current context, ${server.replace(/\./g, '\\.')}\\): no answer within ${timeout} \\(--request-timeout\\)\n.*--request-timeout`,
+    )
+
+  it('list, a fan-out and exec --no-cache give up after --request-timeout: exit 3, naming the hub, what chose it, the timeout and the flag', async () => {
+    const commands = [
+      ['list', '--request-timeout', '2s'],
+      ['exec', '-A', '--all', '--request-timeout=2s', '--', 'true'],
+      ['exec', '--no-cache', `${namespace}/eu`, '--request-timeout', '2', '--', 'true'],
+    ]
+    const runs = await Promise.all(commands.map((args) => timed(args, 20_000)))
+    for (const [index, run] of runs.entries()) {
+      const what = commands[index]!.join(' ')
+      assert.equal(run.code, 3, `${what}: ${run.stderr}`)
+      assert.match(run.stderr, hubNamed('2s'), what)
+      assert.equal(run.stdout, '', what)
+      assert.ok(run.ms >= 2000 && run.ms < 10_000, `${what} took ${run.ms} ms`)
+      // No terminal: no status line in the log.
+      assert.doesNotMatch(run.stderr, /waiting for/, what)
+    }
+  })
+
+  it('without the flag, gives up after the documented default of 30s', async () => {
+    const run = await timed(['list'], 60_000)
+    assert.equal(run.code, 3, run.stderr)
+    assert.match(run.stderr, hubNamed('30s'))
+    assert.ok(run.ms >= 30_000 && run.ms < 40_000, `took ${run.ms} ms`)
+    const commands = await readFile(path.join(repoRoot, 'docs', 'commands.md'), 'utf8')
+    assert.match(commands, /--request-timeout=<value>\s+\[default: 30s\]/)
+  })
+
+  it("refuses what kubectl's --request-timeout grammar does not read, as usage errors", async () => {
+    for (const value of ['abc', '-1s', '1.5', '5 s']) {
+      const run = await timed(['list', `--request-timeout=${value}`], 20_000)
+      assert.equal(run.code, 2, `${value}: ${run.stderr}`)
+      assert.match(
+        run.stderr,
+        new RegExp(
+          `--request-timeout "${value.replace('.', '\\.')}" is (not a timeout|negative): write a whole number of seconds, or a number with a unit \\(e\\.g\\. 1s, 2m, 3h\\); 0 means no timeout`,
+        ),
+      )
+      assert.ok(run.ms < 10_000, `${value} took ${run.ms} ms`)
+    }
+  })
+
+  it('says on a terminal what it is waiting for, after a few seconds', async () => {
+    const tty = runOnTty([process.execPath, cpcredBin, 'list', '--request-timeout', '8s'], {
+      ...isolatedEnv,
+      KUBECONFIG: kubeconfig,
+    })
+    const started = Date.now()
+    await tty.waitFor(`waiting for the hub (context "hung-hub" from kubectl's current context, ${server})`)
+    const shownAfter = Date.now() - started
+    assert.ok(shownAfter >= 2500 && shownAfter < 7500, `shown after ${shownAfter} ms`)
+    const {code, output} = await tty.exited
+    assert.equal(code, 3, output)
+    assert.match(output, /no answer within 8s \(--request-timeout\)/)
   })
 })

@@ -261,6 +261,19 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     assert.match(doctor.stdout + doctor.stderr, new RegExp(`${SERVICE_ACCOUNT_DIR}/token is empty`))
   })
 
+  it('a pod whose token the hub rejects (401) is told about its ServiceAccount token, never to log in again', async () => {
+    const rejected = await makePod(namespace, POD_SA)
+    // A token in the right shape that the hub's issuer never signed, as a token kept past its life would be.
+    await rejected.rotate('eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl')
+    for (const args of [['list'], ['doctor']]) {
+      const result = await rejected.run(args)
+      assert.equal(result.code, 4, result.stdout + result.stderr)
+      const said = result.stdout + result.stderr
+      assert.match(said, /the pod's ServiceAccount token was not accepted/)
+      assert.doesNotMatch(said, /log in/)
+    }
+  })
+
   it("a profile naming a ServiceAccount the pod may not mint tokens of: the hint speaks of the pod's ServiceAccount, not of kubeconfig contexts", async () => {
     const {env, hub} = await testEnv()
     await createServiceAccount(hub, namespace, 'not-granted')

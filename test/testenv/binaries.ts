@@ -121,17 +121,39 @@ export async function ensureKrew(log: (line: string) => void = () => {}): Promis
   )
 }
 
+/** How long a build may take on a busy 2-core machine before a waiter gives up on it. */
+const LONGEST_BUILD_MS = 60 * 60_000
+
+/**
+ * The lock of one binary's build. Another run building it holds the lock (refreshed every 10 s) for
+ * as long as the build takes, which on a busy machine is longer than any fixed count of retries:
+ * wait, saying so once, until it is done; a lock whose holder died goes stale and is taken over.
+ */
+export async function buildLock(
+  dir: string,
+  what: string,
+  log: (line: string) => void,
+  longestMs = LONGEST_BUILD_MS,
+): Promise<() => Promise<void>> {
+  const options = {lockfilePath: path.join(dir, '.build.lock'), stale: 60_000, update: 10_000}
+  const giveUpAt = Date.now() + longestMs
+  for (let said = false; ; said = true) {
+    try {
+      return await lockfile.lock(dir, options)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > giveUpAt) throw error
+      if (!said) log(`waiting for another run's build of ${what} (${options.lockfilePath})…`)
+      await new Promise((resolve) => setTimeout(resolve, 2000))
+    }
+  }
+}
+
 async function ensureBinary(recipe: Recipe, log: (line: string) => void): Promise<string> {
   const output = binaryPath(recipe)
   if (existsSync(output)) return output
   const dir = path.dirname(output)
   await mkdir(dir, {recursive: true})
-  const release = await lockfile.lock(dir, {
-    lockfilePath: path.join(dir, '.build.lock'),
-    stale: 60_000,
-    update: 10_000,
-    retries: {retries: 400, minTimeout: 1000, maxTimeout: 5000, factor: 1},
-  })
+  const release = await buildLock(dir, `${recipe.name} ${recipe.version}`, log)
   try {
     if (!existsSync(output)) {
       const platform = recipe.arch ? ` for linux/${recipe.arch}` : ''

@@ -483,6 +483,14 @@ describe('providers and profiles', () => {
       [judgeProfile(unhealthy).status, judgeProfile(unhealthy).detail],
       ['warn', 'fleet/a, managed by "ocm"; ControlPlaneHealthy False (Unreachable): probe timed out'],
     )
+    assert.match(judgeProfile(unhealthy).hint!, /reports the control plane as not healthy/)
+    // Unknown is not a report of trouble: the manager cannot tell.
+    const unknown = profile('a', [], {
+      conditions: [{type: 'ControlPlaneHealthy', status: 'Unknown', reason: 'Probing'}],
+    })
+    assert.equal(judgeProfile(unknown).status, 'warn')
+    assert.doesNotMatch(judgeProfile(unknown).hint!, /not healthy/)
+    assert.match(judgeProfile(unknown).hint!, /cannot tell whether the control plane is healthy/)
   })
 
   it("explains the choice with describe's decisions, and flags a deprecated or overriding entry", () => {

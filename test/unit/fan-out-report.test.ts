@@ -57,7 +57,7 @@ describe('outcomeOf', () => {
 })
 
 describe('causeLine: the cause of a target in one line, for the summary', () => {
-  const cases: Array<[string, {error?: string; hint?: string}, string]> = [
+  const cases: Array<[string, Parameters<typeof causeLine>[0], string]> = [
     ['a one-line error as it is', {error: 'unreachable'}, 'unreachable'],
     [
       'an error that introduces its stderr, with the first line of it that says something',
@@ -70,7 +70,19 @@ describe('causeLine: the cause of a target in one line, for the summary', () => 
       {error: 'provider "p" (p-login): command not found: p-login', hint: 'brew install p-login'},
       'provider "p" (p-login): command not found: p-login; brew install p-login',
     ],
+    [
+      'one mark between a sentence that ends and its hint',
+      {error: 'no provider in common: the provider file supports "x".', hint: 'Add a provider named "y"'},
+      'no provider in common: the provider file supports "x"; Add a provider named "y"',
+    ],
     ['nothing without an error', {}, ''],
+    ['a command that failed on its own: its code', {started: true, exitCode: 3}, 'exited with code 3'],
+    [
+      'a command that failed on its own: its code and its last word on stderr',
+      {started: true, exitCode: 1, lastErrorLine: '  Error from server (NotFound): pods "x" not found '},
+      'exited with code 1: Error from server (NotFound): pods "x" not found',
+    ],
+    ['a command that succeeded: nothing', {started: true, exitCode: 0, lastErrorLine: 'a warning'}, ''],
   ]
   for (const [what, result, expected] of cases) it(what, () => assert.equal(causeLine(result), expected))
 })
@@ -98,6 +110,13 @@ describe('OutputTail', () => {
     const tail = tailOf(['one', 'two', 'three'])
     assert.equal(tail.text(), 'one\ntwo\nthree')
     assert.deepEqual(tail.last(), ['one', 'two', 'three'])
+  })
+
+  it("reads a command's bytes as text: UTF-8, U+FFFD for what is not, the \\r before a newline left out", () => {
+    const tail = new OutputTail()
+    tail.push(Buffer.from('ready\r'))
+    tail.push(Buffer.from('A\xff\xfeB', 'latin1'))
+    assert.deepEqual(tail.last(), ['ready', 'A\uFFFD\uFFFDB'])
   })
 
   it('is empty before any output', () => {

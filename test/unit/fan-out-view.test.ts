@@ -134,8 +134,8 @@ describe('fanOutView: records for a program', () => {
     })
     const {targetStreams} = await import('../../src/core/fleet/target-streams.js')
     const held = new Map([[passed.profile, targetStreams(1024)]])
-    held.get(passed.profile)!.stdout.push('{"clientVersion": {}}')
-    held.get(passed.profile)!.stderr.push('WARNING: skew')
+    held.get(passed.profile)!.stdout.push(Buffer.from('{"clientVersion": {}}'))
+    held.get(passed.profile)!.stderr.push(Buffer.from('WARNING: skew'))
     const view = fanOutView({
       profiles: [passed.profile, notFound.profile],
       printer,
@@ -144,7 +144,7 @@ describe('fanOutView: records for a program', () => {
       quiet: false,
       streams: {get: (key) => held.get(key), take: (key) => void held.delete(key)},
     })
-    view.line?.(passed.profile, 'stdout', '{"clientVersion": {}}')
+    view.line?.(passed.profile, 'stdout', Buffer.from('{"clientVersion": {}}'))
     view.done(passed, 1, 2)
     const afterFirst = stdout
     await view.finish([passed, notFound])

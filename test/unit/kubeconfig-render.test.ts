@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import {providersFrom} from '../../src/core/access/provider-selection.js'
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
@@ -431,6 +432,30 @@ describe('renderKubeconfig: hub pinning', () => {
     )
     assert.deepEqual(hubPinWarnings(resolved, {mode: 'plugin', hub: twoFiles, pinHub: false}), [])
     assert.deepEqual(hubPinWarnings(resolved, {mode: 'cpcred', hub: twoFiles, cpcredCommand: CPCRED}), [])
+  })
+
+  it("warns for no entry whose plugin is cpcred's own, which reads both pins as cpcred does", () => {
+    const file = JSON.stringify({
+      providers: [
+        {
+          name: 'token',
+          execConfig: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: 'cpcred',
+            args: ['plugin', 'token-request'],
+          },
+        },
+      ],
+    })
+    const builtin = providersFrom('/p/providers.json', file, {}, '/w', '/opt/cpcred/cpcred').providers
+    const twoFiles = {kubeconfigPaths: ['/a/hub', '/b/hub'], context: 'hub', currentContext: 'dev'}
+    assert.deepEqual(
+      hubPinWarnings(entries([simpleProfile('fleet/a')], builtin), {mode: 'plugin', hub: twoFiles}),
+      [],
+    )
+    // One other plugin among them is enough to warn.
+    const mixed = [...entries([simpleProfile('fleet/a')], builtin), ...entries([simpleProfile('fleet/b')])]
+    assert.equal(hubPinWarnings(mixed, {mode: 'plugin', hub: twoFiles}).length, 2)
   })
 })
 

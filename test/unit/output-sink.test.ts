@@ -28,6 +28,15 @@ function slowPipe(capacity: number, drainPerWait: number) {
 }
 
 describe('output sink', () => {
+  it('writes bytes as they are, and text as UTF-8', () => {
+    const pipe = slowPipe(4, 4)
+    const sink = descriptorSink(1, pipe.write, (ms) => pipe.wait(ms))
+    const binary = Buffer.from('A\xff\xfeB\n', 'latin1')
+    sink.write(binary)
+    sink.write('é')
+    assert.deepEqual(Buffer.concat(pipe.received), Buffer.concat([binary, Buffer.from('é')]))
+  })
+
   it('waits out a full non-blocking pipe and delivers every byte, in order', () => {
     const pipe = slowPipe(1000, 300)
     const sink = descriptorSink(1, pipe.write, (ms) => pipe.wait(ms))

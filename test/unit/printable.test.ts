@@ -88,6 +88,28 @@ describe('the printer, the one output boundary', () => {
     )
   })
 
+  it("writes the bytes of the user's command after the prefix as they are, never decoded", () => {
+    for (const tty of [false, true]) {
+      const out: Buffer[] = []
+      const printer = printerFor({
+        stdout: {write: (data: string | Uint8Array) => out.push(Buffer.from(data)), isTTY: tty},
+        stderr: {write: () => undefined, isTTY: tty},
+      })
+      const line = Buffer.from('A\xff\xfeB\x1b[1m\r', 'latin1')
+      printer.prefixed('stdout', `ns/${evil} |`, line)
+      assert.deepEqual(
+        Buffer.concat(out),
+        Buffer.concat([
+          Buffer.from('ns/\\x1b]0;pwned\\x07\\x1b[31m\\u202eevil\\x00 | '),
+          line,
+          Buffer.from('\n'),
+        ]),
+      )
+      // One write: lines of two targets never mix.
+      assert.equal(out.length, 1)
+    }
+  })
+
   it('draws a progress line only on a terminal, and redraws it below other output', () => {
     const piped = capture(false)
     piped.printer.status('1/3 done')

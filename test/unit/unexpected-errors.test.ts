@@ -42,6 +42,7 @@ const PLAIN_ERRORS: Record<string, {texts: string[]; why: string}> = {
     texts: ['a stream capture needs a positive whole number'],
     why: 'the caps are constants of the caller',
   },
+  'core/text/line-splitter.ts': {texts: ['a line splitter needs'], why: 'a constant of the caller'},
   'core/fleet/worker-pool.ts': {
     texts: ['a pool needs at least one worker'],
     why: 'a constant of the caller, or --parallel, which the flag table checks (min 1)',

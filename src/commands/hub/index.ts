@@ -39,6 +39,7 @@ export default class Hub extends Command {
         `${where}, server ${config.server}, namespace "${config.namespace}"`,
         `chosen by ${config.inCluster ? 'the in-cluster config' : (config.chosenBy ?? "kubectl's current context")}; the layers, first wins:`,
         ...chain.map((line, index) => `  ${index + 1}. ${line}`),
+        '',
       ].join('\n'),
     )
   }

@@ -43,7 +43,8 @@ export default class HubUse extends Command {
     )
     if (used.config) {
       printer.note(
-        `The hub is now context "${used.config.context}" (${used.config.server}) of ${used.config.files.join(', ')}, kept in ${saved.file}.`,
+        `The hub is now context "${used.config.context}" (${used.config.server}) of ${used.config.files.join(', ')}. ` +
+          `cpcred keeps this choice (the context's name and the files' paths; the files stay where they are) in ${saved.file}.`,
       )
     } else printer.note(`Forgot the kept hub (${saved.file}): kubectl's current context chooses it again.`)
     for (const name of used.overriddenBy)

@@ -17,7 +17,7 @@ In a provider file: {"name": "secretreader", "execConfig": {"apiVersion": "clien
   static override strict = false
   static override flags = oclifFlags(SECRETREADER_FLAGS)
   static override examples = [
-    `KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://eu-west-1.example:6443","config":{"clusterName":"eu-west-1"}}}}' <%= config.bin %> plugin secretreader -n fleet -v`,
+    `$ KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://eu-west-1.example:6443","config":{"clusterName":"eu-west-1"}}}}' <%= config.bin %> plugin secretreader -n fleet -v`,
   ]
 
   async run(): Promise<void> {

@@ -57,8 +57,18 @@ export function resolveAccessProviderFlag(value: string, baseDir: string): strin
 export function withResolvedCommands(providers: Provider[], baseDir: string, self?: string): Provider[] {
   return providers.map((provider) => {
     const command = resolvePluginCommand(provider.execConfig.command, baseDir, self)
-    return command === provider.execConfig.command
-      ? provider
-      : {...provider, execConfig: {...provider.execConfig, command}}
+    if (command === provider.execConfig.command && !(self !== undefined && namesSelf(command)))
+      return provider
+    const runsSelf =
+      self !== undefined && namesSelf(provider.execConfig.command) ? {runsSelf: true as const} : {}
+    return {...provider, ...runsSelf, execConfig: {...provider.execConfig, command}}
   })
+}
+
+/**
+ * Whether a provider runs one of cpcred's own plugins (`cpcred plugin …`), which read the hub that
+ * CPCRED_HUB_KUBECONFIG and CPCRED_HUB_CONTEXT pin, a list of files included.
+ */
+export function runsBuiltinPlugin(provider: Pick<Provider, 'runsSelf' | 'execConfig'>): boolean {
+  return provider.runsSelf === true && provider.execConfig.args?.[0] === 'plugin'
 }

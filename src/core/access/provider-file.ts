@@ -42,6 +42,8 @@ export interface Provider {
   profileSourcedEnvVarsPolicy?: ProfileSourcedEnvVarsPolicy
   /** cpcred's own: a hub-issued token handed to the plugin in a private file (service-account-token.ts). */
   serviceAccountToken?: ServiceAccountTokenBlock
+  /** Set when the command named cpcred itself (plugin-commands.ts), now the command this cpcred runs by. */
+  runsSelf?: true
 }
 
 export interface ProviderFile {

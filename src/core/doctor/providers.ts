@@ -56,10 +56,12 @@ export function judgeProfile(profile: ClusterProfile): CheckOutcome {
   if (!health) return ok(`${base}; no ${CONTROL_PLANE_HEALTHY} condition reported`)
   const said = `${CONTROL_PLANE_HEALTHY} ${health.status}${health.reason ? ` (${health.reason})` : ''}`
   if (health.status === 'True') return ok(`${base}; ${said}`)
-  return warn(
-    `${base}; ${said}${health.message ? `: ${health.message}` : ''}`,
-    `its cluster manager reports the control plane as not healthy: the target may not answer`,
-  )
+  // False is a report of trouble; Unknown (or empty) only says the manager cannot tell.
+  const means =
+    health.status === 'False'
+      ? 'its cluster manager reports the control plane as not healthy: the target may not answer'
+      : 'its cluster manager cannot tell whether the control plane is healthy (it may have lost touch with it): the target may not answer'
+  return warn(`${base}; ${said}${health.message ? `: ${health.message}` : ''}`, means)
 }
 
 /** The provider that was chosen and why: the same decisions `cpcred describe` shows. */

@@ -3,6 +3,7 @@
 // -o json); the JUnit report in junit.ts. Output comes from remote clusters and can be unbounded, so
 // only a bounded tail of it is ever kept in memory.
 import {exportJson} from '../text/export.js'
+import {lineText} from '../text/line-splitter.js'
 import {streamFields, type TargetStreams} from './target-streams.js'
 import type {SkipKind, SkippedProfile} from './placement.js'
 
@@ -35,6 +36,11 @@ export interface TargetResult {
    * away, stdin failed): not a failure of the target; `error` says why.
    */
   stopped?: boolean
+  /**
+   * The command's last line on stderr that says something, when its output was read (not with
+   * --quiet alone): why it failed, for the summary's NOTE. Records and reports carry the streams.
+   */
+  lastErrorLine?: string
 }
 
 /**
@@ -82,7 +88,15 @@ export function notRunResults(
  * The cause in one line, for a summary row: the message's first line and, when that line only
  * introduces what follows (`…; its stderr:`), the first non-empty line after it; then the hint.
  */
-export function causeLine(result: Pick<TargetResult, 'error' | 'hint'>): string {
+export function causeLine(
+  result: Pick<TargetResult, 'error' | 'hint'> &
+    Partial<Pick<TargetResult, 'started' | 'exitCode' | 'lastErrorLine'>>,
+): string {
+  // A command that ran and failed on its own: its code, and its last word on stderr when read.
+  if (result.error === undefined && result.started && result.exitCode) {
+    const said = result.lastErrorLine?.trim()
+    return `exited with code ${result.exitCode}${said ? `: ${said}` : ''}`
+  }
   const lines = (result.error ?? '').split('\n')
   let cause = lines[0]!.trim()
   if (cause.endsWith(':')) {
@@ -90,7 +104,8 @@ export function causeLine(result: Pick<TargetResult, 'error' | 'hint'>): string 
     if (next !== undefined) cause = `${cause} ${next.trim()}`
   }
   const hint = result.hint?.trim()
-  return hint ? (cause ? `${cause}; ${hint}` : hint) : cause
+  // `…supports "x".` then `; add …`: one mark between the two, never `.;`.
+  return hint ? (cause ? `${cause.replace(/[.;,]$/, '')}; ${hint}` : hint) : cause
 }
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped'
@@ -130,8 +145,9 @@ export class OutputTail {
     this.maxBytes = maxBytes
   }
 
-  /** One output line without its newline. */
-  push(line: string): void {
+  /** One output line without its newline: text, or the command's bytes (read as lineText does). */
+  push(output: string | Uint8Array): void {
+    const line = typeof output === 'string' ? output : lineText(output)
     const kept = line.length > this.maxBytes ? lineEnd(line, this.maxBytes) : line
     while (this.count > 0 && this.size + 1 + kept.length > this.maxBytes) {
       const oldest = this.lines[this.head++]!
@@ -225,8 +241,9 @@ export const REPORT_LAST_LINES = DEFAULT_LAST_LINES
 /**
  * Pretty JSON (as -o json: 4 spaces, trailing newline): {program, startedAt (ISO), durationMs (rounded), counts,
  * targets:[{profile, namespace, name, outcome, exitCode, durationMs (rounded), signal?, timedOut?,
- * error?, hint?, lastLines (both streams merged), stdout, stderr, stdoutTruncated?, stderrTruncated?,
- * outputCapBytes?}]}. Strings stay exact, as with -o json: JSON escapes what it cannot carry.
+ * error?, hint?, lastLines (both streams merged), stdout, stdoutBase64?, stderr, stderrBase64?,
+ * stdoutTruncated?, stderrTruncated?, outputCapBytes?}]} (target-streams.ts: base64 beside the text
+ * for a stream that is not UTF-8). Strings stay exact, as with -o json: JSON escapes what it cannot carry.
  */
 export function renderJsonReport(report: FanOutReport): string {
   const json = {

@@ -9,6 +9,7 @@
 // `apiVersion`, `installHint`, `interactiveMode` and every optional cluster and impersonation field
 // are omitted when empty. So a generated file reads the same before and after kubectl touches it.
 import {HUB_CONTEXT_ENV, HUB_KUBECONFIG_ENV, pinnedEnv, pinsHub, type HubPin} from '../profiles/hub-pin.js'
+import {runsBuiltinPlugin} from '../access/plugin-commands.js'
 import path from 'node:path'
 import {EXEC_EXTENSION, type NamedExtension} from '../profiles/cluster-profile.js'
 import {UsageError} from '../errors.js'
@@ -105,8 +106,11 @@ export function renderKubeconfig(
  */
 export function hubPinWarnings(entries: KubeconfigEntryInput[], options: RenderKubeconfigOptions): string[] {
   if (options.pinHub === false) return []
+  // cpcred's own plugins read both pins as cpcred does; only other plugins can misread them.
   const pinned = ({resolution}: KubeconfigEntryInput) =>
-    entryMode(resolution, options) === 'plugin' && pinsHub(resolution)
+    entryMode(resolution, options) === 'plugin' &&
+    pinsHub(resolution) &&
+    !runsBuiltinPlugin(resolution.provider)
   if (!entries.some(pinned)) return []
   const {kubeconfigPaths, context, currentContext} = options.hub
   const warnings: string[] = []

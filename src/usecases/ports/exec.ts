@@ -24,8 +24,11 @@ export interface FanOutViewInput {
 
 /** Each line prefixed with its profile, progress on a terminal, a summary (src/adapters/fan-out-view.ts). */
 export interface FanOutView {
-  /** A line of a target's output; undefined with --quiet (the output is not shown). */
-  line: ((profile: string, stream: 'stdout' | 'stderr', text: string) => void) | undefined
+  /**
+   * A line of a target's output, its bytes without the newline, shown behind the profile as they are;
+   * undefined with --quiet (the output is not shown).
+   */
+  line: ((profile: string, stream: 'stdout' | 'stderr', line: Buffer) => void) | undefined
   started(profile: string): void
   done(result: TargetResult, done: number, total: number): void
   /** The summary; `interrupted` names the signal that stopped the run before its end. */
@@ -34,7 +37,8 @@ export interface FanOutView {
 
 /** A target's log for --output-dir: 0600, an earlier run's truncated, never through a link. */
 export interface TargetLog {
-  write(text: string): void
+  /** Text is written as UTF-8, bytes as they are. */
+  write(data: string | Uint8Array): void
   close(): void
 }
 

@@ -26,6 +26,8 @@ export interface HubSelection {
   kubeconfigList?: string
   /** Set once the layers have chosen (core/kubeconfig/hub-choice.ts): the selection is then taken as it is. */
   source?: HubSource
+  /** --request-timeout: how long one hub request may take (0: no limit; default DEFAULT_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number
 }
 
 /** The hub's kubeconfig as loaded: the merged files and the context in use. */
@@ -42,6 +44,8 @@ export interface HubConfig {
   inCluster?: InClusterSource
   /** What chose the context, in a message's words ("cpcred hub use", "--context", …). */
   chosenBy?: string
+  /** The selection's --request-timeout, which every client of this hub applies. */
+  requestTimeoutMs?: number
 }
 
 /** The pod's service account directory and who its token says the pod is. */
@@ -142,8 +146,13 @@ export interface HubConnectOptions {
   stdinIsTTY?: boolean
   /** Where an exec plugin's stderr goes on success. */
   onPluginStderr?: (text: string) => void
-  /** A request that goes this long without a byte fails (default: a minute). */
+  /** A request that goes this long without a byte fails (default: never; the request timeout bounds it). */
   idleTimeoutMs?: number
+  /**
+   * Told what is being waited for (the hub, described) when a request has gone a few seconds
+   * without an answer, and undefined once none is waited for: the terminal's status line.
+   */
+  onWaiting?: (what: string | undefined) => void
   /** Read ClusterProfiles in this version (--api-version) instead of the preferred one served. */
   apiVersion?: string
   versionCache?: ServedVersionCache

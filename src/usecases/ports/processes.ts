@@ -30,8 +30,11 @@ export interface RunningChild {
   stop(): void
 }
 
-/** A line of a command's output; `newline` is false when none ended it (a cut piece, the last line). */
-export type OnLine = (stream: 'stdout' | 'stderr', line: string, newline?: boolean) => void
+/**
+ * A line of a command's output, its bytes as written (never decoded; a `\r` before the newline kept),
+ * without the newline; `newline` is false when none ended it (a cut piece, the last line).
+ */
+export type OnLine = (stream: 'stdout' | 'stderr', line: Buffer, newline?: boolean) => void
 
 /** A fan-out target's stdin: a file to read from its start, or a pipe that is fed once the child runs. */
 export type TargetStdin = {file: string} | 'pipe'
