@@ -29,6 +29,7 @@ import {pipeline} from 'node:stream/promises'
 import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
 import {ensureKubectl, type LinuxArch} from '../test/testenv/binaries.js'
+import {ARCHIVE_TOOLS, assertTools, IMAGE_TOOLS} from './release-tools.js'
 
 const execFile = promisify(execFileCallback)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -106,9 +107,7 @@ interface Layer extends Descriptor {
 
 export async function buildImage(options: BuildImageOptions): Promise<BuiltImage> {
   const {version, outDir, sourceDateEpoch, log} = options
-  for (const tool of ['mmdebstrap', 'tar', 'gzip', 'npm'])
-    if (!(await onPath(tool)))
-      throw new Error(`building the image needs ${tool} on PATH (Debian: apt-get install ${tool})`)
+  assertTools('building the image', [IMAGE_TOOLS])
   const layout = path.join(path.resolve(outDir), 'image')
   const work = await mkdtemp(path.join(os.tmpdir(), 'cpcred-image-'))
   const cacheDir = options.cacheDir ? path.resolve(options.cacheDir) : path.join(work, 'downloads')
@@ -471,10 +470,6 @@ async function assertElf(file: string, arch: LinuxArch): Promise<void> {
     throw new Error(`${file} is not a linux/${arch} executable (ELF machine ${machine})`)
 }
 
-async function onPath(tool: string): Promise<boolean> {
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, tool)))
-}
-
 async function run(file: string, args: string[], options: {cwd?: string; env?: NodeJS.ProcessEnv} = {}) {
   try {
     return (await execFile(file, args, {...options, maxBuffer: 64 * 1024 * 1024})).stdout
@@ -507,7 +502,19 @@ export async function packRepository(dir: string, options: {ignoreScripts?: bool
   // The JSON report is the last thing on stdout, after whatever the prepack build printed.
   const report = out.slice(out.search(/^\[\s*\{/m))
   const [packed] = JSON.parse(report) as {filename: string}[]
-  return path.join(dir, packed!.filename)
+  const tarball = path.join(dir, packed!.filename)
+  await keepManifest(tarball)
+  return tarball
+}
+
+/**
+ * Puts back the checkout's oclif.manifest.json, which npm's postpack removes: without it the
+ * checkout's bin/run.js still runs, but its completion finds no commands. The packed one is what
+ * prepack's build wrote for the dist/ it left, so it is the right one for the checkout too.
+ */
+export async function keepManifest(tarball: string): Promise<void> {
+  const manifest = await run('tar', ['-xzOf', tarball, 'package/oclif.manifest.json'])
+  await writeFile(path.join(root, 'oclif.manifest.json'), manifest)
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -516,6 +523,7 @@ async function main(argv: string[]): Promise<void> {
     return at === -1 ? undefined : argv[at + 1]
   }
   const log = (line: string) => console.error(`release-image: ${line}`)
+  assertTools('npm run release:image', value('--tarball') ? [IMAGE_TOOLS] : [ARCHIVE_TOOLS, IMAGE_TOOLS])
   const outDir = value('--out') ?? path.join(root, 'release')
   const version = (JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {version: string})
     .version

@@ -18,7 +18,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import YAML from 'yaml'
-import {buildImage} from './release-image.js'
+import {buildImage, keepManifest} from './release-image.js'
+import {ARCHIVE_TOOLS, assertTools, IMAGE_TOOLS, type Requirement} from './release-tools.js'
 import {buildStamp} from './stamp.js'
 
 const execFile = promisify(execFileCallback)
@@ -40,12 +41,21 @@ export const NODE_DISTS = {
 } as const
 export type Arch = keyof typeof NODE_DISTS
 
-/** The names users type, both the same launcher: kubectl finds plugins by the kubectl- prefix. */
-export const LAUNCHERS = ['cpcred', 'kubectl-cpcred']
+/**
+ * The names users type, all the same launcher: kubectl finds plugins by the kubectl- prefix, and
+ * (1.26 and later) the completion of `kubectl cpcred …` by kubectl_complete-cpcred on PATH.
+ */
+export const LAUNCHERS = ['cpcred', 'kubectl-cpcred', 'kubectl_complete-cpcred']
 
 export const archiveName = (version: string, arch: Arch) => `cpcred-${version}-linux-${arch}.tar.gz`
 export const tarballName = (version: string) => `cpcred-${version}.tgz`
 export const KREW_MANIFEST = 'cpcred.krew.yaml'
+/**
+ * With CPCRED_RELEASE_BASE_URL, a krew index of this release: publish the folder as a git
+ * repository, and users add it (`kubectl krew index add`) to install and upgrade (docs/release.md).
+ */
+export const KREW_INDEX = 'krew-index'
+export const KREW_INDEX_MANIFEST = `${KREW_INDEX}/plugins/cpcred.yaml`
 export const CHECKSUMS = 'SHA256SUMS'
 /** The image's OCI layout is the folder `image`; SHA256SUMS names its index. */
 export const IMAGE_LAYOUT = 'image'
@@ -113,6 +123,7 @@ async function packNpm(release: Release): Promise<void> {
   })
   const [{filename}] = JSON.parse(output.slice(output.indexOf('['))) as [{filename: string}]
   if (filename !== tarballName(release.version)) throw new Error(`npm pack wrote ${filename}`)
+  await keepManifest(path.join(release.out, filename))
   release.artifacts.push(filename)
 }
 
@@ -181,9 +192,13 @@ async function standaloneArchives(release: Release): Promise<void> {
 /**
  * Runs cpcred with the Node beside it. It exports its own path, as it was called (kubectl calls a
  * plugin by its PATH entry, krew's stable bin/ link), so that kubeconfigs written with --mode cpcred
- * run this launcher again (src/cli/self.ts). kubectl runs it on every credential request, so it
- * finds Node without a fork when it can: called in the archive's folder, or through krew's bin/
- * link, whose target is store/cpcred/v<version>/ beside bin/; else (any other symlink) by readlink.
+ * run this launcher again (src/adapters/self-command.ts). kubectl runs it on every credential
+ * request, so it finds Node without a fork when it can: called in the archive's folder, or through
+ * krew's bin/ link, whose target is store/cpcred/v<version>/ beside bin/; else (any other symlink)
+ * by readlink. Called as kubectl_complete-cpcred (a copy in the archive, or the link
+ * `kubectl_complete-cpcred -> kubectl-cpcred` that users add to krew's bin/, which krew's upgrades
+ * leave pointing at the new version), it runs bin/kubectl_complete-cpcred instead, and names the
+ * kubectl-cpcred beside it as the launcher for what completion writes.
  */
 const launcher = (version: string) => `#!/bin/sh
 # cpcred with the Node that ships beside it: the machine needs no Node.
@@ -193,6 +208,15 @@ if [ -x "$here/lib/node" ]; then :
 elif [ -x "$here/../store/cpcred/v${version}/lib/node" ]; then here=$here/../store/cpcred/v${version}
 else here=$(readlink -f "$self") && here=\${here%/*}
 fi
+case \${self##*/} in
+kubectl_complete-*)
+  if [ -x "\${self%/*}/kubectl-cpcred" ]; then CPCRED_LAUNCHER=\${self%/*}/kubectl-cpcred
+  else CPCRED_LAUNCHER=$here/kubectl-cpcred
+  fi
+  export CPCRED_LAUNCHER
+  exec "$here/lib/node" "$here/lib/cpcred/bin/kubectl_complete-cpcred" "$@"
+  ;;
+esac
 CPCRED_LAUNCHER=$self
 export CPCRED_LAUNCHER
 exec "$here/lib/node" "$here/lib/cpcred/bin/run.js" "$@"
@@ -263,6 +287,11 @@ async function krewManifest(release: Release): Promise<void> {
   }
   await writeFile(path.join(release.out, KREW_MANIFEST), YAML.stringify(manifest, {lineWidth: 0}))
   release.artifacts.push(KREW_MANIFEST)
+  if (release.baseUrl) {
+    await mkdir(path.join(release.out, path.dirname(KREW_INDEX_MANIFEST)), {recursive: true})
+    await copyFile(path.join(release.out, KREW_MANIFEST), path.join(release.out, KREW_INDEX_MANIFEST))
+    release.artifacts.push(KREW_INDEX_MANIFEST)
+  }
 }
 
 /** IMAGE_LAYOUT: an OCI image layout of the npm tarball's cpcred (scripts/release-image.ts). */
@@ -294,7 +323,7 @@ export interface BuildOptions {
 }
 
 export function buildRelease(options: BuildOptions = {}): Promise<Release> {
-  return build(steps, Object.keys(NODE_DISTS) as Arch[], options)
+  return build(steps, Object.keys(NODE_DISTS) as Arch[], options, [ARCHIVE_TOOLS, IMAGE_TOOLS])
 }
 
 /**
@@ -307,10 +336,18 @@ export function buildStandalone(arch: Arch, options: BuildOptions = {}): Promise
     steps.filter((step) => wanted.has(step.run)),
     [arch],
     options,
+    [ARCHIVE_TOOLS],
   )
 }
 
-async function build(chosen: Step[], archs: Arch[], options: BuildOptions): Promise<Release> {
+async function build(
+  chosen: Step[],
+  archs: Arch[],
+  options: BuildOptions,
+  tools: Requirement[][],
+): Promise<Release> {
+  // Every tool the steps run, checked before anything is built or release/ is emptied.
+  assertTools('npm run release', tools)
   const out = options.out ?? path.join(root, 'release')
   const log = options.log ?? ((line: string) => console.error(`release: ${line}`))
   const stamp = buildStamp()
@@ -346,7 +383,8 @@ async function build(chosen: Step[], archs: Arch[], options: BuildOptions): Prom
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  buildRelease().then(
+  const at = process.argv.indexOf('--out')
+  buildRelease({out: at === -1 ? undefined : path.resolve(process.argv[at + 1]!)}).then(
     () => process.exit(0),
     (error: Error) => {
       console.error(`release failed: ${error.message}`)

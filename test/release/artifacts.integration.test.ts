@@ -4,8 +4,10 @@
 // and spoke; every docs/ reference in the installed package's hints must name a file it ships; a
 // second build must give the same digests. Run through test/run.ts, which starts the hub and spoke.
 import assert from 'node:assert/strict'
-import {existsSync, realpathSync} from 'node:fs'
-import {mkdir, readdir, readFile, rm, symlink, writeFile} from 'node:fs/promises'
+import {createReadStream, existsSync, realpathSync} from 'node:fs'
+import {copyFile, mkdir, readdir, readFile, rm, symlink, writeFile} from 'node:fs/promises'
+import http from 'node:http'
+import type {AddressInfo} from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
@@ -24,27 +26,45 @@ import {
   CHECKSUMS,
   IMAGE_INDEX,
   IMAGE_LAYOUT,
+  KREW_INDEX,
+  KREW_INDEX_MANIFEST,
   KREW_MANIFEST,
   NODE_VERSION,
   sha256,
   tarballName,
   type Arch,
 } from '../../scripts/release.js'
+import {ENTRYPOINT} from '../../scripts/release-image.js'
 
 const releaseDir = process.env.CPCRED_RELEASE_DIR ?? path.join(repoRoot, 'release')
 const {version} = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as {version: string}
 
-/** The Install block of the README: the lines after the install-lines marker, comments cut. */
-async function readmeInstallLines(): Promise<string[]> {
+/** A block of the README: the lines of the sh block after `<!-- NAME`, comments cut. */
+async function readmeLines(name: string): Promise<string[]> {
   const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8')
-  const marker = readme.indexOf('<!-- install-lines')
-  assert.notEqual(marker, -1, 'README.md has no install-lines marker')
+  const marker = readme.indexOf(`<!-- ${name}`)
+  assert.notEqual(marker, -1, `README.md has no ${name} marker`)
   const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(marker))
-  assert.ok(block, 'no sh block after the install-lines marker')
+  assert.ok(block, `no sh block after the ${name} marker`)
   return block[1]!
     .split('\n')
     .map((line) => line.replace(/\s+# .*$/, '').trim())
     .filter(Boolean)
+}
+
+/** The install lines, as `npm run test:release` runs them in the release folder. */
+const readmeInstallLines = () => readmeLines('install-lines')
+
+/** The version the upgrade test releases: the next patch of package.json's. */
+const nextVersion = version.replace(/\d+$/, (patch) => String(Number(patch) + 1))
+
+/** The words of kubectl's completion of `kubectl cpcred ` (cobra's answer: a word a line, then `:N`). */
+function completionWords(result: RunResult): string[] {
+  assert.equal(result.code, 0, result.stdout + result.stderr)
+  return result.stdout
+    .split('\n')
+    .filter((line) => line && !line.startsWith(':'))
+    .map((line) => line.split('\t')[0]!)
 }
 
 /** Each `node` the PATH could find, by its real path: what the hidden-Node runs cover. */
@@ -86,6 +106,10 @@ describe(`the release artifacts of cpcred ${version}`, () => {
   let fixture: SpokeFixture
   /** PATH with krew's bin/ and kubectl only: the npm install's and the archive's cpcred left out. */
   let krewOnlyPath: string
+  /** PATH with the standalone archive's links (~/.local/bin) and kubectl only. */
+  let archiveOnlyPath: string
+  /** krew (as kubectl-krew) and the test run's kubectl. */
+  let toolDirs: string[]
   const installed: {line: string; result: RunResult}[] = []
 
   before(async () => {
@@ -102,9 +126,9 @@ describe(`the release artifacts of cpcred ${version}`, () => {
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => !/^(KUBECONFIG|CPCRED_|XDG_|KREW_)/.test(name)),
     )
-    krewOnlyPath = [path.join(home, '.krew', 'bin'), tools, kubectlDir, '/usr/bin', '/bin'].join(
-      path.delimiter,
-    )
+    toolDirs = [tools, kubectlDir]
+    krewOnlyPath = [path.join(home, '.krew', 'bin'), ...toolDirs, '/usr/bin', '/bin'].join(path.delimiter)
+    archiveOnlyPath = [path.join(home, '.local', 'bin'), ...toolDirs, '/usr/bin', '/bin'].join(path.delimiter)
     env = {
       ...inherited,
       npm_config_cache: path.join(os.homedir(), '.npm'),
@@ -181,7 +205,7 @@ describe(`the release artifacts of cpcred ${version}`, () => {
     // The image's layout is a folder whose blobs are named by their digests: its index stands for it.
     const files = (await readdir(releaseDir))
       .filter((name) => name !== CHECKSUMS)
-      .map((name) => (name === IMAGE_LAYOUT ? IMAGE_INDEX : name))
+      .map((name) => (name === IMAGE_LAYOUT ? IMAGE_INDEX : name === KREW_INDEX ? KREW_INDEX_MANIFEST : name))
     assert.deepEqual(listed.sort(), files.sort())
     for (const name of [
       tarballName(version),
@@ -413,17 +437,7 @@ describe(`the release artifacts of cpcred ${version}`, () => {
     }
     const synced = path.join(home, 'krew-sync.yaml')
     const sync = await withoutNode(
-      [
-        'kubectl',
-        'cpcred',
-        'sync',
-        '-n',
-        namespace,
-        '--all',
-        ...selection.slice(1),
-        '--kubeconfig-file',
-        synced,
-      ],
+      ['kubectl', 'cpcred', 'sync', '-n', namespace, '--all', ...selection.slice(1), '--output-file', synced],
       krewOnly,
     )
     assert.equal(sync.code, 0, sync.stderr)
@@ -458,6 +472,245 @@ describe(`the release artifacts of cpcred ${version}`, () => {
     const ids = Object.keys((JSON.parse(stdout) as {commands: Record<string, unknown>}).commands)
     assert.ok(ids.includes('whoami') && ids.includes('autocomplete'), ids.join(' '))
     assert.deepEqual(ids, [...ids].sort())
+  })
+
+  it('kubectl cpcred <TAB> completes from krew, after the README line, and from the archive, with no Node', async () => {
+    const [line, ...more] = await readmeLines('completion-lines')
+    assert.deepEqual(more, [])
+    const linked = await runProgram('bash', ['-c', line!], {env, cwd: releaseDir})
+    assert.equal(linked.code, 0, linked.stderr)
+    // kubectl's own completion (what `source <(kubectl completion bash)` calls), in bash.
+    const complete = ['bash', '-c', 'kubectl __complete cpcred ""']
+    for (const PATH of [krewOnlyPath, archiveOnlyPath]) {
+      const words = completionWords(await withoutNode(complete, {...env, PATH}))
+      for (const word of ['list', 'exec', 'kubeconfig', 'doctor', 'hub'])
+        assert.ok(words.includes(word), `${PATH}: ${word} not in ${words.join(' ')}`)
+    }
+    const flags = completionWords(
+      await withoutNode(['bash', '-c', 'kubectl __complete cpcred list -o ""'], {
+        ...env,
+        PATH: krewOnlyPath,
+      }),
+    )
+    assert.ok(
+      flags.some((word) => /json/.test(word)),
+      flags.join(' '),
+    )
+  })
+
+  it("docs/ci.md's umoci line unpacks the image's platform tag as written", async () => {
+    const doc = await readFile(path.join(repoRoot, 'docs', 'ci.md'), 'utf8')
+    const line = doc.split('\n').find((text) => text.startsWith('umoci unpack'))
+    assert.ok(line, 'docs/ci.md has no umoci line')
+    // As from the checkout: release/ is where the line reads the layout.
+    const where = await tempDir('cpcred-release-umoci-')
+    try {
+      await symlink(releaseDir, path.join(where, 'release'))
+      const unpacked = await runProgram('sh', ['-c', line], {cwd: where})
+      assert.equal(unpacked.code, 0, `${line}\n${unpacked.stdout}${unpacked.stderr}`)
+      const bundle = path.join(where, line.split(/\s+/).at(-1)!)
+      assert.ok(existsSync(path.join(bundle, 'rootfs', 'opt', 'cpcred', 'bin', 'run.js')))
+      assert.ok(existsSync(path.join(bundle, 'rootfs', 'usr', 'local', 'bin', 'kubectl')))
+      const spec = JSON.parse(await readFile(path.join(bundle, 'config.json'), 'utf8'))
+      assert.deepEqual(spec.process.args, ENTRYPOINT)
+    } finally {
+      await rm(where, {recursive: true, force: true})
+    }
+  })
+
+  it("the release leaves the checkout's oclif.manifest.json, the packed one, so its completion works", async () => {
+    const {stdout: packed} = await runProgram('tar', [
+      '-xzOf',
+      path.join(releaseDir, tarballName(version)),
+      'package/oclif.manifest.json',
+    ])
+    const manifest = path.join(repoRoot, 'oclif.manifest.json')
+    assert.ok(existsSync(manifest), 'npm run release removed oclif.manifest.json')
+    assert.equal(await readFile(manifest, 'utf8'), packed)
+    const words = completionWords(
+      await runProgram(process.execPath, [path.join(repoRoot, 'bin', 'kubectl_complete-cpcred'), ''], {env}),
+    )
+    assert.ok(words.includes('list') && words.includes('exec'), words.join(' '))
+  })
+
+  it(`upgrades to ${nextVersion}: krew from a custom index, the archive by its line; the hub choice and cached credentials stay`, async () => {
+    // The next version is a second release of this tree (a copy, bumped by `npm version`), its
+    // standalone archive for amd64 and its krew index built by release.ts with
+    // CPCRED_RELEASE_BASE_URL. This version's manifest is release/'s with only its archives' uri
+    // set to where the test serves them (their sha256 as built). Both are served from 127.0.0.1.
+    const work = await tempDir('cpcred-release-upgrade-')
+    const folders: Record<string, string> = {[version]: releaseDir}
+    const served: string[] = []
+    const server = http.createServer((request, response) => {
+      served.push(request.url ?? '')
+      const [, folder = '', file = ''] = /^\/([^/]+)\/([^/]+)$/.exec(request.url ?? '') ?? []
+      const dir = folders[folder]
+      if (!dir || !existsSync(path.join(dir, file))) return void response.writeHead(404).end()
+      response.writeHead(200, {'content-type': 'application/octet-stream'})
+      createReadStream(path.join(dir, file)).pipe(response)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      const next = path.join(work, 'next')
+      const home2 = path.join(work, 'home')
+      await mkdir(home2)
+      const proxyFree = Object.fromEntries(Object.entries(env).filter(([name]) => !/_proxy$/i.test(name)))
+      const env2: NodeJS.ProcessEnv = {
+        ...proxyFree,
+        NO_PROXY: '127.0.0.1',
+        HOME: home2,
+        XDG_CONFIG_HOME: path.join(home2, '.config'),
+        XDG_CACHE_HOME: path.join(home2, '.cache'),
+        KREW_ROOT: path.join(home2, '.krew'),
+        PATH: [
+          path.join(home2, '.krew', 'bin'),
+          path.join(home2, '.local', 'bin'),
+          ...toolDirs,
+          '/usr/bin',
+          '/bin',
+        ].join(path.delimiter),
+      }
+      const sh = async (line: string, cwd = releaseDir) => {
+        const result = await runProgram('sh', ['-c', line], {env: env2, cwd})
+        assert.equal(result.code, 0, `${line}\n${result.stdout}${result.stderr}`)
+        return result
+      }
+      const git = (args: string[], cwd: string) =>
+        sh(`git -c user.name=cpcred-test -c user.email=test@example.invalid ${args.join(' ')}`, cwd)
+
+      // The index: a git repository with plugins/cpcred.yaml.
+      const index = path.join(work, 'index')
+      await mkdir(path.join(index, 'plugins'), {recursive: true})
+      const manifest = YAML.parse(await readFile(path.join(releaseDir, KREW_MANIFEST), 'utf8'))
+      for (const platform of manifest.spec.platforms as {uri: string}[])
+        platform.uri = `${base}/${version}/${path.basename(platform.uri)}`
+      await writeFile(path.join(index, 'plugins', 'cpcred.yaml'), YAML.stringify(manifest, {lineWidth: 0}))
+      await git(['init', '-q'], index)
+      await git(['add', '.'], index)
+      await git(['commit', '-qm', `cpcred-${version}`], index)
+
+      // This version as the README installs it: krew from --manifest, then the upgrade lines'
+      // switch to the index; the completion link; the standalone archive.
+      const [krewLine, archiveLine] = [installed[1]!.line, installed[2]!.line]
+      await sh(krewLine)
+      const [addIndex, fromIndex, upgrade, ...rest] = await readmeLines('upgrade-lines')
+      assert.deepEqual(rest, [])
+      assert.match(addIndex!, /INDEX_URL/)
+      await sh(addIndex!.replace('INDEX_URL', index))
+      await sh(fromIndex!)
+      await sh((await readmeLines('completion-lines'))[0]!)
+      await sh(archiveLine)
+
+      // The hub choice and a cached credential, before the upgrade: the plugin's token, for an hour
+      // (a credential without an expiry is not kept).
+      const pluginScript = path.join(work, 'plugin.sh')
+      await writeFile(
+        pluginScript,
+        '#!/bin/sh\nprintf \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}\' "$(cat "$PLUGIN_TOKEN_FILE")" "$(date -u -d "+1 hour" +%Y-%m-%dT%H:%M:%SZ)"\n',
+        {mode: 0o755},
+      )
+      const providerFile = path.join(work, 'providers.json')
+      const providers = await readFile(fixture.providerFile, 'utf8')
+      const fromFixture = JSON.stringify(path.join(home, 'plugin.sh'))
+      assert.ok(providers.includes(fromFixture), providers)
+      await writeFile(providerFile, providers.replaceAll(fromFixture, JSON.stringify(pluginScript)))
+      const hubContext = (
+        await runProgram('kubectl', ['config', 'current-context', '--kubeconfig', fixture.hubKubeconfig], {
+          env: env2,
+        })
+      ).stdout.trim()
+      const chosen = await withoutNode(
+        ['kubectl', 'cpcred', 'hub', 'use', '--kubeconfig', fixture.hubKubeconfig, hubContext],
+        env2,
+      )
+      assert.equal(chosen.code, 0, chosen.stderr)
+      const credential = [
+        'credential',
+        `${fixture.namespace}/target`,
+        '--provider-file',
+        fixture.providerFile,
+      ]
+      const first = await withoutNode(['kubectl', 'cpcred', ...credential], env2)
+      assert.equal(first.code, 0, first.stderr)
+      const token = JSON.parse(first.stdout).status.token as string
+      const versionOf = async (command: string[]) => {
+        const result = await withoutNode([...command, 'version', '-o', 'json'], env2)
+        assert.equal(result.code, 0, result.stderr)
+        return (JSON.parse(result.stdout) as {version: string}).version
+      }
+      assert.equal(await versionOf(['kubectl', 'cpcred']), version)
+      assert.equal(await versionOf(['cpcred']), version)
+
+      // The next release, published in the index.
+      const tree = path.join(work, 'tree')
+      await mkdir(tree)
+      // The checkout's files as they are (committed or not, ignored ones left out).
+      await sh(
+        `git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf - | tar -xf - -C '${tree}'`,
+        repoRoot,
+      )
+      await symlink(path.join(repoRoot, 'node_modules'), path.join(tree, 'node_modules'))
+      await sh(`npm version ${nextVersion} --no-git-tag-version`, tree)
+      const epoch = (await runProgram('git', ['log', '-1', '--format=%ct'], {cwd: repoRoot})).stdout.trim()
+      const built = await runProgram(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          "const {buildStandalone} = await import('./scripts/release.ts'); await buildStandalone('amd64', {out: process.argv[1]})",
+          next,
+        ],
+        {
+          cwd: tree,
+          env: {...process.env, CPCRED_RELEASE_BASE_URL: `${base}/${nextVersion}/`, SOURCE_DATE_EPOCH: epoch},
+        },
+      )
+      assert.equal(built.code, 0, built.stderr)
+      folders[nextVersion] = next
+      await copyFile(path.join(next, KREW_INDEX_MANIFEST), path.join(index, 'plugins', 'cpcred.yaml'))
+      await git(['commit', '-qam', `cpcred-${nextVersion}`], index)
+
+      // The upgrade: krew's, and the archive's line again with the new archive over a folder that
+      // holds a file the new version does not have.
+      await sh(upgrade!)
+      const stale = path.join(home2, '.local', 'lib', 'cpcred', 'lib', 'cpcred', 'dist', 'stale.js')
+      await writeFile(stale, '// from an older version\n')
+      await sh(archiveLine.replaceAll(version, nextVersion), next)
+      assert.ok(!existsSync(stale), 'the archive line left a file of the old version')
+
+      assert.equal(await versionOf(['kubectl', 'cpcred']), nextVersion)
+      assert.equal(await versionOf(['cpcred']), nextVersion)
+      assert.deepEqual(await readdir(path.join(home2, '.krew', 'store', 'cpcred')), [`v${nextVersion}`])
+      for (const release of [version, nextVersion])
+        assert.ok(served.includes(`/${release}/${archiveName(release, 'amd64')}`), served.join(' '))
+
+      // The hub chosen before, read after (from the config, not a flag).
+      for (const command of [['kubectl', 'cpcred'], ['cpcred']]) {
+        const hub = await withoutNode([...command, 'hub'], env2)
+        assert.equal(hub.code, 0, hub.stderr)
+        assert.match(hub.stdout + hub.stderr, /cpcred hub use/)
+        assert.match(hub.stdout + hub.stderr, new RegExp(hubContext))
+      }
+      // The credential cached before answers after, with the plugin now failing.
+      await writeFile(pluginScript, '#!/bin/sh\necho the plugin ran >&2\nexit 1\n', {mode: 0o755})
+      const after = await withoutNode(['kubectl', 'cpcred', ...credential], env2)
+      assert.equal(after.code, 0, after.stderr)
+      assert.equal(JSON.parse(after.stdout).status.token, token)
+      // The completion link, made before, follows krew's link to the new version.
+      const words = completionWords(
+        await withoutNode(['bash', '-c', 'kubectl __complete cpcred ""'], {
+          ...env2,
+          PATH: [path.join(home2, '.krew', 'bin'), ...toolDirs, '/usr/bin', '/bin'].join(path.delimiter),
+        }),
+      )
+      assert.ok(words.includes('list'), words.join(' '))
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+      await rm(work, {recursive: true, force: true})
+    }
   })
 
   it(

@@ -90,6 +90,13 @@ export async function ensureKubectl(
 
 const GO_ARCH: Partial<Record<string, LinuxArch>> = {x64: 'amd64', arm64: 'arm64'}
 
+/** Whether `ensureKubectl(arch)` has its binary already, or would build it (which needs Go). */
+export function kubectlCached(arch: LinuxArch): boolean {
+  const kubectl = recipes(KUBERNETES_VERSION).find((recipe) => recipe.name === 'kubectl')!
+  const native = process.platform === 'linux' && GO_ARCH[process.arch] === arch
+  return existsSync(binaryPath(native ? kubectl : {...kubectl, arch}))
+}
+
 /**
  * Returns the cached binaries for `kubernetesVersion`, building whichever is missing (each under a
  * lock of its own, so parallel callers build it once).
