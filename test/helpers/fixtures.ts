@@ -130,29 +130,40 @@ export const documentedProviderFile = path.join(repoRoot, 'docs', 'examples', 'p
 
 /**
  * A profile of the spoke offering only `token-request`, as docs/flow-token-request.md sets one up:
- * the exec extension names the hub ServiceAccount whose token the spoke accepts.
+ * its exec extension (`extension`) names the hub ServiceAccount whose token the spoke accepts, or
+ * none (in a pod, the pod's own).
  */
-export async function tokenRequestProfile(prefix: string): Promise<{namespace: string; username: string}> {
-  const {env, hub} = await testEnv()
-  const namespace = await createNamespace(hub, prefix)
-  await createServiceAccount(hub, namespace, 'deployer')
-  await applyProfile(hub, {
-    metadata: {name: 'target', namespace},
+export function tokenRequestProfileOf(
+  spoke: {server: string; caData: string},
+  metadata: {namespace: string; name: string; labels?: Record<string, string>},
+  extension: Record<string, string>,
+): ClusterProfile {
+  return {
+    metadata,
     spec: {clusterManager: {name: 'test-manager'}},
     status: {
       accessProviders: [
         {
           name: 'token-request',
           cluster: {
-            server: env.spoke.server,
-            'certificate-authority-data': env.spoke.caData,
-            extensions: [
-              {name: 'client.authentication.k8s.io/exec', extension: {serviceAccount: 'deployer', namespace}},
-            ],
+            server: spoke.server,
+            'certificate-authority-data': spoke.caData,
+            extensions: [{name: 'client.authentication.k8s.io/exec', extension}],
           },
         },
       ],
     },
-  })
+  }
+}
+
+/** A namespace with the ServiceAccount `deployer` and `tokenRequestProfileOf` it, named `target`. */
+export async function tokenRequestProfile(prefix: string): Promise<{namespace: string; username: string}> {
+  const {env, hub} = await testEnv()
+  const namespace = await createNamespace(hub, prefix)
+  await createServiceAccount(hub, namespace, 'deployer')
+  await applyProfile(
+    hub,
+    tokenRequestProfileOf(env.spoke, {namespace, name: 'target'}, {serviceAccount: 'deployer', namespace}),
+  )
   return {namespace, username: `hub:system:serviceaccount:${namespace}:deployer`}
 }

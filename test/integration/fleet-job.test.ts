@@ -38,6 +38,7 @@ import {
   renderedFleetJob as rendered,
 } from '../helpers/fleet-job.js'
 import {inPod, makePod, podsUnavailable} from '../helpers/pods.js'
+import {tokenRequestProfileOf} from '../helpers/fixtures.js'
 
 const FILE = 'fleet-job.yaml'
 const SHARDS = 3
@@ -89,27 +90,14 @@ describe('fleet jobs on Kubernetes: docs/examples/fleet-job.yaml', () => {
     )
     for (let index = 0; index < FLEET_SIZE; index++) {
       fleet.push(
-        await applyProfile(hub, {
-          metadata: {name: `member-${index}`, namespace},
-          spec: {clusterManager: {name: 'test-manager'}},
-          status: {
-            accessProviders: [
-              {
-                name: 'token-request',
-                cluster: {
-                  server: env.spoke.server,
-                  'certificate-authority-data': env.spoke.caData,
-                  extensions: [
-                    {
-                      name: 'client.authentication.k8s.io/exec',
-                      extension: {serviceAccount: SERVICE_ACCOUNT, namespace},
-                    },
-                  ],
-                },
-              },
-            ],
-          },
-        }),
+        await applyProfile(
+          hub,
+          tokenRequestProfileOf(
+            env.spoke,
+            {namespace, name: `member-${index}`},
+            {serviceAccount: SERVICE_ACCOUNT, namespace},
+          ),
+        ),
       )
     }
     hubKubeconfig = env.hub.kubeconfig

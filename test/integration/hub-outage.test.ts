@@ -29,7 +29,7 @@ import {
   tempDir,
   writeProviderFile,
 } from '../helpers/env.js'
-import {fakePlugin} from '../helpers/fixtures.js'
+import {fakePlugin, tokenRequestProfileOf} from '../helpers/fixtures.js'
 import {eventually, follow} from '../helpers/following.js'
 import {runOnTty} from '../helpers/tty.js'
 import {spawn} from 'node:child_process'
@@ -229,27 +229,14 @@ describe('a hub outage: --mode cpcred kubeconfigs and exec carry on within --pro
         },
       },
     ])
-    await applyProfile(hub, {
-      metadata: {name: 'built-in', namespace},
-      spec: {clusterManager: {name: 'test-manager'}},
-      status: {
-        accessProviders: [
-          {
-            name: 'token-request',
-            cluster: {
-              server: env.spoke.server,
-              'certificate-authority-data': env.spoke.caData,
-              extensions: [
-                {
-                  name: 'client.authentication.k8s.io/exec',
-                  extension: {serviceAccount: 'deployer', namespace},
-                },
-              ],
-            },
-          },
-        ],
-      },
-    })
+    await applyProfile(
+      hub,
+      tokenRequestProfileOf(
+        env.spoke,
+        {namespace, name: 'built-in'},
+        {serviceAccount: 'deployer', namespace},
+      ),
+    )
     const pluginKubeconfig = async (profile: string) => {
       const written = await run([
         'kubeconfig',

@@ -23,41 +23,14 @@ import {
   testEnv,
   writeProviderFile,
 } from '../helpers/env.js'
-import {KUBECTL_WHOAMI} from '../helpers/fixtures.js'
+import {KUBECTL_WHOAMI, tokenRequestProfileOf} from '../helpers/fixtures.js'
 import {waitForAccess} from '../helpers/hub-consumer.js'
 import {inPod, makePod, podsUnavailable, SERVICE_ACCOUNT_DIR, type Pod} from '../helpers/pods.js'
 
-const EXEC_EXTENSION = 'client.authentication.k8s.io/exec'
 const JWT = /eyJ[A-Za-z0-9_-]{10,}/
 
 const skip = await podsUnavailable()
 if (skip) console.log(`# in-cluster tests skipped: ${skip}`)
-
-/** A profile of the spoke reached through token-request, its exec extension naming no ServiceAccount. */
-function spokeProfile(
-  spoke: {server: string; caData: string},
-  namespace: string,
-  name: string,
-  labels: Record<string, string> = {},
-  extension: Record<string, string> = {},
-) {
-  return {
-    metadata: {name, namespace, labels},
-    spec: {clusterManager: {name: 'test-manager'}},
-    status: {
-      accessProviders: [
-        {
-          name: 'token-request',
-          cluster: {
-            server: spoke.server,
-            'certificate-authority-data': spoke.caData,
-            extensions: [{name: EXEC_EXTENSION, extension}],
-          },
-        },
-      ],
-    },
-  }
-}
 
 describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
   let namespace: string
@@ -82,7 +55,7 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
       name: POD_SA,
     })
     // The profile names no ServiceAccount: in a pod, token-request asks for the pod's own.
-    await applyProfile(hub, spokeProfile(env.spoke, namespace, 'spoke'))
+    await applyProfile(hub, tokenRequestProfileOf(env.spoke, {namespace, name: 'spoke'}, {}))
     providerFile = await writeProviderFile(await tempDir(), [
       {
         name: 'token-request',
@@ -277,15 +250,10 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
   it("a profile naming a ServiceAccount the pod may not mint tokens of: the hint speaks of the pod's ServiceAccount, not of kubeconfig contexts", async () => {
     const {env, hub} = await testEnv()
     await createServiceAccount(hub, namespace, 'not-granted')
-    const profile = spokeProfile(
+    const profile = tokenRequestProfileOf(
       env.spoke,
-      namespace,
-      'names-another',
-      {},
-      {
-        serviceAccount: 'not-granted',
-        namespace,
-      },
+      {namespace, name: 'names-another'},
+      {serviceAccount: 'not-granted', namespace},
     )
     await applyProfile(hub, profile)
     const result = await pod.run([
@@ -311,7 +279,7 @@ describe('cpcred in a pod of the hub (in-cluster config)', {skip}, () => {
     const {env, hub} = await testEnv()
     const names = Array.from({length: 7}, (_, index) => `job-${index}`)
     for (const name of names) {
-      await applyProfile(hub, spokeProfile(env.spoke, namespace, name, {fleet: 'job'}))
+      await applyProfile(hub, tokenRequestProfileOf(env.spoke, {namespace, name, labels: {fleet: 'job'}}, {}))
     }
     // The Job's pods run at once, each with its own completion index, as the Job controller starts them.
     const pods = await Promise.all(
