@@ -305,8 +305,7 @@ export class Hub implements HubPort {
       return new Map(list.items.map((ns) => [ns.metadata.name, ns.metadata.labels ?? {}]))
     } catch (error) {
       throw translateKubeError(error, 'list namespaces', this.describe(), {
-        ...this.podOptions(),
-        user: this.config.user,
+        ...this.userOptions(),
         forbiddenHint:
           'older hubs record clustersets as namespace labels, which --clusterset reads beside the clusterset.k8s.io property; ask the hub administrator for list on namespaces, or drop --clusterset',
       })
@@ -382,8 +381,7 @@ export class Hub implements HubPort {
       if (error instanceof KubeApiError && error.status === 404 && error.statusObject?.details?.name === name)
         return undefined
       throw translateKubeError(error, `get Secret ${namespace}/${name}`, this.describe(), {
-        ...this.podOptions(),
-        user: this.config.user,
+        ...this.userOptions(),
         ...hints,
       })
     }
@@ -411,21 +409,20 @@ export class Hub implements HubPort {
         error,
         `create a token for ServiceAccount ${namespace}/${serviceAccount}`,
         this.describe(),
-        {user: this.config.user, ...this.podOptions(), ...hints},
+        {...this.userOptions(), ...hints},
       )
     }
   }
 
-  /** In a pod, a 401 is about the mounted ServiceAccount token, never a login. */
-  private podOptions(): TranslateOptions {
-    return this.config.inCluster ? {rejectedHint: POD_TOKEN_REJECTED_HINT} : {}
+  /** Who failures name, and in a pod what a 401 means: the mounted ServiceAccount token, never a login. */
+  private userOptions(): TranslateOptions {
+    return {user: this.config.user, ...(this.config.inCluster ? {rejectedHint: POD_TOKEN_REJECTED_HINT} : {})}
   }
 
   /** Turns a failed request into a one-line error with the exit code of its kind. */
   translate(error: unknown, action: string, options: TranslateOptions = {}): CpcredError {
     return translateKubeError(error, action, this.describe(), {
-      ...this.podOptions(),
-      user: this.config.user,
+      ...this.userOptions(),
       notServed: PROFILE_API_NOT_SERVED,
       forbiddenHint: `ask the hub administrator for RBAC access to ${RESOURCE} (get, list), or use another --context`,
       unreachableHint: 'check that the hub is running and that --kubeconfig/--context select it',
