@@ -38,8 +38,10 @@ export async function loadProviders(
   }
   // `cpcred plugin …` in a provider file runs this cpcred, also where krew put only kubectl-cpcred
   // on PATH; when the first cpcred on PATH is this one, the command stays `cpcred`.
-  const [self] = cpcredCommand(process.argv[1], env)
-  return selectionRules.providersFrom(file, text, selection, process.cwd(), self)
+  // Worked out (a PATH search) only for a file that names cpcred, never for other plugins' runs.
+  let self: string | undefined
+  const selfCommand = () => (self ??= cpcredCommand(process.argv[1], env)[0]!)
+  return selectionRules.providersFrom(file, text, selection, process.cwd(), selfCommand)
 }
 
 /** For commands that must run a plugin: no providers at all is a usage error with the way out. */

@@ -13,6 +13,9 @@ import {parseAccessProviderFlag, type Provider} from './provider-file.js'
  */
 export const SELF_COMMAND_NAMES: readonly string[] = ['cpcred', 'kubectl-cpcred']
 
+/** The command this cpcred is run by, or a way to work it out when a provider first needs it. */
+export type SelfCommand = string | (() => string)
+
 /** Whether a provider's command names cpcred itself (a bare name of SELF_COMMAND_NAMES). */
 export function namesSelf(command: string): boolean {
   return SELF_COMMAND_NAMES.includes(command)
@@ -36,8 +39,8 @@ export function missingCommandHint(command: string, otherwise: string): string {
  * of the kubeconfig that holds it, so left relative it would name another file, or none. A name of
  * cpcred itself becomes `self`, the command this cpcred is run by, when given.
  */
-export function resolvePluginCommand(command: string, baseDir: string, self?: string): string {
-  if (self !== undefined && namesSelf(command)) return self
+export function resolvePluginCommand(command: string, baseDir: string, self?: SelfCommand): string {
+  if (self !== undefined && namesSelf(command)) return typeof self === 'string' ? self : self()
   return command.includes('/') && !path.isAbsolute(command) ? path.resolve(baseDir, command) : command
 }
 
@@ -54,7 +57,7 @@ export function resolveAccessProviderFlag(value: string, baseDir: string): strin
 }
 
 /** The providers with their commands resolved (see resolvePluginCommand). */
-export function withResolvedCommands(providers: Provider[], baseDir: string, self?: string): Provider[] {
+export function withResolvedCommands(providers: Provider[], baseDir: string, self?: SelfCommand): Provider[] {
   return providers.map((provider) => {
     const command = resolvePluginCommand(provider.execConfig.command, baseDir, self)
     if (command === provider.execConfig.command && !(self !== undefined && namesSelf(command)))

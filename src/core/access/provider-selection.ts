@@ -3,7 +3,7 @@
 // file entry of the same name. The rules only: adapters/providers.ts reads the file.
 import path from 'node:path'
 import {UsageError} from '../errors.js'
-import {withResolvedCommands} from './plugin-commands.js'
+import {withResolvedCommands, type SelfCommand} from './plugin-commands.js'
 import {mergeProviders, parseAccessProviderFlag, parseProviderFile, type Provider} from './provider-file.js'
 
 export interface ProviderSelection {
@@ -45,7 +45,7 @@ export function providersFrom(
   text: string | undefined,
   selection: ProviderSelection,
   cwd: string,
-  self?: string,
+  self?: SelfCommand,
 ): LoadedProviders {
   const fromFile = text === undefined ? {providers: [], warnings: []} : parseProviderFile(text, file)
   const fromFlags = (selection.accessProviders ?? []).map(parseAccessProviderFlag)
