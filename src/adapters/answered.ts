@@ -5,7 +5,7 @@
 import {defaultCredentialCacheDir} from './cache-dir.js'
 import {answerKey, findAnswer} from './credential-answers.js'
 import {outputSink} from './output-sink.js'
-import {printableLines} from '../core/text/printable.js'
+import {printableLines, warningLine} from '../core/text/printable.js'
 import type {Printer} from './printer.js'
 import type {ChildRunner, ForwardingSignals, RenewCredential, TempKubeconfigs} from '../usecases/ports.js'
 
@@ -46,7 +46,7 @@ export async function answeredExecPorts(): Promise<AnsweredExecPorts> {
     temp: tempKubeconfigs(),
     forwardingSignals: interrupts.forwardingSignals,
     renew: renewCredential,
-    warn: (message) => stderr.write(`warning: ${printableLines(message)}\n`),
+    warn: (message) => stderr.write(warningLine(printableLines(message))),
     ending: async () => ({printer: (await import('./printer.js')).processPrinter(), interrupts}),
   }
 }

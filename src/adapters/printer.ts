@@ -9,7 +9,7 @@ import {createRequire} from 'node:module'
 import type {ChalkInstance} from 'chalk'
 import {formatCells, type Cells, type CellStyle} from '../core/text/format.js'
 import {ASCII_GLYPHS, UNICODE_GLYPHS, unicodeTerminal, type Glyphs} from '../core/text/glyphs.js'
-import {MAX_PRINTABLE_LENGTH, printable, printableLines} from '../core/text/printable.js'
+import {MAX_PRINTABLE_LENGTH, printable, printableLines, warningLine} from '../core/text/printable.js'
 import {outputSink} from './output-sink.js'
 import {controllingTerminalAvailable} from './prompt-terminal.js'
 
@@ -159,7 +159,7 @@ export function printerFor(streams: PrinterStreams, env: NodeJS.ProcessEnv = {})
     cells: (cells, options = {}) =>
       write(options.stream ?? 'stdout', formatCells(cells, options.style, glyphs.ellipsis)),
     note: (text) => write('stderr', `${shown(text)}\n`),
-    warn: (text) => write('stderr', `warning: ${shown(text)}\n`),
+    warn: (text) => write('stderr', warningLine(shown(text))),
     error: (message, hint) => write('stderr', `error: ${shown(message)}\n${hint ? `${shown(hint)}\n` : ''}`),
     prefixed(stream, prefix, line, {printable: escape = false, paintPrefix = same, paintLine = same} = {}) {
       const shownPrefix = paintPrefix(printable(prefix, MAX_PRINTABLE_LENGTH, glyphs.ellipsis))

@@ -54,3 +54,11 @@ export function escapeChar(char: string): string {
   }
   return char
 }
+
+/**
+ * A warning as cpcred says it on stderr, as kubectl does (`warning: …`), of text already made
+ * printable: the printer and the answer path (which loads no printer) say it alike.
+ */
+export function warningLine(shown: string): string {
+  return `warning: ${shown}\n`
+}
