@@ -40,7 +40,7 @@ export async function loadProviders(
   // on PATH; when the first cpcred on PATH is this one, the command stays `cpcred`.
   // Worked out (a PATH search) only for a file that names cpcred, never for other plugins' runs.
   let self: string | undefined
-  const selfCommand = () => (self ??= cpcredCommand(process.argv[1], env)[0]!)
+  const selfCommand = () => (self ??= cpcredCommand(undefined, env)[0]!)
   return selectionRules.providersFrom(file, text, selection, process.cwd(), selfCommand)
 }
 

@@ -39,6 +39,16 @@ function realOrUndefined(file: string): string | undefined {
   }
 }
 
+/**
+ * How this process starts this very cpcred again as its own child (a credential renewal, a
+ * completion refresh, a completion target's kubeconfig): this Node and the script it runs, its
+ * links resolved. Node cannot run what a kubeconfig names (cpcredCommand): that may be a bare
+ * `cpcred` for PATH to find, or a shell launcher.
+ */
+export function selfInvocation(): [node: string, script: string] {
+  return [process.execPath, realpathSync(process.argv[1]!)]
+}
+
 /** The name the user typed cpcred by: `kubectl-cpcred` when kubectl runs it as its plugin. */
 export function invokedName(env: NodeJS.ProcessEnv = process.env): string {
   return path.basename(env[LAUNCHER_VARIABLE] || process.argv[1] || '')

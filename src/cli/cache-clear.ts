@@ -2,16 +2,15 @@
 // was removed (src/commands/cache/clear.ts gives it help text).
 import {HUB_FLAGS, hubSelection, PROVIDER_FLAGS} from './flags.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
-import {processWiring} from './wiring.js'
+import type {Wiring} from './wiring.js'
 import {cacheClearCommand} from '../usecases/cache-clear.js'
 
 export const CACHE_CLEAR_FLAGS = {...HUB_FLAGS, ...PROVIDER_FLAGS} as const satisfies FlagTable
 const CACHE_CLEAR_USAGE = usageLine('cache clear', '[PROFILE]')
 
-export async function runCacheClear(argv: string[]): Promise<void> {
+export async function runCacheClear(wiring: Wiring, argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(CACHE_CLEAR_FLAGS, argv, CACHE_CLEAR_USAGE)
   const profile = atMostOneOperand(positionals, CACHE_CLEAR_USAGE)
-  const wiring = processWiring()
   const {printer} = wiring
   const outcome = await cacheClearCommand(
     {

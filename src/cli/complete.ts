@@ -19,7 +19,7 @@ import {
 } from '../core/profiles/completion.js'
 import type {HubPort, HubSelection} from '../usecases/ports.js'
 import {COMPLETE_COMMAND} from './router.js'
-import type {Wiring} from './wiring.js'
+import {selfInvocation, type Wiring} from './wiring.js'
 
 /** An empty kubeconfig: the command completes its own words, and asks no cluster for names. */
 const NO_CLUSTER = '/dev/null'
@@ -110,12 +110,13 @@ async function profileNames(
     {
       lists,
       // Detached and unwaited: a stale list answers this keypress, and the next one gets the new.
-      startRefresh: () =>
-        spawn(
-          process.execPath,
-          [process.argv[1]!, COMPLETE_COMMAND, '--refresh', JSON.stringify(request.hub)],
-          {detached: true, stdio: 'ignore'},
-        ).unref(),
+      startRefresh: () => {
+        const [node, script] = selfInvocation()
+        spawn(node, [script, COMPLETE_COMMAND, '--refresh', JSON.stringify(request.hub)], {
+          detached: true,
+          stdio: 'ignore',
+        }).unref()
+      },
     },
     {hub},
   )

@@ -2,7 +2,7 @@
 // gives it help text).
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
 import {ALL_NAMESPACES_FLAG, DOCUMENT_OUTPUT_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from './flags.js'
-import {processWiring} from './wiring.js'
+import type {Wiring} from './wiring.js'
 
 export const DESCRIBE_FLAGS = {
   ...HUB_FLAGS,
@@ -17,14 +17,13 @@ export const DESCRIBE_FLAGS = {
 
 const DESCRIBE_USAGE = usageLine('describe', '[PROFILE]')
 
-export async function runDescribe(argv: string[]): Promise<void> {
+export async function runDescribe(wiring: Wiring, argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(DESCRIBE_FLAGS, argv, DESCRIBE_USAGE)
   const profile = atMostOneOperand(positionals, DESCRIBE_USAGE)
   const [{describeCommand}, {describeProfile, describeProfileData}] = await Promise.all([
     import('../usecases/describe-profile.js'),
     import('../core/describe/describe.js'),
   ])
-  const wiring = processWiring()
   const {printer} = wiring
   const {hub, providers} = await wiring.session(flags)
   const described = await describeCommand(

@@ -26,7 +26,7 @@ import {
   outputFlag,
 } from './flags.js'
 import {chosenShard} from './shard.js'
-import {processWiring, type Wiring} from './wiring.js'
+import type {Wiring} from './wiring.js'
 
 export const DOCTOR_FLAGS = {
   ...HUB_FLAGS,
@@ -48,11 +48,10 @@ export const DOCTOR_FLAGS = {
 
 const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')
 
-export async function runDoctor(argv: string[]): Promise<void> {
+export async function runDoctor(wiring: Wiring, argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(DOCTOR_FLAGS, argv, DOCTOR_USAGE)
   const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
   const can = flags.can === undefined ? undefined : parseAccessQuestion(flags.can)
-  const wiring = processWiring()
   const {printer} = wiring
   const report = await doctorCommand(await doctorPorts(wiring), {
     hub: hubSelection(flags),

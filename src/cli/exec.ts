@@ -1,7 +1,6 @@
 // `cpcred exec`: CI pipelines run it all day, and oclif alone takes about 100 ms to load, more than
 // kubectl needs for a whole `get`. So, like `credential`, its flag table is read by cli/flag-table.ts
 // (kubectl's grammar) and it runs from the bundled fast path; src/commands/exec.ts gives it help text.
-import {realpathSync} from 'node:fs'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import path from 'node:path'
 import type {ReportRequest} from '../usecases/exec-many.js'
@@ -24,7 +23,7 @@ import {
   VERBOSE_FLAG,
   outputFlag,
 } from './flags.js'
-import {processWiring, type Wiring} from './wiring.js'
+import {selfInvocation, wire, type Wiring} from './wiring.js'
 
 export const EXEC_USAGE = usageLine('exec', '[PROFILE...] -- COMMAND [ARGS...]')
 
@@ -125,9 +124,10 @@ export function ownArgs(argv: string[]): string[] {
   return separator === -1 ? argv : argv.slice(0, separator)
 }
 
-/** The router's entry (src/cli/router.ts): runs exec and exits with its code. */
+/** The router's entry (src/cli/router.ts), the exec bundle's composition root: runs exec and exits with its code. */
 export function run(argv: string[]): void {
-  void runToExit(() => runExec(processWiring(), argv.slice(1)))
+  const wiring = wire(process.env)
+  void runToExit(wiring, () => runExec(wiring, argv.slice(1)))
 }
 
 /** Runs exec; the exit code is the command's for one target, 0 or 1 for many. */
@@ -227,6 +227,6 @@ function renewCommand(flags: ExecFlags): (profile: string) => string[] {
   pass('plugin-timeout', `${flags['plugin-timeout']}ms`)
   pass('profile-max-age', `${flags['profile-max-age']}ms`)
   pass('profile-max-stale', `${flags['profile-max-stale']}ms`)
-  const self = [process.execPath, realpathSync(process.argv[1]!)]
+  const self = selfInvocation()
   return (profile) => [...self, 'credential', profile, ...args]
 }

@@ -6,11 +6,15 @@
 // of its own (dist/fast/exec.cjs), so the node modules it needs at start are not loaded here.
 import {COMPLETE_COMMAND, type CommandsOf} from './fast-path-commands.js'
 import {runToExit} from './run-to-exit.js'
-import {processWiring, type Wiring} from './wiring.js'
+import {wire, type Wiring} from './wiring.js'
 
-/** The router's entry (src/cli/router.ts): runs the command line and exits with its code. */
+/**
+ * The router's entry (src/cli/router.ts), this bundle's composition root: the wiring is built here,
+ * once, and handed to the command's front; the run exits with its code.
+ */
 export function run(argv: string[]): void {
-  void runToExit(() => runFastPath(argv))
+  const wiring = wire(process.env)
+  void runToExit(wiring, () => runFastPath(wiring, argv))
 }
 
 type Runner = (wiring: Wiring, args: string[]) => Promise<void>
@@ -18,16 +22,15 @@ type Runner = (wiring: Wiring, args: string[]) => Promise<void>
 /** Each command's code is loaded only when it runs (in the bundle, its module is initialised lazily). */
 const RUNNERS: Record<CommandsOf<'fast-path'>, Runner> = {
   credential: async (wiring, args) => (await import('./credential.js')).runCredential(wiring, args),
-  list: async (_, args) => (await import('./list.js')).runList(args),
-  ls: async (_, args) => (await import('./list.js')).runList(args),
-  plugin: async (wiring, [name = '', ...args]) =>
-    (await import('./plugins/run.js')).runBuiltinPlugin(name, args, wiring),
+  list: async (wiring, args) => (await import('./list.js')).runList(wiring, args),
+  ls: async (wiring, args) => (await import('./list.js')).runList(wiring, args),
+  plugin: async (wiring, args) => (await import('./plugins/run.js')).runBuiltinPlugin(wiring, args),
   [COMPLETE_COMMAND]: async (wiring, args) => (await import('./complete.js')).runComplete(wiring, args),
 }
 
-export async function runFastPath(argv: string[]): Promise<number> {
+export async function runFastPath(wiring: Wiring, argv: string[]): Promise<number> {
   // The router sends only the table's fast-path commands here.
   const [command, ...args] = argv as [CommandsOf<'fast-path'>, ...string[]]
-  await RUNNERS[command](processWiring(), args)
+  await RUNNERS[command](wiring, args)
   return 0
 }

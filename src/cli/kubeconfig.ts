@@ -13,7 +13,7 @@ import {
 import {kubeconfigRequest} from './kubeconfig-request.js'
 import {chosenShard} from './shard.js'
 import {isSelecting, placementInput, sayFolds, sayLeftOut} from './targets.js'
-import {processWiring} from './wiring.js'
+import type {Wiring} from './wiring.js'
 import type {Printer} from '../adapters/printer.js'
 import {ExitCode, QuietExit} from '../core/errors.js'
 import {parseProfileRef} from '../usecases/find-profiles.js'
@@ -49,10 +49,9 @@ export const KUBECONFIG_FLAGS = {
 
 const KUBECONFIG_USAGE = usageLine('kubeconfig', '[PROFILE...]')
 
-export async function runKubeconfig(argv: string[]): Promise<void> {
+export async function runKubeconfig(wiring: Wiring, argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(KUBECONFIG_FLAGS, argv, KUBECONFIG_USAGE)
   const placement = placementInput(flags, positionals.length)
-  const wiring = processWiring()
   const shard = chosenShard(flags.shard, isSelecting(flags), wiring.printer)
   const [{hub, providers}, files, preferences] = await Promise.all([
     wiring.session(flags),

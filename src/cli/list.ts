@@ -3,6 +3,7 @@
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {PAGE_SIZE} from '../usecases/list-profiles.js'
 import type {ListOutcome} from '../usecases/list.js'
+import type {Wiring} from './wiring.js'
 import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
 import {
   ALL_NAMESPACES_FLAG,
@@ -58,7 +59,7 @@ export const LIST_FLAGS = {
   ...PROVIDER_FLAGS,
 } as const satisfies FlagTable
 
-export async function runList(argv: string[]): Promise<void> {
+export async function runList(wiring: Wiring, argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(LIST_FLAGS, argv, LIST_USAGE)
   if (positionals.length > 0) {
     throw new UsageError(
@@ -66,14 +67,12 @@ export async function runList(argv: string[]): Promise<void> {
       'select with -n, -A and -l; to see one profile: cpcred describe NAME',
     )
   }
-  const [{processWiring}, {chosenShard}, {listPrinter}, {listCommand}, {placementInput, sayLeftOut}] =
-    await Promise.all([
-      import('./wiring.js'),
-      import('./shard.js'),
-      import('./list-output.js'),
-      import('../usecases/list.js'),
-      import('./targets.js'),
-    ])
+  const [{chosenShard}, {listPrinter}, {listCommand}, {placementInput, sayLeftOut}] = await Promise.all([
+    import('./shard.js'),
+    import('./list-output.js'),
+    import('../usecases/list.js'),
+    import('./targets.js'),
+  ])
   const {placement, placementKey} = placementInput(flags, 0)
   const byPlacement = placement !== undefined || placementKey !== undefined
   if (byPlacement && flags.watch) {
@@ -82,7 +81,6 @@ export async function runList(argv: string[]): Promise<void> {
       'list --placement without -w; to follow a fleet: cpcred list -l SELECTOR -w',
     )
   }
-  const wiring = processWiring()
   const {printer} = wiring
   const shard = chosenShard(flags.shard, true, printer)
   const {hub, providers} = await wiring.session(flags)

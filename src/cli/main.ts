@@ -6,7 +6,7 @@ import {fileURLToPath} from 'node:url'
 import type {Interfaces} from '@oclif/core'
 import type {CommandBundle} from './fast-path-commands.js'
 import {runToExit} from './run-to-exit.js'
-import {invokedName} from './wiring.js'
+import {invokedName, wire} from './wiring.js'
 import {VERSION_WORDS} from './version.js'
 
 /** What each bundle of dist/fast that runs a command line is built from, for bin/dev.mjs. */
@@ -27,7 +27,9 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<voi
     const where = (await import('./router.js')).route(argv)
     if (where !== 'oclif') return (await SOURCE_BUNDLES[where]()).run(argv)
   }
-  await runToExit(async () => {
+  // oclif's own failures (a word it cannot parse, an unknown command) end through this wiring; a
+  // command builds its own (FrontCommand) and ends through it.
+  await runToExit(wire(process.env), async () => {
     const {run: runCommand, flush, settings} = await import('@oclif/core')
     if (options.development) settings.debug = true
     await runCommand(argv, await loadOptions())

@@ -19,7 +19,7 @@ import {
 } from './flags.js'
 import {healthSkips, isSelecting, placementInput} from './targets.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
-import {processWiring, type Wiring} from './wiring.js'
+import type {Wiring} from './wiring.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {defaultMergeTarget} from '../usecases/write-kubeconfig.js'
 import {chosenShard} from './shard.js'
@@ -63,7 +63,7 @@ export const SYNC_FLAGS = {
 const SYNC_USAGE = usageLine('sync', '')
 
 /** `cpcred sync`: one pass, or --watch until interrupted. */
-export async function runSync(argv: string[]): Promise<void> {
+export async function runSync(wiring: Wiring, argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(SYNC_FLAGS, argv, SYNC_USAGE)
   if (positionals.length > 0) {
     throw new UsageError(
@@ -84,7 +84,6 @@ export async function runSync(argv: string[]): Promise<void> {
       'for a kubeconfig on stdout: cpcred kubeconfig -l SELECTOR (or --all)',
     )
   }
-  const wiring = processWiring()
   const {printer} = wiring
   const [{hub, providers}, files, preferences] = await Promise.all([
     wiring.session(flags),

@@ -9,7 +9,7 @@ import {
   hubSelection,
   PROVIDER_FLAGS,
 } from './flags.js'
-import {processWiring} from './wiring.js'
+import type {Wiring} from './wiring.js'
 import {renderSelf, whoamiCommand} from '../usecases/whoami.js'
 
 export const WHOAMI_FLAGS = {
@@ -23,10 +23,9 @@ export const WHOAMI_FLAGS = {
 
 const WHOAMI_USAGE = usageLine('whoami', '[PROFILE]')
 
-export async function runWhoami(argv: string[]): Promise<void> {
+export async function runWhoami(wiring: Wiring, argv: string[]): Promise<void> {
   const {flags, positionals} = parseFlags(WHOAMI_FLAGS, argv, WHOAMI_USAGE)
   const profile = atMostOneOperand(positionals, WHOAMI_USAGE)
-  const wiring = processWiring()
   const {printer} = wiring
   const providers = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
   const review = await whoamiCommand(

@@ -1,11 +1,10 @@
 // The one place where adapters are built and handed to use cases. A run builds it once, in its entry
-// point (processWiring), and every front end (the fast-path commands in src/cli and the oclif classes
-// in src/commands) gets the ports it needs from that one; no front end imports an adapter itself (the
-// layer rule in .dependency-cruiser.cjs).
+// point (wire), and hands it to the command's front, which takes the ports it needs from it; no
+// front end imports an adapter itself (the layer rule in .dependency-cruiser.cjs), and no module
+// keeps a wiring of its own.
 // Members import their adapter on first use, so a command loads only what it touches: `cpcred
 // credential` runs on every kubectl call and must not pay for the rest.
-import path from 'node:path'
-import {cpcredCommand, invokedName} from '../adapters/self-command.js'
+import {cpcredCommand, invokedName, selfInvocation} from '../adapters/self-command.js'
 import {isTerminal, processPrinter, type Printer} from '../adapters/printer.js'
 import type * as Picker from '../adapters/picker.js'
 import type {CompletionTargets} from '../adapters/completion-targets.js'
@@ -148,10 +147,16 @@ export interface Wiring {
   }>
 }
 
-/** How kubectl starts this very cpcred from a kubeconfig (--mode cpcred): see adapters/self-command.ts. */
-export {cpcredCommand, invokedName}
+/**
+ * This very cpcred: how kubectl starts it from a kubeconfig (--mode cpcred), the name it was typed
+ * by, and how this process starts it again as a child (adapters/self-command.ts).
+ */
+export {cpcredCommand, invokedName, selfInvocation}
 
-/** A wiring of its own for this environment; a run takes the one processWiring() built. */
+/**
+ * The wiring of one run in this environment. Each entry point builds it once (its composition root:
+ * the fast-path and exec bundles' `run`, the oclif commands' base class) and hands it down.
+ */
 export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   let printer: Printer | undefined
 
@@ -236,10 +241,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         import('../adapters/completion-targets.js'),
         import('../adapters/cache-dir.js'),
       ])
-      // This very cpcred, as this process runs it: what a kubeconfig names (cpcredCommand) may be a
-      // bare `cpcred` for PATH to find, which Node cannot run.
-      const self = [process.execPath, path.resolve(process.argv[1]!)]
-      return new CompletionTargets(cacheDir('completion', env), self, env)
+      return new CompletionTargets(cacheDir('completion', env), selfInvocation(), env)
     },
     async completionLists() {
       const [{CompletionCache}, {cacheDir}] = await Promise.all([
@@ -434,19 +436,4 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
   }
   return wiring
-}
-
-let built: Wiring | undefined
-
-/**
- * This run's wiring: built once, on the entry point's first call (the fast-path bundles' run, the
- * oclif commands' run), and the same for every front after it.
- */
-export function processWiring(): Wiring {
-  return (built ??= wire(process.env))
-}
-
-/** What every run needs when it fails: the printer and the signal it must die of (runToExit). */
-export function wireEnding(): Pick<Wiring, 'printer' | 'interrupts'> {
-  return processWiring()
 }

@@ -1,11 +1,10 @@
-import {Command} from '@oclif/core'
-import {CREDENTIAL_FLAGS, runCredential} from '../cli/credential.js'
-import {processWiring} from '../cli/wiring.js'
+import {FrontCommand} from '../cli/front-command.js'
+import {CREDENTIAL_FLAGS} from '../cli/credential.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 
-// kubectl normally reaches `cpcred credential` through bin/run.js's fast path, which never loads
-// oclif; this class gives it help text and runs the same code when oclif is already loaded.
-export default class Credential extends Command {
+// kubectl reaches `cpcred credential` through bin/run.js's fast path, which never loads oclif; this
+// class gives it help text (FrontCommand runs the same front should oclif ever be asked to).
+export default class Credential extends FrontCommand {
   static override summary =
     'Print an ExecCredential for a profile: cpcred as a kubectl exec credential plugin.'
   static override description = `Resolves the profile against your provider file, runs the matched plugin (or serves a cached, still-valid credential for exactly the same identity and target) and prints the ExecCredential on stdout, in the apiVersion kubectl asked for in KUBERNETES_EXEC_INFO (v1 when run by hand). This is what 'cpcred kubeconfig --mode cpcred' writes into kubeconfigs.
@@ -17,8 +16,4 @@ The plugin runs in a process group of its own: --plugin-timeout or a signal to c
   static override strict = false
   static override flags = oclifFlags(CREDENTIAL_FLAGS)
   static override examples = ['<%= config.bin %> credential fleet-prod/eu-west-1 --kubeconfig ~/.kube/hub -v']
-
-  async run(): Promise<void> {
-    await runCredential(processWiring(), this.argv)
-  }
 }

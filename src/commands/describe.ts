@@ -1,9 +1,9 @@
-import {Command} from '@oclif/core'
-import {DESCRIBE_FLAGS, runDescribe} from '../cli/describe.js'
+import {FrontCommand} from '../cli/front-command.js'
+import {DESCRIBE_FLAGS} from '../cli/describe.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {profileArg} from '../cli/profile-args.js'
 
-export default class Describe extends Command {
+export default class Describe extends FrontCommand {
   static override summary =
     'Show everything about one ClusterProfile and which plugin would reach its cluster.'
   static override examples = [
@@ -14,8 +14,4 @@ export default class Describe extends Command {
   static override args = {profile: profileArg}
   // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override flags = oclifFlags(DESCRIBE_FLAGS)
-
-  async run(): Promise<void> {
-    await runDescribe(this.argv)
-  }
 }

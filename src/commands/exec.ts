@@ -1,8 +1,8 @@
-import {Command} from '@oclif/core'
-import {EXEC_FLAGS, runExec} from '../cli/exec.js'
-import {processWiring} from '../cli/wiring.js'
+import {FrontCommand} from '../cli/front-command.js'
+import {EXEC_FLAGS} from '../cli/exec.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
-export default class Exec extends Command {
+
+export default class Exec extends FrontCommand {
   static override summary = 'Run a command against one or many target clusters with fresh credentials.'
   static override description = `The command runs with KUBECONFIG pointing at a private temporary kubeconfig for the target (removed however the command ends), plus CPCRED_PROFILE and CPCRED_NAMESPACE.
 
@@ -22,10 +22,4 @@ For CI (see docs/ci.md): --shard splits what -l/--all select across the CI syste
   ]
   static override strict = false
   static override flags = oclifFlags(EXEC_FLAGS)
-
-  // kubectl-style parsing happens in src/cli/exec.ts (the fast path, without oclif); bin/run.js
-  // only comes here for --help. The flags above are the same ones, for the help text.
-  async run(): Promise<void> {
-    this.exit(await runExec(processWiring(), this.argv))
-  }
 }

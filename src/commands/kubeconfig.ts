@@ -1,8 +1,8 @@
-import {Command} from '@oclif/core'
-import {KUBECONFIG_FLAGS, runKubeconfig} from '../cli/kubeconfig.js'
+import {FrontCommand} from '../cli/front-command.js'
+import {KUBECONFIG_FLAGS} from '../cli/kubeconfig.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 
-export default class Kubeconfig extends Command {
+export default class Kubeconfig extends FrontCommand {
   static override summary = 'Write a kubeconfig with one context per profile, using the matching exec plugin.'
   static override usage = 'kubeconfig [PROFILE...] [FLAGS]'
   static override description = `--mode plugin (default): each user runs the matched plugin directly, exactly as the upstream Cluster Inventory access library would; the hub is pinned in its env (KUBECONFIG, CPCRED_HUB_CONTEXT) for plugins that read it. --mode cpcred: each user runs 'cpcred credential', which re-reads the profile and uses the credential cache. A provider with a serviceAccountToken block always gets a 'cpcred credential' entry (said on stderr): only cpcred can hand its plugin the hub's token.
@@ -17,8 +17,4 @@ export default class Kubeconfig extends Command {
   static override strict = false
   static override args = {}
   static override flags = oclifFlags(KUBECONFIG_FLAGS)
-
-  async run(): Promise<void> {
-    await runKubeconfig(this.argv)
-  }
 }

@@ -1,8 +1,8 @@
-import {Command} from '@oclif/core'
+import {FrontCommand} from '../cli/front-command.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
-import {runSync, SYNC_FLAGS} from '../cli/sync.js'
+import {SYNC_FLAGS} from '../cli/sync.js'
 
-export default class Sync extends Command {
+export default class Sync extends FrontCommand {
   static override summary =
     'Keep a kubeconfig in step with the inventory: add, update and prune what cpcred wrote.'
   static override description = `Adds a context, cluster and user for every selected profile a provider of your provider file can reach, updates those whose profile changed (server, CA, extensions, provider), and prunes those whose profile is gone, no longer selected or no longer reachable.
@@ -19,8 +19,4 @@ The file is written once, atomically, under the same lock as 'cpcred kubeconfig 
   ]
   // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override flags = oclifFlags(SYNC_FLAGS)
-
-  async run(): Promise<void> {
-    await runSync(this.argv)
-  }
 }

@@ -1,9 +1,9 @@
-import {Command} from '@oclif/core'
+import {FrontCommand} from '../cli/front-command.js'
 import {oclifFlags} from '../cli/oclif-flags.js'
 import {profileArg} from '../cli/profile-args.js'
-import {runWhoami, WHOAMI_FLAGS} from '../cli/whoami.js'
+import {WHOAMI_FLAGS} from '../cli/whoami.js'
 
-export default class Whoami extends Command {
+export default class Whoami extends FrontCommand {
   static override summary =
     'Show who the credential for a profile makes you on its cluster (SelfSubjectReview).'
   static override examples = [
@@ -13,8 +13,4 @@ export default class Whoami extends Command {
   static override args = {profile: profileArg}
   // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override flags = oclifFlags(WHOAMI_FLAGS)
-
-  async run(): Promise<void> {
-    await runWhoami(this.argv)
-  }
 }

@@ -84,12 +84,31 @@ describe('one place for each concern', () => {
     )
   })
 
-  it('a run builds the wiring once: fronts take processWiring() or are handed it', () => {
-    const allowed = ['cli/wiring.ts']
+  it('only the entry points build a wiring; every front is handed it', () => {
+    const entries = [
+      'cli/wiring.ts',
+      'cli/fast-path.ts',
+      'cli/exec.ts',
+      'cli/main.ts',
+      'cli/front-command.ts',
+    ]
     assert.deepEqual(
-      found(/\bwire\(/, allowed),
+      found(/\bwire\(/, entries),
       [],
-      'use processWiring() (cli/wiring.ts), or take the wiring as an argument',
+      'take the wiring as an argument (the entry point builds it)',
+    )
+    assert.deepEqual(found(/processWiring|let built: Wiring/, []), [], 'no module keeps a wiring of its own')
+  })
+
+  it('only core/text/printable.ts spells the warning prefix', () => {
+    assert.deepEqual(found(/[`'"]warning: /, ['core/text/printable.ts']), [], 'use warningLine')
+  })
+
+  it('only adapters/self-command.ts works out how this process runs cpcred again', () => {
+    assert.deepEqual(
+      found(/process\.argv\[1\]/, ['adapters/self-command.ts']),
+      [],
+      'use selfInvocation or cpcredCommand (adapters/self-command.ts)',
     )
   })
 

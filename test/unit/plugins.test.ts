@@ -439,17 +439,17 @@ describe('runBuiltinPlugin', () => {
 
   it('names the plugin in its errors and keeps their exit code; fails before any hub call', async () => {
     const fake = io({KUBECONFIG: '/nonexistent/hub'})
-    const error = await rejected(runBuiltinPlugin('secretreader', [], fake))
+    const error = await rejected(runBuiltinPlugin(fake, ['secretreader']))
     assert.equal(error.exitCode, ExitCode.Usage)
     assert.match(error.message, /^secretreader: KUBERNETES_EXEC_INFO is not set/)
-    const range = await rejected(runBuiltinPlugin('token-request', ['--expiration-seconds', '60'], fake))
+    const range = await rejected(runBuiltinPlugin(fake, ['token-request', '--expiration-seconds', '60']))
     assert.match(range.message, /^token-request: --expiration-seconds 60 is out of range/)
     assert.deepEqual(fake.out, [], 'nothing on stdout')
     assert.equal(fake.hubsOpened, 0, 'no hub opened')
   })
 
   it('refuses an unknown plugin', async () => {
-    const error = await rejected(runBuiltinPlugin('aws', [], io({})))
+    const error = await rejected(runBuiltinPlugin(io({}), ['aws']))
     assert.equal(error.exitCode, ExitCode.Usage)
     assert.match(error.hint ?? '', /secretreader, token-request/)
   })

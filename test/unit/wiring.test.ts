@@ -1,11 +1,11 @@
-// The wiring as a run gets it: one per process, and ports that answer right from the start.
+// The wiring as a run gets it: one printer per run, and ports that answer right from the start.
 import assert from 'node:assert/strict'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {after, describe, it} from 'node:test'
 import {KubeApiError, KubeConnectionError} from '../../src/adapters/kube-client.js'
-import {processWiring, wire} from '../../src/cli/wiring.js'
+import {wire} from '../../src/cli/wiring.js'
 
 const HUB_KUBECONFIG = `apiVersion: v1
 kind: Config
@@ -27,9 +27,10 @@ describe('the wiring', () => {
     KUBECONFIG: kubeconfig,
   }
 
-  it('is built once per run: every front of the run gets the same one', () => {
-    assert.equal(processWiring(), processWiring())
-    assert.equal(processWiring().printer, processWiring().printer)
+  it('has one printer for the whole run: every port that prints shares it', () => {
+    const wiring = wire(env)
+    assert.equal(wiring.printer, wiring.printer)
+    assert.notEqual(wire(env).printer, wiring.printer, 'another run, another printer')
   })
 
   it('says whether the hub is down before any profile was read from it', async () => {

@@ -1,26 +1,33 @@
-// Runs one built-in plugin by name (bin/run.js and the oclif classes both come here).
+// Runs one built-in plugin by name (the fast path and the oclif classes both come here), and the one
+// table of the built-in plugins' fronts.
 import {CpcredError, isCpcredError, UsageError} from '../../core/errors.js'
 import type {PluginIo} from './common.js'
-import {BUILTIN_PLUGINS} from './names.js'
+import {BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinPlugin} from './names.js'
+
+/** A plugin's front: its words after `cpcred plugin NAME`, in the run's wiring. */
+type PluginFront = (io: PluginIo, argv: string[]) => Promise<void>
+
+/** Each built-in plugin's front, loaded only when it runs; names.ts names them for the router. */
+const PLUGIN_FRONTS: Record<BuiltinPlugin, () => Promise<PluginFront>> = {
+  secretreader: async () => (await import('./secretreader.js')).runSecretreader,
+  'token-request': async () => (await import('./token-request.js')).runTokenRequest,
+}
 
 /**
  * Runs one built-in plugin. Its errors name it: when kubectl runs it, its stderr is shown above kubectl's
  * own "getting credentials" error, and the plugin name is what tells the user where to look.
  */
-export async function runBuiltinPlugin(name: string, argv: string[], io: PluginIo): Promise<void> {
+export async function runBuiltinPlugin(io: PluginIo, [name = '', ...argv]: string[]): Promise<void> {
+  if (!isBuiltinPlugin(name)) {
+    throw new UsageError(
+      `unknown built-in plugin "${name}"`,
+      `built-in plugins: ${BUILTIN_PLUGINS.join(', ')}`,
+    )
+  }
   try {
-    if (name === 'secretreader') {
-      const {runSecretreader} = await import('./secretreader.js')
-      await runSecretreader(argv, io)
-    } else if (name === 'token-request') {
-      const {runTokenRequest} = await import('./token-request.js')
-      await runTokenRequest(argv, io)
-    } else {
-      throw new UsageError(
-        `unknown built-in plugin "${name}"`,
-        `built-in plugins: ${BUILTIN_PLUGINS.join(', ')}`,
-      )
-    }
+    await (
+      await PLUGIN_FRONTS[name]()
+    )(io, argv)
   } catch (error) {
     if (isCpcredError(error)) {
       const named = new CpcredError(`${name}: ${error.message}`, {

@@ -28,6 +28,6 @@ export function parseSecretreaderArgs(argv: string[]): SecretreaderOptions {
   }
 }
 
-export async function runSecretreader(argv: string[], io: PluginIo): Promise<void> {
+export async function runSecretreader(io: PluginIo, argv: string[]): Promise<void> {
   await answerWith(io, secretreaderCommand, parseSecretreaderArgs(argv))
 }

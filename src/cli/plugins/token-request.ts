@@ -51,6 +51,6 @@ export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
   }
 }
 
-export async function runTokenRequest(argv: string[], io: PluginIo): Promise<void> {
+export async function runTokenRequest(io: PluginIo, argv: string[]): Promise<void> {
   await answerWith(io, tokenRequestCommand, parseTokenRequestArgs(argv))
 }

@@ -1,11 +1,11 @@
-import {Args, Command, Flags} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
 import {runAutocomplete} from '../../cli/autocomplete.js'
-import {processWiring} from '../../cli/wiring.js'
+import {FrontCommand} from '../../cli/front-command.js'
 
 /** SHELL's values: the plugin's, and fish (src/cli/fish-completion.ts). */
 export const SHELLS = ['zsh', 'bash', 'fish', 'powershell']
 
-export default class Autocomplete extends Command {
+export default class Autocomplete extends FrontCommand {
   static override summary = 'Set up shell completion: print what to run for SHELL (default: your shell).'
   static override examples = [
     '<%= config.bin %> autocomplete',
@@ -23,11 +23,13 @@ export default class Autocomplete extends Command {
     }),
   }
 
-  async run(): Promise<void> {
+  override async run(): Promise<void> {
     const {args, flags} = await this.parse(Autocomplete)
-    await runAutocomplete(processWiring(), this.config, this.argv, {
-      shell: args.shell,
-      refreshOnly: flags['refresh-cache'],
-    })
+    await this.ending(() =>
+      runAutocomplete(this.wiring, this.config, this.argv, {
+        shell: args.shell,
+        refreshOnly: flags['refresh-cache'],
+      }),
+    )
   }
 }

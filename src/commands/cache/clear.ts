@@ -1,8 +1,9 @@
-import {Args, Command} from '@oclif/core'
-import {CACHE_CLEAR_FLAGS, runCacheClear} from '../../cli/cache-clear.js'
+import {Args} from '@oclif/core'
+import {FrontCommand} from '../../cli/front-command.js'
+import {CACHE_CLEAR_FLAGS} from '../../cli/cache-clear.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
 
-export default class CacheClear extends Command {
+export default class CacheClear extends FrontCommand {
   static override summary = 'Remove cached credentials: all of them, or the one a profile would use.'
   static override examples = [
     '<%= config.bin %> cache clear',
@@ -19,8 +20,4 @@ export default class CacheClear extends Command {
   }
   // The words are read by parseFlags (kubectl's grammar, as on the fast path); these are for help.
   static override flags = oclifFlags(CACHE_CLEAR_FLAGS)
-
-  async run(): Promise<void> {
-    await runCacheClear(this.argv)
-  }
 }

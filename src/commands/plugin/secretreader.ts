@@ -1,12 +1,10 @@
-import {Command} from '@oclif/core'
+import {FrontCommand} from '../../cli/front-command.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
-import {runBuiltinPlugin} from '../../cli/plugins/run.js'
-import {processWiring} from '../../cli/wiring.js'
 import {SECRETREADER_FLAGS} from '../../cli/plugins/secretreader.js'
 
-// kubectl reaches the plugin through bin/run.js's fast path, which never loads oclif; this class gives it
-// help text and runs the same code when oclif is already loaded.
-export default class PluginSecretreader extends Command {
+// kubectl reaches the plugin through bin/run.js's fast path, which never loads oclif; this class gives
+// it help text (FrontCommand runs the same front should oclif ever be asked to).
+export default class PluginSecretreader extends FrontCommand {
   static override summary =
     'Exec credential plugin: the token kept in hub Secret <namespace>/<clusterName> (upstream secretreader).'
   static override description = `Compatible with the Cluster Inventory API's secretreader plugin. Reads clusterName from spec.cluster.config of KUBERNETES_EXEC_INFO (the cluster's client.authentication.k8s.io/exec extension, so the provider needs provideClusterInfo: true), reads key "token" of Secret <namespace>/<clusterName> on the hub and prints an ExecCredential without expiry, in the apiVersion it was run with.
@@ -19,8 +17,4 @@ In a provider file: {"name": "secretreader", "execConfig": {"apiVersion": "clien
   static override examples = [
     `$ KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://eu-west-1.example:6443","config":{"clusterName":"eu-west-1"}}}}' <%= config.bin %> plugin secretreader -n fleet -v`,
   ]
-
-  async run(): Promise<void> {
-    await runBuiltinPlugin('secretreader', this.argv, processWiring())
-  }
 }

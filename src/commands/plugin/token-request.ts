@@ -1,7 +1,5 @@
-import {Command} from '@oclif/core'
+import {FrontCommand} from '../../cli/front-command.js'
 import {oclifFlags} from '../../cli/oclif-flags.js'
-import {runBuiltinPlugin} from '../../cli/plugins/run.js'
-import {processWiring} from '../../cli/wiring.js'
 import {
   DEFAULT_EXPIRATION_SECONDS,
   MAX_EXPIRATION_SECONDS,
@@ -9,9 +7,9 @@ import {
 } from '../../core/exec-credential/token-request.js'
 import {TOKEN_REQUEST_FLAGS} from '../../cli/plugins/token-request.js'
 
-// kubectl reaches the plugin through bin/run.js's fast path, which never loads oclif; this class gives it
-// help text and runs the same code when oclif is already loaded.
-export default class PluginTokenRequest extends Command {
+// kubectl reaches the plugin through bin/run.js's fast path, which never loads oclif; this class gives
+// it help text (FrontCommand runs the same front should oclif ever be asked to).
+export default class PluginTokenRequest extends FrontCommand {
   static override summary =
     "Exec credential plugin: a hub ServiceAccount token (TokenRequest API) for the target's URL."
   static override description = `Asks the hub's TokenRequest API for a token of a ServiceAccount and prints it as an ExecCredential with the expiry the hub gave it. The target must trust the hub's service-account issuer for that audience (AuthenticationConfiguration).
@@ -26,8 +24,4 @@ In a provider file: {"name": "token-request", "execConfig": {"apiVersion": "clie
   static override examples = [
     '<%= config.bin %> plugin token-request --service-account deployer -n ci --audience https://eu-west-1.example:6443 -v',
   ]
-
-  async run(): Promise<void> {
-    await runBuiltinPlugin('token-request', this.argv, processWiring())
-  }
 }
