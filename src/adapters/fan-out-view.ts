@@ -3,7 +3,6 @@
 // summary at the end.
 import type {ChalkInstance} from 'chalk'
 import {formatDuration} from '../core/duration.js'
-import {exportData, exportJsonLine} from '../core/text/export.js'
 import {causeLine, targetRecord, type TargetResult} from '../core/fleet/fan-out-report.js'
 import {kubectlTable} from '../core/text/format.js'
 import type {FanOutView, FanOutViewInput} from '../usecases/ports.js'
@@ -30,12 +29,13 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
   const paintPrefix = (profile: string) => (prefix: string) => chalk[colourOf.get(profile) ?? 'cyan'](prefix)
   const prefix = (profile: string) => `${profile.padEnd(width)} |`
   const progress = printer.statusShown ? new Progress(options.profiles.length, printer, now) : undefined
-  const data = options.format !== 'text'
+  const {presenter} = options
+  const data = presenter.records
   const recordOf = (result: TargetResult) => targetRecord(result, options.streams?.get(result.profile))
-  /** -o jsonl: the profiles whose record is out; the rest (never run) come at the end. */
+  /** A record as its target ends (-o jsonl, csv): the profiles whose record is out; the rest (never run) come at the end. */
   const streamed = new Set<string>()
-  const streamRecord = (result: TargetResult) => {
-    printer.data(exportJsonLine(recordOf(result)))
+  const streamRecord = (each: NonNullable<typeof presenter.each>, result: TargetResult) => {
+    printer.data(each(recordOf(result), streamed.size === 0))
     streamed.add(result.profile)
     options.streams?.take(result.profile)
   }
@@ -60,16 +60,17 @@ export function fanOutView(options: FanOutViewOptions): FanOutView {
         })
       }
       progress?.done(result)
-      if (options.format === 'jsonl') streamRecord(result)
+      if (presenter.each) streamRecord(presenter.each, result)
     },
     async finish(results, interrupted) {
       progress?.stop()
-      if (options.format === 'jsonl') {
-        for (const result of results) if (!streamed.has(result.profile)) streamRecord(result)
+      const {each, all} = presenter
+      if (each) {
+        for (const result of results) if (!streamed.has(result.profile)) streamRecord(each, result)
         return
       }
-      if (options.format !== 'text') {
-        printer.data(await exportData(results.map(recordOf), options.format))
+      if (all) {
+        printer.data(await all(results.map(recordOf)))
         return
       }
       if (results.length === 0) return

@@ -9,6 +9,11 @@ import {chosenShard} from './shard.js'
 import {foldTargets, isSelecting} from './targets.js'
 import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
+import {
+  FAN_OUT_FORMATS,
+  FAN_OUT_FORMATS_SUMMARY,
+  FAN_OUT_PRESENTERS,
+} from '../core/fleet/fan-out-presenters.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
   CREDENTIAL_RUN_FLAGS,
@@ -38,10 +43,7 @@ export const EXEC_FLAGS = {
     kind: 'boolean',
     summary: 'Stop starting targets after the first failure, and stop the running ones.',
   },
-  ...outputFlag(
-    ['text', 'json', 'yaml', 'jsonl'],
-    'What stdout carries for many targets: text (their output; a summary on stderr), json|yaml (a record per target with its stdout and stderr, at the end) or jsonl (a record per target as it ends).',
-  ),
+  ...outputFlag(FAN_OUT_FORMATS, FAN_OUT_FORMATS_SUMMARY),
   timeout: {
     kind: 'duration',
     summary:
@@ -189,7 +191,7 @@ export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
       fanOut: {
         parallel: flags.parallel,
         failFast: flags['fail-fast'],
-        format: flags.output,
+        presenter: FAN_OUT_PRESENTERS[flags.output],
         quiet: flags.quiet,
         outputDir: flags['output-dir'] === undefined ? undefined : path.resolve(flags['output-dir']),
         reports: options.reports,

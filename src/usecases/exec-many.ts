@@ -33,7 +33,8 @@ import {
 } from '../core/fleet/target-streams.js'
 import type {TargetRunInput, TargetRunPorts} from './exec-prepare.js'
 import {runTargets, type PoolOutcome, type TargetOutput} from './exec-pool.js'
-import type {ChildStdin, FanOutFormat, FanOutPorts, StdinCopies, TargetLog} from './ports.js'
+import type {FanOutPresenter} from '../core/fleet/fan-out-presenters.js'
+import type {ChildStdin, FanOutPorts, StdinCopies, TargetLog} from './ports.js'
 
 export type ReportKind = 'junit' | 'json'
 
@@ -47,7 +48,8 @@ export interface ReportRequest {
 export interface FanOutInput {
   parallel: number
   failFast: boolean
-  format: FanOutFormat
+  /** What -o makes of the records, and so what must be kept of each target's output. */
+  presenter: FanOutPresenter
   quiet: boolean
   /** --output-dir, absolute. */
   outputDir?: string
@@ -77,13 +79,14 @@ export async function execManyCommand(ports: ExecManyPorts, input: ExecManyInput
 
   // Each target's stdout and stderr apart, for its record (-o) and the JSON report. Held to the end
   // for -o json|yaml and the report, so capped lower than for -o jsonl, which lets go as each ends.
-  const held = input.format === 'json' || input.format === 'yaml' || input.reports.some(isJson)
-  const captureCap = held ? HELD_CAP_BYTES : input.format === 'jsonl' ? STREAMED_CAP_BYTES : undefined
+  const {capture} = input.presenter
+  const held = capture === 'held' || input.reports.some(isJson)
+  const captureCap = held ? HELD_CAP_BYTES : capture === 'streamed' ? STREAMED_CAP_BYTES : undefined
   const captured = new Map<string, TargetStreams>()
   const tails = new Map<string, OutputTail>()
   const view = await ports.view({
     profiles: profiles.map(profileKey),
-    format: input.format,
+    presenter: input.presenter,
     quiet: input.quiet,
     streams: {get: (key) => captured.get(key), take: (key) => void captured.delete(key)},
   })

@@ -176,7 +176,7 @@ export async function execCommand(ports: ExecPorts, input: ExecInput): Promise<E
 /** --report, --output-dir, --quiet or -o json|yaml|jsonl. */
 function isCiOutput(fanOut: FanOutInput): boolean {
   return (
-    fanOut.reports.length > 0 || fanOut.outputDir !== undefined || fanOut.quiet || fanOut.format !== 'text'
+    fanOut.reports.length > 0 || fanOut.outputDir !== undefined || fanOut.quiet || fanOut.presenter.records
   )
 }
 

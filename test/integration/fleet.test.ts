@@ -12,6 +12,7 @@ import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {applyProfile, cpcred, tempDir, testEnv} from '../helpers/env.js'
 import {pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {isAlive, waitForPids, waitGone} from '../helpers/processes.js'
+import {CSV_COLUMNS} from '../../src/core/fleet/fan-out-presenters.js'
 
 const FLEET_SIZE = 40
 const SHARDS = 4
@@ -324,6 +325,36 @@ describe('cpcred for CI at fleet scale', () => {
       assert.equal(read.status, 0, read.stderr)
       assert.equal(read.stdout.trim().split('\n').length, 10)
     })
+
+    it(
+      "-o csv: a header and a row per target, as a real CSV reader (Python's csv) reads them",
+      {skip},
+      async () => {
+        const result = await run([
+          'exec',
+          '-l',
+          'ten=yes',
+          '-o',
+          'csv',
+          '--parallel',
+          '3',
+          '--',
+          ...versionCommand,
+        ])
+        assert.equal(result.code, 0, result.stderr)
+        // Each row's stdout is kubectl's JSON of several lines, quoted as RFC 4180 has it.
+        const read = spawnSync(
+          'python3',
+          ['-c', 'import csv, json, sys; print(json.dumps(list(csv.DictReader(sys.stdin))))'],
+          {input: result.stdout, encoding: 'utf8'},
+        )
+        assert.equal(read.status, 0, read.stderr)
+        const rows = JSON.parse(read.stdout) as Array<Record<string, string>>
+        assert.deepEqual(Object.keys(rows[0]!), [...CSV_COLUMNS])
+        checkRecords(rows.map((row) => ({...row, stdoutTruncated: undefined})))
+        for (const row of rows) assert.equal(row.exitCode, '0')
+      },
+    )
 
     it('--report json: stdout and stderr apart for each target', {skip}, async () => {
       const file = path.join(await tempDir('cpcred-report-'), 'fleet.json')

@@ -3,6 +3,7 @@ import {describe, it} from 'node:test'
 import {fanOutView} from '../../src/adapters/fan-out-view.js'
 import {printerFor} from '../../src/adapters/printer.js'
 import type {TargetResult} from '../../src/core/fleet/fan-out-report.js'
+import {FAN_OUT_PRESENTERS, type FanOutFormat} from '../../src/core/fleet/fan-out-presenters.js'
 
 /** A plugin that failed with a message of several lines, as run-plugin.ts words it. */
 const pluginFailed: TargetResult = {
@@ -35,7 +36,7 @@ async function shown(quiet: boolean, results: TargetResult[]): Promise<{stdout: 
     profiles: results.map((result) => result.profile),
     printer,
     chalk: await printer.paint(),
-    format: 'text',
+    presenter: FAN_OUT_PRESENTERS.text,
     quiet,
   })
   results.forEach((result, index) => view.done(result, index + 1, results.length))
@@ -116,7 +117,7 @@ describe('fanOutView: the summary keeps the cause', () => {
       profiles: [stopped.profile],
       printer,
       chalk: await printer.paint(),
-      format: 'text',
+      presenter: FAN_OUT_PRESENTERS.text,
       quiet: false,
     })
     view.done(stopped, 1, 1)
@@ -125,7 +126,7 @@ describe('fanOutView: the summary keeps the cause', () => {
 })
 
 describe('fanOutView: records for a program', () => {
-  async function records(format: 'json' | 'yaml' | 'jsonl') {
+  async function records(format: FanOutFormat) {
     let stdout = ''
     let stderr = ''
     const printer = printerFor({
@@ -140,7 +141,7 @@ describe('fanOutView: records for a program', () => {
       profiles: [passed.profile, notFound.profile],
       printer,
       chalk: await printer.paint(),
-      format,
+      presenter: FAN_OUT_PRESENTERS[format],
       quiet: false,
       streams: {get: (key) => held.get(key), take: (key) => void held.delete(key)},
     })
@@ -182,6 +183,19 @@ describe('fanOutView: records for a program', () => {
     assert.equal(parsed[0].stderr, 'WARNING: skew\n')
     assert.deepEqual(JSON.parse(parsed[0].stdout), {clientVersion: {}})
     assert.match(stderr, /fleet\/c03 \| \{"clientVersion": \{\}\}/)
+  })
+
+  it('-o csv prints the header with the first row, each row as its target ends, quoted by RFC 4180', async () => {
+    const {stdout, afterFirst, held} = await records('csv')
+    assert.equal(
+      afterFirst,
+      'profile,outcome,exitCode,durationMs,signal,timedOut,error,hint,stdout,stderr\r\n' +
+        'fleet/c03,passed,0,80,,,,,"{""clientVersion"": {}}\n","WARNING: skew\n"\r\n',
+    )
+    assert.equal(held.size, 0)
+    const rest = stdout.slice(afterFirst.length)
+    assert.match(rest, /^fleet\/c02,error,/)
+    assert.ok(rest.endsWith(',,\r\n'), 'a target never run has empty stdout and stderr')
   })
 
   it('-o yaml carries the same record', async () => {

@@ -11,6 +11,7 @@ import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {execManyCommand, type ExecManyInput, type ExecManyPorts} from '../../src/usecases/exec-many.js'
 import type {ChildRequest, ChildResult, ForwardingSignals} from '../../src/usecases/ports.js'
 import {children, fanOutPorts, profile, targetRunInput, targetRunPorts} from './usecase-fakes.js'
+import {FAN_OUT_PRESENTERS} from '../../src/core/fleet/fan-out-presenters.js'
 
 /**
  * A run of many targets with fakes: `exit` decides each command's result (and may act as it runs);
@@ -44,7 +45,7 @@ function input(profiles: ClusterProfile[], overrides: Partial<ExecManyInput> = {
     ...targetRunInput(),
     parallel: 1,
     failFast: false,
-    format: 'text',
+    presenter: FAN_OUT_PRESENTERS.text,
     quiet: false,
     reports: [],
     stdin: 'none',

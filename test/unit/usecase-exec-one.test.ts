@@ -5,6 +5,7 @@ import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import {execCommand, type ExecInput, type ExecPorts} from '../../src/usecases/exec.js'
 import {runWithTerminal, TIMED_OUT_EXIT_CODE} from '../../src/usecases/exec-one.js'
 import type {ChildResult} from '../../src/usecases/ports.js'
+import {FAN_OUT_PRESENTERS} from '../../src/core/fleet/fan-out-presenters.js'
 import {
   answers,
   children,
@@ -29,7 +30,14 @@ const input: ExecInput = {
   oneNamed: 'fleet/eu',
   targets: {names: ['fleet/eu'], all: false, allNamespaces: false},
   alone: true,
-  fanOut: {parallel: 4, failFast: false, format: 'text', quiet: false, reports: [], stdin: 'none'},
+  fanOut: {
+    parallel: 4,
+    failFast: false,
+    presenter: FAN_OUT_PRESENTERS.text,
+    quiet: false,
+    reports: [],
+    stdin: 'none',
+  },
   command: ['kubectl', 'get', 'pods'],
   providers: {},
   noCache: false,

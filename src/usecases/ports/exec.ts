@@ -4,18 +4,16 @@
 import type {Writable} from 'node:stream'
 import type {CpcredError} from '../../core/errors.js'
 import type {TargetResult} from '../../core/fleet/fan-out-report.js'
+import type {FanOutPresenter} from '../../core/fleet/fan-out-presenters.js'
 import type {TargetStreams} from '../../core/fleet/target-streams.js'
 import type {TargetStdin} from './processes.js'
-
-/** exec's -o: a table on stderr, or records on stdout (all at the end, or one a line as each ends). */
-export type FanOutFormat = 'text' | 'json' | 'yaml' | 'jsonl'
 
 /** What the view of a run is opened with. */
 export interface FanOutViewInput {
   /** NAMESPACE/NAME of every target, in their order. */
   profiles: string[]
-  /** Not text: stdout carries the records, and the commands' stdout lines go to stderr. */
-  format: FanOutFormat
+  /** What -o makes of the records (core/fleet/fan-out-presenters.ts). */
+  presenter: FanOutPresenter
   /** --quiet: only the summary. */
   quiet: boolean
   /** A target's captured stdout and stderr, for its record; `take` lets go of it once printed. */
