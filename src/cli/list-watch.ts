@@ -1,36 +1,18 @@
-// `cpcred list --watch`: the listing, then each change, until SIGINT or SIGTERM end it cleanly.
+// `cpcred list --watch`: its use case (usecases/list-watch.ts) until SIGINT or SIGTERM end it cleanly.
 import type {HubPort} from '../usecases/ports.js'
-import type {Wiring} from './wiring.js'
-import type {ListProfilesInput, ListedProfiles} from '../usecases/list-profiles.js'
+import type {ListProfilesInput} from '../usecases/list-profiles.js'
 import {untilInterrupted} from './interrupt.js'
 import type {ListPrinter} from './list-output.js'
+import type {Wiring} from './wiring.js'
 
 export async function followUntilInterrupted(
   hub: HubPort,
   input: Omit<ListProfilesInput, 'onRestart'>,
   view: ListPrinter,
-  wiring: Pick<Wiring, 'printer' | 'interrupts'>,
+  wiring: Pick<Wiring, 'notices' | 'printer' | 'interrupts'>,
 ): Promise<void> {
-  const {printer} = wiring
-  const {followProfiles} = await import('../usecases/follow-profiles.js')
-  let listing: ListedProfiles | undefined
-  try {
-    await untilInterrupted(wiring, (signal) =>
-      followProfiles(
-        hub,
-        {...input, signal},
-        {
-          onList(first) {
-            listing = first
-            view.all(first)
-          },
-          onChange: (change) => view.change(change.profile, listing!),
-          onProblem: (message, retryInMs) =>
-            printer.warn(`${message}; retrying in ${(retryInMs / 1000).toFixed(1)}s`),
-        },
-      ),
-    )
-  } finally {
-    await hub.close()
-  }
+  const {listWatchCommand} = await import('../usecases/list-watch.js')
+  await untilInterrupted(wiring, (signal) =>
+    listWatchCommand({hub, notices: wiring.notices, view}, {...input, signal}),
+  )
 }
