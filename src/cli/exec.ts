@@ -6,7 +6,7 @@ import path from 'node:path'
 import type {ReportRequest} from '../usecases/exec-many.js'
 import {runToExit} from './run-to-exit.js'
 import {chosenShard} from './shard.js'
-import {foldTargets, isSelecting} from './targets.js'
+import {isSelecting} from './targets.js'
 import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {
@@ -165,7 +165,6 @@ export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
                 })
             : undefined
         },
-        fold: (profiles) => foldTargets(profiles, flags['no-dedupe'], printer),
         notices: wiring.notices,
       },
       fanOutPorts: () => wiring.fanOutPorts(),
@@ -186,6 +185,7 @@ export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
         placement: flags.placement,
         placementKey: flags['placement-key'],
         healthy: flags.healthy,
+        noDedupe: flags['no-dedupe'],
       },
       alone: options.names.length <= 1 && !selecting,
       fanOut: {

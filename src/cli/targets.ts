@@ -1,28 +1,10 @@
-// The targets of a fan-out (exec, kubeconfig): the selected profiles folded by member cluster
-// (core/fleet/member-fold.ts), warning of duplicates and saying what was folded.
+// What the fan-out commands' fronts share about their targets: the selection flags, and saying
+// what a use case folded by member cluster (core/fleet/member-fold.ts) or left out.
 import type {Printer} from '../adapters/printer.js'
-import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
-import {
-  describeFold,
-  duplicateWarnings,
-  foldSelection,
-  type FoldedSelection,
-  type MemberFold,
-} from '../core/fleet/member-fold.js'
+import {describeFold, type MemberFold} from '../core/fleet/member-fold.js'
 import type {SkippedProfile} from '../core/fleet/placement.js'
 import {isSelection} from '../usecases/find-profiles.js'
 import {checkPlacementSelection, type UnresolvedTarget} from '../usecases/select-placement.js'
-
-/** A warning per inventory with duplicates (also with --no-dedupe), and a note per fold. */
-export function foldTargets(
-  profiles: ClusterProfile[],
-  noDedupe: boolean,
-  printer: Pick<Printer, 'note' | 'warn'>,
-): FoldedSelection {
-  const folded = foldSelection(profiles, noDedupe)
-  sayFolds({duplicateWarnings: duplicateWarnings(folded.folds), folds: noDedupe ? [] : folded.folds}, printer)
-  return folded
-}
 
 /** The duplicates a selection had (warnings), then what was folded (notes). */
 export function sayFolds(

@@ -3,7 +3,7 @@
 // terminal with none of those, the user's pick; --healthy; those that stand for one member cluster
 // folded into one; at least --min-targets of them.
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
-import type {FoldedSelection} from '../core/fleet/member-fold.js'
+import {describeFold, duplicateWarnings, foldSelection} from '../core/fleet/member-fold.js'
 import {UsageError} from '../core/errors.js'
 import {checkMinTargets, noProfilesNote, type SelectionScope} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
@@ -17,12 +17,8 @@ export interface ExecTargetPorts {
   openHub(): Promise<TargetHub>
   /** The user picks on a terminal; absent without one. */
   pick?: (profiles: ClusterProfile[], message: string) => Promise<ClusterProfile[]>
-  /**
-   * Folds the profiles that stand for one member cluster into the oldest (unless --no-dedupe),
-   * saying so; when the oldest tie, none of them is a target and each comes back as skipped.
-   */
-  fold(profiles: ClusterProfile[]): Pick<FoldedSelection, 'targets' | 'skipped'>
-  notices: Pick<Notices, 'note'>
+  /** A warning per inventory with duplicates, a note per fold and for a selection that matched none. */
+  notices: Pick<Notices, 'note' | 'warn'>
 }
 
 export interface ExecTargetInput {
@@ -39,6 +35,8 @@ export interface ExecTargetInput {
   placementKey?: string
   /** --healthy: only profiles whose ControlPlaneHealthy is True; the others are skipped. */
   healthy?: boolean
+  /** --no-dedupe: profiles that stand for one member cluster stay separate targets (still warned of). */
+  noDedupe?: boolean
 }
 
 /**
@@ -59,7 +57,11 @@ export async function selectExecTargets(
   let selection: FleetSelection
   try {
     const chosen = await chooseTargets(ports, hub, input, scope)
-    const {targets, skipped} = ports.fold(chosen.profiles)
+    // Those that stand for one member cluster fold into the oldest; when the oldest tie, none of
+    // them is a target and each is skipped.
+    const {targets, skipped, folds} = foldSelection(chosen.profiles, input.noDedupe ?? false)
+    for (const warning of duplicateWarnings(folds)) ports.notices.warn(warning)
+    if (!input.noDedupe) for (const fold of folds) ports.notices.note(describeFold(fold))
     selection = {...chosen, profiles: targets, skipped: [...chosen.skipped, ...skipped]}
   } finally {
     await hub.close()

@@ -91,7 +91,6 @@ function world(
       openHub: async () =>
         options.targets ? targetHub(options.targets).hub : assert.fail('one named target is not selected'),
       pick: async (profiles) => profiles,
-      fold: (profiles) => ({targets: profiles, skipped: []}),
       notices: told.notices,
     },
     fanOutPorts: async () => fanOut.ports,

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {CpcredError, UsageError} from '../../src/core/errors.js'
 import {MEMBER_ID_LABEL, type ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
-import {foldSelection} from '../../src/core/fleet/member-fold.js'
 import {
   selectExecTargets,
   type ExecTargetInput,
@@ -42,17 +41,8 @@ function world(
 ) {
   const hub = targetHub(profiles, decisions, forbidden)
   const told = notices()
-  const folded: string[][] = []
-  const ports: ExecTargetPorts = {
-    openHub: async () => hub.hub,
-    pick,
-    fold: (found) => {
-      folded.push(found.map((p) => p.metadata.name))
-      return {targets: found, skipped: []}
-    },
-    notices: told.notices,
-  }
-  return {ports, hub, told, folded}
+  const ports: ExecTargetPorts = {openHub: async () => hub.hub, pick, notices: told.notices}
+  return {ports, hub, told}
 }
 
 describe('selectExecTargets: failures first', () => {
@@ -88,7 +78,6 @@ describe('selectExecTargets', () => {
       found.map((p) => p.metadata.name),
       ['a', 'b'],
     )
-    assert.deepEqual(w.folded, [['a', 'b']])
     const {profiles: named} = await selectExecTargets(w.ports, {...none, names: ['fleet/b']})
     assert.deepEqual(
       named.map((p) => p.metadata.name),
@@ -172,7 +161,33 @@ describe('selectExecTargets: placements and health', () => {
       [['fleet/gone', 1]],
     )
     assert.match(chosen.unresolved[0]!.error, /not found \(referenced by PlacementDecision fleet\/web-0\)/)
-    assert.deepEqual(w.folded, [['b', 'a', 'c']])
+  })
+
+  it('folds the profiles of one member cluster into the oldest, says so, and keeps them apart with --no-dedupe', async () => {
+    const member = (name: string, created: string) => {
+      const p = profile(name)
+      p.metadata.labels = {[MEMBER_ID_LABEL]: 'eu-1'}
+      p.metadata.creationTimestamp = created
+      return p
+    }
+    const profiles = [
+      member('new', '2026-11-20T10:00:00Z'),
+      member('old', '2026-11-19T10:00:00Z'),
+      profile('solo'),
+    ]
+    const folded = world(profiles)
+    const chosen = await selectExecTargets(folded.ports, {...none, all: true})
+    assert.deepEqual(chosen.profiles.map((p) => p.metadata.name).sort(), ['old', 'solo'])
+    assert.equal(folded.told.said.warnings.length, 1)
+    assert.match(folded.told.said.warnings[0]!, /eu-1/)
+    assert.equal(folded.told.said.notes.length, 1)
+    assert.match(folded.told.said.notes[0]!, /fleet\/old/)
+
+    const apart = world(profiles)
+    const all = await selectExecTargets(apart.ports, {...none, all: true, noDedupe: true})
+    assert.deepEqual(all.profiles.map((p) => p.metadata.name).sort(), ['new', 'old', 'solo'])
+    assert.equal(apart.told.said.warnings.length, 1, 'duplicates are warned of with --no-dedupe too')
+    assert.deepEqual(apart.told.said.notes, [])
   })
 
   it('selects by placement-key, and reports a reference it may not read with the reason', async () => {
@@ -229,7 +244,6 @@ describe('selectExecTargets: placements and health', () => {
       member('z', '2026-11-19T10:00:00Z', 'False'),
       healthy('solo', 'True'),
     ])
-    w.ports.fold = (found) => foldSelection(found, false)
     const chosen = await selectExecTargets(w.ports, {...none, all: true, healthy: true})
     assert.deepEqual(
       chosen.profiles.map((p) => p.metadata.name),
