@@ -1,7 +1,8 @@
 // What `cpcred kubeconfig` and `cpcred sync` both need to render entries: the hub, how users run the
 // plugin, and the names (the consumer's providers are asked for apart: none is a usage error).
 import type {HubPort} from '../usecases/ports.js'
-import {cpcredCommand, type SessionProviders} from './wiring.js'
+import {cpcredCommand} from './wiring.js'
+import type {ProvidersRead} from '../usecases/ports.js'
 import {resolveAccessProviderFlag} from '../core/access/plugin-commands.js'
 import type {KubeconfigWrite} from '../usecases/write-kubeconfig.js'
 import type {FlagValues} from './flag-table.js'
@@ -16,7 +17,7 @@ export function kubeconfigRequest(
     'as-group'?: string[]
   },
   hub: HubPort,
-  loaded: Pick<SessionProviders, 'file'>,
+  loaded: Pick<ProvidersRead, 'file'>,
 ): Omit<KubeconfigWrite, 'profiles' | 'providers'> {
   return {
     hub: hub.pin(),

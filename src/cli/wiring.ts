@@ -11,8 +11,6 @@ import type {CompletionTargets} from '../adapters/completion-targets.js'
 import type {BuildInfo} from '../adapters/build-info.js'
 import * as interrupts from '../adapters/interrupts.js'
 import type * as Heap from '../adapters/heap.js'
-import type {LoadedProviders} from '../adapters/providers.js'
-import type {Provider} from '../core/access/provider-file.js'
 import type {ProviderSelection} from '../core/access/provider-selection.js'
 import type {DoctorPorts} from '../usecases/doctor.js'
 import type {RecentProfilePorts} from '../usecases/recent-profile.js'
@@ -38,6 +36,7 @@ import type {
   Notices,
   PluginProcessRunner,
   ProviderSource,
+  ProvidersRead,
   RenewCredential,
   SessionHub,
   TargetPort,
@@ -52,13 +51,10 @@ export interface SessionFlags extends HubFlagValues {
   'access-provider'?: string[]
 }
 
-/** The consumer's providers as read, and the usage error that says where to declare one when there is none. */
-export type SessionProviders = LoadedProviders & {required(): Provider[]}
-
 /** The hub and the consumer's providers, read side by side. */
 export interface Session {
   hub: HubPort
-  providers: SessionProviders
+  providers: ProvidersRead
 }
 
 export interface Wiring {
@@ -208,13 +204,15 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       pluginStderr: (text) => wiring.printer.text(text, 'stderr'),
     },
     async session(flags) {
-      const {loadProviders, requireProviders} = await import('../adapters/providers.js')
-      const [hub, loaded] = await Promise.all([
+      const [hub, providers] = await Promise.all([
         wiring.openHub(hubSelection(flags)),
-        loadProviders({providerFile: flags['provider-file'], accessProviders: flags['access-provider']}, env),
+        wiring.providers.load({
+          providerFile: flags['provider-file'],
+          accessProviders: flags['access-provider'],
+        }),
       ])
-      for (const warning of loaded.warnings) wiring.printer.warn(warning)
-      return {hub, providers: {...loaded, required: () => requireProviders(loaded, env)}}
+      for (const warning of providers.warnings) wiring.printer.warn(warning)
+      return {hub, providers}
     },
     async kubeconfigFiles() {
       return (await import('../adapters/kubeconfig-files.js')).kubeconfigFiles
@@ -280,9 +278,8 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     },
     target,
     async doctorPorts() {
-      const [{doctorProbes}, {loadProviders}, {pluginRunner}, kubectl] = await Promise.all([
+      const [{doctorProbes}, {pluginRunner}, kubectl] = await Promise.all([
         import('../adapters/doctor-probes.js'),
-        import('../adapters/providers.js'),
         import('../adapters/process.js'),
         wiring.kubectlPreferences(),
       ])
@@ -301,7 +298,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         },
         target,
         probes: doctorProbes(),
-        loadProviders: (selection) => loadProviders(selection, env),
+        loadProviders: (selection) => wiring.providers.load(selection),
         runner: pluginRunner,
         now: () => new Date(),
         env,
@@ -355,14 +352,11 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       }
     },
     providers: {
+      // The one loader of the providers: sessions, the credential pipeline and doctor read through it.
       async load(selection) {
         const {loadProviders, requireProviders} = await import('../adapters/providers.js')
         const loaded = await loadProviders(selection, env)
-        return {
-          warnings: loaded.warnings,
-          providers: loaded.providers,
-          required: () => requireProviders(loaded, env),
-        }
+        return {...loaded, required: () => requireProviders(loaded, env)}
       },
     },
     plugins: {

@@ -43,7 +43,7 @@ import type {
   FederationPorts,
   HubConfig,
   HubPort,
-  LoadedProviderFile,
+  ProvidersRead,
   TargetPort,
 } from './ports.js'
 import {describeFederation, Federation} from './federated-token.js'
@@ -83,7 +83,7 @@ export interface ProfileCheckInput {
 export interface CheckedHub {
   config?: HubConfig
   hub?: HubPort
-  providers?: LoadedProviderFile
+  providers?: ProvidersRead
 }
 
 /** One profile: named on the command line (ref), or one of a fleet already read (profile). */

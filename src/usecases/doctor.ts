@@ -40,7 +40,7 @@ import type {
   HubConnector,
   HubPort,
   HubSelection,
-  LoadedProviderFile,
+  ProvidersRead,
   ProviderSelection,
 } from './ports.js'
 import {parseProfileRef, selectFleet, type ProfileRef} from './find-profiles.js'
@@ -82,7 +82,7 @@ export interface DoctorPorts extends ProfileCheckPorts {
   hub: HubConnector
   /** The layers that choose the hub and what each says (core/kubeconfig/hub-choice.ts sourceChain). */
   hubChain?(selection: HubSelection): Promise<string[]>
-  loadProviders(selection: ProviderSelection): Promise<LoadedProviderFile>
+  loadProviders(selection: ProviderSelection): Promise<ProvidersRead>
 }
 
 /** How many profiles of a fleet are checked at once. */
@@ -162,7 +162,7 @@ async function outageFallback(
 interface HubState {
   config?: HubConfig
   hub?: HubPort
-  providers?: LoadedProviderFile
+  providers?: ProvidersRead
   /** The fleet's profiles (-A, -l, --all). */
   selected?: ClusterProfile[]
   probe?: ServerProbe

@@ -134,7 +134,12 @@ function deps(hub: HubPort, overrides: Partial<DoctorPorts> = {}): DoctorPorts {
       cacheFiles: async (key) => ({dir: '/cache', file: `/cache/${key}`}),
       lastSnapshot: async () => undefined,
     },
-    loadProviders: async () => ({source: '/home/me/providers.json', providers: [provider], warnings: []}),
+    loadProviders: async () => ({
+      source: '/home/me/providers.json',
+      providers: [provider],
+      warnings: [],
+      required: () => [provider],
+    }),
     runner: {
       run: async () => ({
         exitCode: 0,

@@ -115,6 +115,7 @@ describe('exec on one target: failures first', () => {
     const w = world({targets: []})
     w.ports.providers = {
       load: async () => ({
+        source: 'no provider file',
         warnings: [],
         providers: [],
         required: () => assert.fail('providers were required before the targets were known'),

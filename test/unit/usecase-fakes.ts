@@ -57,7 +57,12 @@ export function providerSource(warnings: string[] = [], providers = [provider()]
   const source: ProviderSource = {
     async load(selection) {
       loads.push(selection)
-      return {warnings, providers, required: () => providers}
+      return {
+        source: '/home/me/.config/cpcred/providers.json',
+        warnings,
+        providers,
+        required: () => providers,
+      }
     },
   }
   return {source, loads}

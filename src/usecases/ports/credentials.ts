@@ -9,7 +9,7 @@ import type {ClusterProfile} from '../../core/profiles/cluster-profile.js'
 import type {HubPin} from '../../core/profiles/hub-pin.js'
 import type {LifetimeRule} from '../../core/exec-credential/cache.js'
 import type {Chooser, ProfileFinder} from './profiles.js'
-import type {ProviderSelection} from '../../core/access/provider-selection.js'
+import type {LoadedProviders, ProviderSelection} from '../../core/access/provider-selection.js'
 
 /** Who reads the hub (every cache key carries it), how plugins find it, and its namespace. */
 export interface HubIdentity {
@@ -61,10 +61,12 @@ export interface ProfileSnapshotStore {
 export type {ProviderSelection}
 
 /** The consumer's providers as read, with what is wrong in them said as warnings. */
-export interface ProvidersRead {
-  warnings: string[]
-  /** The providers read, none when there is no provider file (selecting targets needs no more). */
-  providers: Provider[]
+/**
+ * The consumer's providers as read: the one shape every command gets them in (the provider file and
+ * --access-provider merged, where they came from, the file's warnings). `providers` is empty when
+ * there is no provider file (selecting targets needs no more).
+ */
+export interface ProvidersRead extends LoadedProviders {
   /** The providers; throws the usage error that says where to declare one when there is none. */
   required(): Provider[]
 }

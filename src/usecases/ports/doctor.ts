@@ -1,18 +1,11 @@
 // The ports only doctor needs: the provider file as it reads it, and where it looks without changing
 // anything (servers, executables, the credential cache, the profile snapshots).
-import type {Provider} from '../../core/access/provider-file.js'
 import type {CacheFiles} from '../../core/doctor/cache.js'
 import type {ExecutableLookup} from '../../core/doctor/plugin.js'
 import type {ServerProbe} from '../../core/doctor/server-tls.js'
 import type {Endpoint} from './hub.js'
 
 /** The consumer's provider file, as doctor reads it. */
-export interface LoadedProviderFile {
-  source: string
-  providers: Provider[]
-  warnings: string[]
-}
-
 /** Where doctor looks, without changing anything. */
 export interface DoctorProbes {
   /** TCP, TLS and an anonymous GET /version (no credential is sent). */
