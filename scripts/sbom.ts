@@ -184,7 +184,11 @@ function stableCdx(document: Record<string, unknown>, subject: SbomSubject, epoc
   metadata.timestamp = new Date(epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
   for (const tool of metadata.tools?.components ?? [])
     if (tool.name === 'syft') tool.version = SYFT_TOOL.slice('syft-'.length)
-  return document
+  // A scanned folder's id comes from its (temporary) path: one from the artifact instead, everywhere.
+  const root = (metadata as {component?: {'bom-ref'?: string}}).component?.['bom-ref']
+  if (!root) return document
+  const stable = createHash('sha256').update(`${subject.name}:${subject.digest}`).digest('hex').slice(0, 16)
+  return JSON.parse(JSON.stringify(document).replaceAll(JSON.stringify(root), JSON.stringify(stable)))
 }
 
 /** A file's sha256, hex. */
