@@ -30,6 +30,7 @@ import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
 import {ensureKubectl, type LinuxArch} from '../test/testenv/binaries.js'
 import {ARCHIVE_TOOLS, assertTools, IMAGE_TOOLS} from './release-tools.js'
+import {DPKG_STATUS_HOOK, keepDpkgStatus} from './sbom.js'
 
 const execFile = promisify(execFileCallback)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -51,8 +52,10 @@ const NODE_PACKAGES: Record<LinuxArch, {name: string; integrity: string}> = {
       'sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==',
   },
 }
-const DEBIAN_SUITE = 'bookworm'
+export const DEBIAN_SUITE = 'bookworm'
 const DEBIAN_PACKAGES = ['libc6', 'libstdc++6', 'libgcc-s1', 'ca-certificates']
+/** The packages whose files the pruned base keeps (gcc-12-base: the libgcc and libstdc++ licenses). */
+const KEPT_DEBIAN_PACKAGES = [...DEBIAN_PACKAGES, 'gcc-12-base']
 const TRIPLETS: Record<LinuxArch, string> = {amd64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu'}
 /** What node needs from libc6 (and name lookups); everything else in the packages is left out. */
 const LIBC_FILES = /^(ld-linux.*|lib(c|m|dl|pthread|rt|resolv|nss_files|nss_dns)\.so\.\d|libgcc_s\.so\.1)$/
@@ -229,6 +232,8 @@ async function baseTree(
         '--format=tar',
         `--architectures=${arch}`,
         `--include=${DEBIAN_PACKAGES.join(',')}`,
+        // extract leaves dpkg's status empty: the packages' own control fields, for the image's SBOM.
+        `--extract-hook=${DPKG_STATUS_HOOK}`,
         DEBIAN_SUITE,
         `${tarball}.partial`,
       ],
@@ -250,6 +255,8 @@ async function baseTree(
   for (const rel of ['lib64', 'lib']) if (existsSync(path.join(dir, rel))) await libs(rel, /^ld-linux/)
   // The licenses of what is kept (libgcc-s1's and libstdc++6's doc directories link to gcc-12-base's).
   for (const pkg of ['libc6', 'gcc-12-base', 'ca-certificates']) keep.push(`usr/share/doc/${pkg}/copyright`)
+  // Which Debian packages (and versions) those files are, for scanners (scripts/sbom.ts).
+  keep.push(...(await keepDpkgStatus(dir, KEPT_DEBIAN_PACKAGES, DEBIAN_SUITE)))
 
   // What update-ca-certificates would make (extract runs no maintainer script).
   const mozilla = path.join(dir, 'usr/share/ca-certificates/mozilla')

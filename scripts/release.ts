@@ -18,7 +18,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import YAML from 'yaml'
-import {buildImage, keepManifest} from './release-image.js'
+import {buildImage, DEBIAN_SUITE, IMAGE_ARCHES, keepManifest} from './release-image.js'
+import {releaseKey, signRelease, type SigningKey} from './release-sign.js'
 import {ARCHIVE_TOOLS, assertTools, IMAGE_TOOLS, type Requirement} from './release-tools.js'
 import {buildStamp} from './stamp.js'
 
@@ -322,8 +323,25 @@ export interface BuildOptions {
   log?: (line: string) => void
 }
 
-export function buildRelease(options: BuildOptions = {}): Promise<Release> {
-  return build(steps, Object.keys(NODE_DISTS) as Arch[], options, [ARCHIVE_TOOLS, IMAGE_TOOLS])
+export async function buildRelease(
+  options: BuildOptions & {key?: SigningKey | 'test'} = {},
+): Promise<Release> {
+  const release = await build(steps, Object.keys(NODE_DISTS) as Arch[], options, [ARCHIVE_TOOLS, IMAGE_TOOLS])
+  // The SBOMs (into SHA256SUMS), the provenance and, with a key, the signatures: scripts/release-sign.ts.
+  await signRelease(release, {
+    checksumsFile: CHECKSUMS,
+    checksums: () => checksums(release),
+    tarball: tarballName(release.version),
+    archives: release.archs.map((arch) => archiveName(release.version, arch)),
+    image: {layout: IMAGE_LAYOUT, index: IMAGE_INDEX, platforms: IMAGE_ARCHES.map((arch) => `linux/${arch}`)},
+    node: {
+      version: NODE_VERSION,
+      packages: Object.values(NODE_DISTS).map(({pkg, integrity}) => ({name: pkg, integrity})),
+    },
+    debianSuite: DEBIAN_SUITE,
+    key: options.key,
+  })
+  return release
 }
 
 /**
@@ -384,11 +402,13 @@ async function build(
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
   const at = process.argv.indexOf('--out')
-  buildRelease({out: at === -1 ? undefined : path.resolve(process.argv[at + 1]!)}).then(
-    () => process.exit(0),
-    (error: Error) => {
-      console.error(`release failed: ${error.message}`)
-      process.exit(1)
-    },
-  )
+  releaseKey(process.argv)
+    .then((key) => buildRelease({out: at === -1 ? undefined : path.resolve(process.argv[at + 1]!), key}))
+    .then(
+      () => process.exit(0),
+      (error: Error) => {
+        console.error(`release failed: ${error.message}`)
+        process.exit(1)
+      },
+    )
 }

@@ -20,6 +20,16 @@ export const ETCD_VERSION = 'v3.6.14'
 export const SKEW_KUBECTL_MINOR = '1.32'
 /** The krew the release test installs cpcred's archive with (`npm run test:release`). */
 export const KREW_VERSION = 'v0.4.4'
+/**
+ * What the release signs, describes and publishes with (scripts/release-sign.ts, `npm run
+ * test:release`): cosign, syft and the distribution registry the signed image is pushed to.
+ */
+export const RELEASE_TOOLS = {
+  cosign: {version: 'v3.1.3', pkg: 'github.com/sigstore/cosign/v3/cmd/cosign'},
+  syft: {version: 'v1.57.1', pkg: 'github.com/anchore/syft/cmd/syft'},
+  registry: {version: 'v3.1.2', pkg: 'github.com/distribution/distribution/v3/cmd/registry'},
+} as const
+export type ReleaseTool = keyof typeof RELEASE_TOOLS
 
 const goModulesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'go')
 
@@ -32,7 +42,7 @@ export interface Binaries {
 
 /** One binary: the wrapper module that builds it, the package, and its version stamps. */
 interface Recipe {
-  name: 'kube-apiserver' | 'etcd' | 'kubectl' | 'krew'
+  name: 'kube-apiserver' | 'etcd' | 'kubectl' | 'krew' | ReleaseTool
   version: string
   module: string
   pkg: string
@@ -119,6 +129,24 @@ export async function ensureKrew(log: (line: string) => void = () => {}): Promis
     {name: 'krew', version: KREW_VERSION, module: 'krew', pkg: 'sigs.k8s.io/krew/cmd/krew', stamped: false},
     log,
   )
+}
+
+/**
+ * cosign, syft or the registry, cached like the others (a cold build of all three takes about
+ * 15 minutes on 2 cores, cosign the longest). Only the release needs them.
+ */
+export async function ensureReleaseTool(
+  name: ReleaseTool,
+  log: (line: string) => void = () => {},
+): Promise<string> {
+  const {version, pkg} = RELEASE_TOOLS[name]
+  return ensureBinary({name, version, module: name, pkg, stamped: false}, log)
+}
+
+/** Whether `ensureReleaseTool(name)` has its binary already, or would build it (which needs Go). */
+export function releaseToolCached(name: ReleaseTool): boolean {
+  const {version, pkg} = RELEASE_TOOLS[name]
+  return existsSync(binaryPath({name, version, module: name, pkg, stamped: false}))
 }
 
 /** How long a build may take on a busy 2-core machine before a waiter gives up on it. */
