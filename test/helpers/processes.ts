@@ -24,17 +24,27 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** The pids a script wrote to `file`, one per line, once it has written `count` of them. */
-export async function waitForPids(file: string, count = 1, timeoutMs = 10_000): Promise<number[]> {
+/**
+ * The complete lines a script wrote to `file`, once it has written `count` of them. A shell's `>`
+ * creates the file before it writes, so the file existing says nothing about what is in it yet.
+ */
+export async function waitForLines(file: string, count = 1, timeoutMs = 10_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const pids = existsSync(file)
-      ? (await readFile(file, 'utf8')).split('\n').filter(Boolean).map(Number)
-      : []
-    if (pids.length >= count) return pids
-    if (Date.now() > deadline) throw new Error(`no pids in ${file} after ${timeoutMs} ms`)
+    const text = existsSync(file) ? await readFile(file, 'utf8') : ''
+    const lines = text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter(Boolean)
+    if (lines.length >= count) return lines
+    if (Date.now() > deadline) throw new Error(`no ${count} line(s) in ${file} after ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
+}
+
+/** The pids a script wrote to `file`, one per line, once it has written `count` of them. */
+export async function waitForPids(file: string, count = 1, timeoutMs = 10_000): Promise<number[]> {
+  return (await waitForLines(file, count, timeoutMs)).map(Number)
 }
 
 /** Waits until none of `pids` is alive (a stopped group may take a moment to be reaped). */

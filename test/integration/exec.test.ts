@@ -8,7 +8,7 @@ import {before, describe, it} from 'node:test'
 import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv, uniqueName} from '../helpers/env.js'
 import {KUBECTL_WHOAMI, pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {kubeCall, kubeRequest} from '../testenv/http.js'
-import {bundleProbe} from '../helpers/processes.js'
+import {bundleProbe, waitForLines} from '../helpers/processes.js'
 
 describe('cpcred exec against the real spoke', () => {
   let fixture: SpokeFixture
@@ -81,9 +81,7 @@ describe('cpcred exec against the real spoke', () => {
       {env: {...isolatedEnv, KUBECONFIG: fixture.hubKubeconfig, XDG_CACHE_HOME: cacheHome}, stdio: 'ignore'},
     )
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-    const deadline = Date.now() + 20_000
-    while (!existsSync(seen) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
-    const kubeconfig = (await readFile(seen, 'utf8')).trim()
+    const [kubeconfig] = await waitForLines(seen, 1, 20_000)
     assert.ok(existsSync(kubeconfig), 'the temporary kubeconfig exists while the command runs')
     assert.equal((await stat(kubeconfig)).mode & 0o777, 0o600)
     assert.equal((await stat(path.dirname(kubeconfig))).mode & 0o777, 0o700)
