@@ -81,7 +81,7 @@ describe('cpcred exec against the real spoke', () => {
       {env: {...isolatedEnv, KUBECONFIG: fixture.hubKubeconfig, XDG_CACHE_HOME: cacheHome}, stdio: 'ignore'},
     )
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-    const [kubeconfig] = await waitForLines(seen, 1, 20_000)
+    const [kubeconfig = ''] = await waitForLines(seen, 1, 20_000)
     assert.ok(existsSync(kubeconfig), 'the temporary kubeconfig exists while the command runs')
     assert.equal((await stat(kubeconfig)).mode & 0o777, 0o600)
     assert.equal((await stat(path.dirname(kubeconfig))).mode & 0o777, 0o700)
