@@ -14,10 +14,10 @@ import {
   commitEpoch,
   ENTRYPOINT,
   IMAGE_UID,
-  NODE_VERSION,
   packRepository,
   type BuiltImage,
 } from '../../scripts/release-image.js'
+import {NODE_VERSION} from '../../scripts/node-runtime.js'
 import {applyAccessExamples, applyProfileExamples, PROFILES} from '../../scripts/manifests.js'
 import {repoRoot, runProgram, tempDir, testEnv, uniqueName} from '../helpers/env.js'
 import {applyFleetJob, shardOutcomes} from '../helpers/fleet-job.js'
