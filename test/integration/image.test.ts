@@ -200,7 +200,10 @@ describe(
       assert.equal(started.code, 0, started.stderr)
       assert.match(
         started.stdout,
-        new RegExp(`^cpcred +${version.replaceAll('.', '\\.')}\\n(.*\\n)*node +v${NODE_VERSION}$`, 'm'),
+        new RegExp(
+          `^cpcred +${version.replaceAll('.', '\\.')}\\n(.*\\n)*node +v${NODE_VERSION} \\(LTS, end of life `,
+          'm',
+        ),
       )
       const kubectl = await runContainer(where, spec, rootfs, {
         args: ['kubectl', 'version', '--client', '-o', 'json'],

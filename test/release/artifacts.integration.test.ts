@@ -450,7 +450,11 @@ describe(`the release artifacts of cpcred ${version}`, () => {
     assert.match(inFolder.stdout, new RegExp(`^cpcred +${version.replaceAll('.', '\\.')}$`, 'm'))
     const run = await withoutNode(['cpcred', 'version'], env)
     assert.equal(run.code, 0, run.stderr)
-    assert.match(run.stdout, new RegExp(`^node +v${NODE_VERSION.replaceAll('.', '\\.')}$`, 'm'))
+    assert.match(
+      run.stdout,
+      new RegExp(`^node +v${NODE_VERSION.replaceAll('.', '\\.')} \\(LTS, end of life `, 'm'),
+    )
+    assert.doesNotMatch(run.stderr, /warning/)
     assert.match(
       run.stdout,
       new RegExp(`^docs +${path.join(home, '.local', 'lib', 'cpcred', 'lib', 'cpcred', 'docs')}$`, 'm'),
