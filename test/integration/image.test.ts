@@ -14,10 +14,10 @@ import {
   commitEpoch,
   ENTRYPOINT,
   IMAGE_UID,
-  NODE_VERSION,
   packRepository,
   type BuiltImage,
 } from '../../scripts/release-image.js'
+import {NODE_VERSION} from '../../scripts/node-runtime.js'
 import {applyAccessExamples, applyProfileExamples, PROFILES} from '../../scripts/manifests.js'
 import {repoRoot, runProgram, tempDir, testEnv, uniqueName} from '../helpers/env.js'
 import {applyFleetJob, shardOutcomes} from '../helpers/fleet-job.js'
@@ -200,7 +200,10 @@ describe(
       assert.equal(started.code, 0, started.stderr)
       assert.match(
         started.stdout,
-        new RegExp(`^cpcred +${version.replaceAll('.', '\\.')}\\n(.*\\n)*node +v${NODE_VERSION}$`, 'm'),
+        new RegExp(
+          `^cpcred +${version.replaceAll('.', '\\.')}\\n(.*\\n)*node +v${NODE_VERSION} \\(LTS, end of life `,
+          'm',
+        ),
       )
       const kubectl = await runContainer(where, spec, rootfs, {
         args: ['kubectl', 'version', '--client', '-o', 'json'],

@@ -1,8 +1,22 @@
 import assert from 'node:assert/strict'
+import {execFileSync} from 'node:child_process'
+import {existsSync} from 'node:fs'
 import {readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {describe, it} from 'node:test'
-import {cpcred, isolatedEnv, repoRoot, runProgram, tempDir} from '../helpers/env.js'
+import {lineBin, NODE_PACKAGES, NODE_VERSION} from '../../scripts/node-runtime.js'
+import {cpcred, cpcredBin, isolatedEnv, repoRoot, runProgram, tempDir} from '../helpers/env.js'
+
+/** A Node 20 on this machine (the line ended on 2026-04-30): the test run's, or /usr/bin/node. */
+function machineNode20(): string | undefined {
+  for (const node of [process.execPath, '/usr/bin/node', '/usr/local/bin/node']) {
+    if (!existsSync(node)) continue
+    const version = execFileSync(node, ['--version'], {encoding: 'utf8'}).trim()
+    if (version.startsWith('v20.')) return node
+  }
+  return undefined
+}
+const node20 = machineNode20()
 
 const {version} = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as {version: string}
 
@@ -40,6 +54,35 @@ describe('cpcred version', () => {
     assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started}ms`)
     assert.match(run.stdout, /^kubectl +no answer in 3s \(/m)
   })
+
+  it(
+    'warns, as doctor does, under a Node past its end of life; not under the shipped Node',
+    {skip: node20 ? false : 'no Node 20 on this machine'},
+    async () => {
+      const ended = await runProgram(node20!, [cpcredBin, 'version'], {env: isolatedEnv})
+      assert.equal(ended.code, 0, ended.stderr)
+      assert.match(ended.stdout, /^node +v20\.\d+\.\d+ \(LTS, end of life 2026-04-30, passed\)$/m)
+      const warning =
+        /^warning: Node v20\.\d+\.\d+ reached its end of life on 2026-04-30 and gets no more security fixes: .*\n/m
+      assert.match(ended.stderr, warning)
+      const json = await runProgram(node20!, [cpcredBin, 'version', '-o', 'json'], {env: isolatedEnv})
+      assert.equal(JSON.parse(json.stdout).nodeEndOfLife, '2026-04-30')
+      assert.match(json.stderr, warning)
+      const doctor = await runProgram(node20!, [cpcredBin, 'doctor', '--kubeconfig', '/nonexistent'], {
+        env: isolatedEnv,
+      })
+      assert.match(doctor.stderr, warning)
+      assert.equal(doctor.stderr.match(/^warning: Node /gm)?.length, 1, doctor.stderr)
+
+      if (process.arch !== 'x64') return
+      const shipped = path.join(await lineBin(NODE_PACKAGES['linux-amd64']), 'node')
+      const maintained = await runProgram(shipped, [cpcredBin, 'version', '-o', 'yaml'], {env: isolatedEnv})
+      assert.equal(maintained.code, 0, maintained.stderr)
+      assert.match(maintained.stdout, new RegExp(`^node: v${NODE_VERSION.replaceAll('.', '\\.')}$`, 'm'))
+      assert.match(maintained.stdout, /^node: v[\d.]+\nnodeEndOfLife: "2029-04-30"$/m)
+      assert.doesNotMatch(maintained.stderr, /warning/)
+    },
+  )
 
   it('takes no arguments and no unknown flags: usage errors', async () => {
     const extra = await cpcred(['version', 'extra'])

@@ -10,7 +10,8 @@ import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
 import {repoRoot, runProgram, tempDir, type RunResult} from '../helpers/env.js'
 import {ensureReleaseTool} from '../testenv/binaries.js'
-import {archiveName, CHECKSUMS, IMAGE_INDEX, NODE_VERSION, tarballName} from '../../scripts/release.js'
+import {NODE_VERSION, PLATFORMS} from '../../scripts/node-runtime.js'
+import {archiveName, CHECKSUMS, IMAGE_INDEX, tarballName} from '../../scripts/release.js'
 import {IMAGE_ARCHES} from '../../scripts/release-image.js'
 import {
   CHECKSUMS_SIGNATURE,
@@ -111,7 +112,7 @@ describe(`the signatures, SBOMs and provenance of cpcred ${version}`, () => {
     assert.ok(production.length > 50, `${production.length} production packages`)
     const summed = subjectsOf(await readFile(path.join(releaseDir, CHECKSUMS), 'utf8')).map(({name}) => name)
     const counts: string[] = []
-    const subjects = [archiveName(version, 'amd64'), archiveName(version, 'arm64'), tarballName(version)]
+    const subjects = [...PLATFORMS.map((platform) => archiveName(version, platform)), tarballName(version)]
     for (const subject of [...subjects, ...IMAGE_ARCHES.map(imageSbom)]) {
       for (const format of ['spdx', 'cdx'] as const)
         assert.ok(
@@ -192,7 +193,7 @@ describe(`the signatures, SBOMs and provenance of cpcred ${version}`, () => {
         '--insecure-ignore-tlog=true',
         blob,
       ])
-    for (const subject of [tarballName(version), archiveName(version, 'arm64'), IMAGE_INDEX])
+    for (const subject of [tarballName(version), archiveName(version, 'darwin-arm64'), IMAGE_INDEX])
       ok(await verify(PUBLIC_KEY, subject), `verify-blob-attestation ${subject}`)
     const wrongKey = await verify(otherKey, tarballName(version))
     assert.notEqual(wrongKey.code, 0, wrongKey.stdout + wrongKey.stderr)

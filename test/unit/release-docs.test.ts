@@ -15,7 +15,7 @@ const SEMVER = String.raw`(\d+\.\d+\.\d+(?:-(?!(?:linux|amd64|arm64)\b)[0-9A-Za-
 /** Where a doc names a cpcred release: each captures the version. */
 const RELEASE_NAMES = [
   new RegExp(String.raw`\bcpcred@${SEMVER}`, 'g'), // npm install -g cpcred@X
-  new RegExp(String.raw`\bcpcred-${SEMVER}(?=\.tgz|-linux-)`, 'g'), // the tarball, the archives
+  new RegExp(String.raw`\bcpcred-${SEMVER}(?=\.tgz|-(?:linux|darwin)-)`, 'g'), // the tarball, the archives
   new RegExp(String.raw`\bcpcred:${SEMVER}`, 'g'), // image tags: cpcred:X, REGISTRY/cpcred:X
   new RegExp(String.raw`\bimage:${SEMVER}`, 'g'), // the OCI layout's tags: release/image:X(-ARCH)
   new RegExp(String.raw`store/cpcred/v${SEMVER}`, 'g'), // krew's store
