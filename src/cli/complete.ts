@@ -27,11 +27,29 @@ const NO_CLUSTER = '/dev/null'
 /** `__complete --kubectl WORDS…`: the answer in cobra's protocol, for kubectl_complete-cpcred. */
 export const KUBECTL_PLUGIN_MODE = '--kubectl'
 
+/** What the words of `cpcred __complete` ask for. */
+export type CompleteRequest =
+  /** A detached refresh of the names of this hub's profiles. */
+  | {kind: 'refresh'; selection: HubSelection}
+  /** kubectl's completion of `kubectl cpcred WORDS…`, in cobra's protocol. */
+  | {kind: 'kubectl'; words: string[]}
+  /** A shell's completion of `cpcred WORDS…`. */
+  | {kind: 'shell'; words: string[]}
+
+/** The words of `cpcred __complete`; a refresh's hub that is not JSON throws (and nothing is offered). */
+export function parseComplete(argv: string[], _env: NodeJS.ProcessEnv = {}): CompleteRequest {
+  if (argv[0] === '--refresh')
+    return {kind: 'refresh', selection: JSON.parse(argv[1] ?? '{}') as HubSelection}
+  if (argv[0] === KUBECTL_PLUGIN_MODE) return {kind: 'kubectl', words: argv.slice(1)}
+  return {kind: 'shell', words: argv}
+}
+
 export async function runComplete(wiring: Wiring, argv: string[]): Promise<void> {
   try {
-    if (argv[0] === '--refresh') await refresh(wiring, JSON.parse(argv[1] ?? '{}') as HubSelection)
-    else if (argv[0] === KUBECTL_PLUGIN_MODE) wiring.printer.data(await kubectlAnswer(wiring, argv.slice(1)))
-    else wiring.printer.data(await shellAnswer(wiring, argv))
+    const request = parseComplete(argv, wiring.env)
+    if (request.kind === 'refresh') await refresh(wiring, request.selection)
+    else if (request.kind === 'kubectl') wiring.printer.data(await kubectlAnswer(wiring, request.words))
+    else wiring.printer.data(await shellAnswer(wiring, request.words))
   } catch {
     // A completion that fails offers nothing; the shell line must stay clean.
   }

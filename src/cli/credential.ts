@@ -14,7 +14,7 @@ import {
   VERBOSE_FLAG,
 } from './flags.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
-import {parseProfileRef} from '../usecases/profile-ref.js'
+import {parseProfileRef, type ProfileRef} from '../usecases/profile-ref.js'
 import type {Wiring} from './wiring.js'
 
 export const CREDENTIAL_USAGE = usageLine('credential', 'NAMESPACE/NAME')
@@ -27,12 +27,17 @@ export const CREDENTIAL_FLAGS = {
   ...VERBOSE_FLAG,
 } as const satisfies FlagTable
 
-export interface CredentialOptions {
-  profile: string
+/** What the words of `cpcred credential` (and KUBERNETES_EXEC_INFO) ask for. */
+export interface CredentialRequest {
+  /** The profile named. */
+  ref: ProfileRef
+  /** The ExecCredential apiVersion kubectl asked for. */
+  apiVersion: ExecApiVersion
   flags: FlagValues<typeof CREDENTIAL_FLAGS>
 }
 
-export function parseCredentialArgs(argv: string[]): CredentialOptions {
+/** The words of `cpcred credential` and KUBERNETES_EXEC_INFO, read and checked without the hub. */
+export function parseCredential(argv: string[], env: NodeJS.ProcessEnv = {}): CredentialRequest {
   const {flags, positionals} = parseFlags(CREDENTIAL_FLAGS, argv, CREDENTIAL_USAGE)
   if (positionals.length !== 1) {
     throw new UsageError(
@@ -40,7 +45,8 @@ export function parseCredentialArgs(argv: string[]): CredentialOptions {
       CREDENTIAL_USAGE,
     )
   }
-  return {profile: positionals[0]!, flags}
+  const apiVersion = requestedApiVersion(env[EXEC_INFO_ENV])
+  return {ref: parseProfileRef(positionals[0]!), apiVersion, flags}
 }
 
 /** The ExecCredential apiVersion kubectl asked for in KUBERNETES_EXEC_INFO; v1 when run by hand. */
@@ -59,8 +65,7 @@ export function requestedApiVersion(execInfo: string | undefined): ExecApiVersio
 }
 
 export async function runCredential(wiring: Wiring, argv: string[]): Promise<void> {
-  const {profile, flags} = parseCredentialArgs(argv)
-  const apiVersion = requestedApiVersion(wiring.env[EXEC_INFO_ENV])
+  const {ref, apiVersion, flags} = parseCredential(argv, wiring.env)
   const {credentialCommand} = await import('../usecases/credential.js')
   let recent: ReturnType<typeof wiring.recentProfiles> | undefined
   const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))
@@ -78,7 +83,7 @@ export async function runCredential(wiring: Wiring, argv: string[]): Promise<voi
     },
     {
       args: argv,
-      ref: parseProfileRef(profile),
+      ref,
       apiVersion,
       ...pipelineInput(flags),
     },

@@ -1,6 +1,6 @@
 // `cpcred describe [PROFILE]`: its flags, and how the description is shown (src/commands/describe.ts
 // gives it help text).
-import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {ALL_NAMESPACES_FLAG, DOCUMENT_OUTPUT_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from './flags.js'
 import type {Wiring} from './wiring.js'
 
@@ -17,9 +17,21 @@ export const DESCRIBE_FLAGS = {
 
 const DESCRIBE_USAGE = usageLine('describe', '[PROFILE]')
 
-export async function runDescribe(wiring: Wiring, argv: string[]): Promise<void> {
+/** What the words of `cpcred describe` ask for. */
+export interface DescribeRequest {
+  flags: FlagValues<typeof DESCRIBE_FLAGS>
+  /** The profile named, if any (else one is picked). */
+  profile: string | undefined
+}
+
+/** The words of `cpcred describe`, read and checked without the hub. */
+export function parseDescribe(argv: string[], _env: NodeJS.ProcessEnv = {}): DescribeRequest {
   const {flags, positionals} = parseFlags(DESCRIBE_FLAGS, argv, DESCRIBE_USAGE)
-  const profile = atMostOneOperand(positionals, DESCRIBE_USAGE)
+  return {flags, profile: atMostOneOperand(positionals, DESCRIBE_USAGE)}
+}
+
+export async function runDescribe(wiring: Wiring, argv: string[]): Promise<void> {
+  const {flags, profile} = parseDescribe(argv, wiring.env)
   const [{describeCommand}, {describeProfile, describeProfileData}] = await Promise.all([
     import('../usecases/describe-profile.js'),
     import('../core/describe/describe.js'),

@@ -10,11 +10,11 @@ import {
   renderDoctorReport,
   type DoctorReport,
 } from '../core/doctor/report.js'
-import {parseAccessQuestion} from '../core/doctor/target-access.js'
+import {parseAccessQuestion, type AccessQuestion} from '../core/doctor/target-access.js'
 import {QuietExit} from '../core/errors.js'
 import {exportJson} from '../core/text/export.js'
 import {doctorCommand, type DoctorPorts} from '../usecases/doctor.js'
-import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
   CREDENTIAL_RUN_FLAGS,
   HUB_FLAGS,
@@ -25,7 +25,7 @@ import {
   TARGET_FLAGS,
   outputFlag,
 } from './flags.js'
-import {chosenShard} from './shard.js'
+import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import {warnIfNodeEnded} from './version.js'
 import type {Wiring} from './wiring.js'
 
@@ -49,10 +49,37 @@ export const DOCTOR_FLAGS = {
 
 const DOCTOR_USAGE = usageLine('doctor', '[PROFILE]')
 
-export async function runDoctor(wiring: Wiring, argv: string[]): Promise<void> {
+/** What the words of `cpcred doctor` ask for. */
+export interface DoctorRequest {
+  flags: FlagValues<typeof DOCTOR_FLAGS>
+  /** The profile named, if any. */
+  profile: string | undefined
+  /** --can's question. */
+  can: AccessQuestion | undefined
+  shard: ShardChoice
+}
+
+/** The words of `cpcred doctor` (and CPCRED_SHARD), read and checked without the hub or a file. */
+export function parseDoctor(argv: string[], env: NodeJS.ProcessEnv = {}): DoctorRequest {
   const {flags, positionals} = parseFlags(DOCTOR_FLAGS, argv, DOCTOR_USAGE)
-  const profileText = atMostOneOperand(positionals, DOCTOR_USAGE)
+  const profile = atMostOneOperand(positionals, DOCTOR_USAGE)
   const can = flags.can === undefined ? undefined : parseAccessQuestion(flags.can)
+  // Doctor checks many profiles with -A as well as with -l, --all or a placement.
+  const shard = chooseShard(
+    flags.shard,
+    profile === undefined &&
+      (flags['all-namespaces'] ||
+        flags.all ||
+        flags.selector !== undefined ||
+        flags.placement !== undefined ||
+        flags['placement-key'] !== undefined),
+    env,
+  )
+  return {flags, profile, can, shard}
+}
+
+export async function runDoctor(wiring: Wiring, argv: string[]): Promise<void> {
+  const {flags, profile: profileText, can, ...request} = parseDoctor(argv, wiring.env)
   const {printer} = wiring
   // Before the checks: the report may end the run with a failure's exit code.
   warnIfNodeEnded(printer)
@@ -67,17 +94,7 @@ export async function runDoctor(wiring: Wiring, argv: string[]): Promise<void> {
     placement: flags.placement,
     placementKey: flags['placement-key'],
     healthy: flags.healthy,
-    // Doctor checks many profiles with -A as well as with -l, --all or a placement.
-    shard: chosenShard(
-      flags.shard,
-      profileText === undefined &&
-        (flags['all-namespaces'] ||
-          flags.all ||
-          flags.selector !== undefined ||
-          flags.placement !== undefined ||
-          flags['placement-key'] !== undefined),
-      printer,
-    ),
+    shard: sayShard(request.shard, printer),
     pluginTimeoutMs: flags['plugin-timeout'],
     profileMaxStaleMs: flags['profile-max-stale'],
     noCache: flags['no-cache'],

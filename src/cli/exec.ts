@@ -5,7 +5,7 @@ import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import path from 'node:path'
 import type {ReportRequest} from '../usecases/exec-many.js'
 import {runToExit} from './run-to-exit.js'
-import {chosenShard} from './shard.js'
+import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import {isSelecting} from './targets.js'
 import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
@@ -82,14 +82,19 @@ export const EXEC_FLAGS = {
 
 export type ExecFlags = FlagValues<typeof EXEC_FLAGS>
 
-export interface ExecArgs {
+/** What the words of `cpcred exec` (and CPCRED_SHARD) ask for. */
+export interface ExecRequest {
+  /** The profiles named. */
   names: string[]
+  /** The command to run, the words after --. */
   command: string[]
   flags: ExecFlags
   reports: ReportRequest[]
+  shard: ShardChoice
 }
 
-export function parseExecArgs(argv: string[]): ExecArgs {
+/** The words of `cpcred exec` (and CPCRED_SHARD), read and checked without the hub. */
+export function parseExec(argv: string[], env: NodeJS.ProcessEnv = {}): ExecRequest {
   const separator = argv.indexOf('--')
   const command = separator === -1 ? [] : argv.slice(separator + 1)
   const {flags, positionals} = parseFlags(
@@ -104,7 +109,14 @@ export function parseExecArgs(argv: string[]): ExecArgs {
   if (flags['output-dir'] === '')
     throw new UsageError('--output-dir is empty', 'name the directory for the logs, e.g. --output-dir logs')
   checkLabelSelector(flags.selector)
-  return {names: positionals, command, flags, reports: flags.report.map(parseReportRequest)}
+  const reports = flags.report.map(parseReportRequest)
+  return {
+    names: positionals,
+    command,
+    flags,
+    reports,
+    shard: chooseShard(flags.shard, isSelecting(flags), env),
+  }
 }
 
 /** `junit=FILE` or `json=FILE`; the file's directory is created when the reports are written. */
@@ -134,11 +146,11 @@ export function run(argv: string[]): void {
 
 /** Runs exec; the exit code is the command's for one target, 0 or 1 for many. */
 export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
-  const options = parseExecArgs(argv)
+  const options = parseExec(argv, wiring.env)
   const {flags} = options
   const {printer} = wiring
   const selecting = isSelecting(flags)
-  const shard = chosenShard(flags.shard, selecting, printer)
+  const shard = sayShard(options.shard, printer)
   const {execCommand} = await import('../usecases/exec.js')
   let recent: ReturnType<typeof wiring.recentProfiles> | undefined
   const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))

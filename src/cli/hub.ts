@@ -2,7 +2,7 @@
 // (src/commands/hub/ gives them help text).
 import {UsageError} from '../core/errors.js'
 import {hubCommand, hubUseCommand} from '../usecases/hub-choice.js'
-import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {HUB_FLAGS, hubSelection} from './flags.js'
 import type {Wiring} from './wiring.js'
 
@@ -22,7 +22,13 @@ export const HUB_USE_FLAGS = {
 } as const satisfies FlagTable
 const HUB_USE_USAGE = usageLine('hub use', '(CONTEXT | --unset)')
 
-export async function runHubShow(wiring: Wiring, argv: string[]): Promise<void> {
+/** What the words of `cpcred hub` ask for. */
+export interface HubShowRequest {
+  flags: FlagValues<typeof HUB_SHOW_FLAGS>
+}
+
+/** The words of `cpcred hub`, read and checked without the hub. */
+export function parseHubShow(argv: string[], _env: NodeJS.ProcessEnv = {}): HubShowRequest {
   const {flags, positionals} = parseFlags(HUB_SHOW_FLAGS, argv, HUB_SHOW_USAGE)
   if (positionals.length > 0) {
     throw new UsageError(
@@ -30,6 +36,11 @@ export async function runHubShow(wiring: Wiring, argv: string[]): Promise<void> 
       `${HUB_SHOW_USAGE}; to choose the hub: cpcred hub use CONTEXT`,
     )
   }
+  return {flags}
+}
+
+export async function runHubShow(wiring: Wiring, argv: string[]): Promise<void> {
+  const {flags} = parseHubShow(argv, wiring.env)
   const {config, chain} = await hubCommand(
     {saved: await wiring.savedHub(), loadConfig: (selection) => wiring.hubConnector.loadConfig(selection)},
     {selection: hubSelection(flags), env: wiring.env},
@@ -47,7 +58,14 @@ export async function runHubShow(wiring: Wiring, argv: string[]): Promise<void> 
   )
 }
 
-export async function runHubUse(wiring: Wiring, argv: string[]): Promise<void> {
+/** What the words of `cpcred hub use` ask for: a context to keep, or --unset. */
+export interface HubUseRequest {
+  flags: FlagValues<typeof HUB_USE_FLAGS>
+  context: string | undefined
+}
+
+/** The words of `cpcred hub use`, read and checked without the hub or the kept choice. */
+export function parseHubUse(argv: string[], _env: NodeJS.ProcessEnv = {}): HubUseRequest {
   const {flags, positionals} = parseFlags(HUB_USE_FLAGS, argv, HUB_USE_USAGE)
   const context = atMostOneOperand(positionals, HUB_USE_USAGE)
   if (flags.unset ? context !== undefined || flags.kubeconfig !== undefined : context === undefined)
@@ -55,6 +73,11 @@ export async function runHubUse(wiring: Wiring, argv: string[]): Promise<void> {
       flags.unset ? '--unset takes no context or --kubeconfig' : 'a context is required',
       HUB_USE_USAGE,
     )
+  return {flags, context}
+}
+
+export async function runHubUse(wiring: Wiring, argv: string[]): Promise<void> {
+  const {flags, context} = parseHubUse(argv, wiring.env)
   const {printer} = wiring
   const saved = await wiring.savedHub()
   const used = await hubUseCommand(

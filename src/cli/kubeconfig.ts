@@ -1,7 +1,7 @@
 // `cpcred kubeconfig [PROFILE...]`: its flags, where the kubeconfig goes, and what is said about it
 // (src/commands/kubeconfig.ts gives it help text).
 import path from 'node:path'
-import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
   HUB_FLAGS,
   KUBECONFIG_ENTRY_FLAGS,
@@ -11,12 +11,12 @@ import {
   TARGET_FLAGS,
 } from './flags.js'
 import {kubeconfigRequest} from './kubeconfig-request.js'
-import {chosenShard} from './shard.js'
+import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import {isSelecting, placementInput, sayFolds, sayLeftOut} from './targets.js'
 import type {Wiring} from './wiring.js'
 import type {Printer} from '../adapters/printer.js'
 import {ExitCode, QuietExit} from '../core/errors.js'
-import {parseProfileRef} from '../usecases/find-profiles.js'
+import {parseProfileRef, type ProfileRef} from '../usecases/find-profiles.js'
 import {kubeconfigCommand, type KubeconfigOutcome} from '../usecases/write-kubeconfig.js'
 
 export const KUBECONFIG_FLAGS = {
@@ -49,10 +49,26 @@ export const KUBECONFIG_FLAGS = {
 
 const KUBECONFIG_USAGE = usageLine('kubeconfig', '[PROFILE...]')
 
-export async function runKubeconfig(wiring: Wiring, argv: string[]): Promise<void> {
+/** What the words of `cpcred kubeconfig` ask for. */
+export interface KubeconfigRequest {
+  flags: FlagValues<typeof KUBECONFIG_FLAGS>
+  /** The profiles named. */
+  refs: ProfileRef[]
+  placement: ReturnType<typeof placementInput>
+  shard: ShardChoice
+}
+
+/** The words of `cpcred kubeconfig` (and CPCRED_SHARD), read and checked without the hub or a file. */
+export function parseKubeconfig(argv: string[], env: NodeJS.ProcessEnv = {}): KubeconfigRequest {
   const {flags, positionals} = parseFlags(KUBECONFIG_FLAGS, argv, KUBECONFIG_USAGE)
   const placement = placementInput(flags, positionals.length)
-  const shard = chosenShard(flags.shard, isSelecting(flags), wiring.printer)
+  const shard = chooseShard(flags.shard, isSelecting(flags), env)
+  return {flags, refs: positionals.map(parseProfileRef), placement, shard}
+}
+
+export async function runKubeconfig(wiring: Wiring, argv: string[]): Promise<void> {
+  const {flags, refs, placement, ...request} = parseKubeconfig(argv, wiring.env)
+  const shard = sayShard(request.shard, wiring.printer)
   const [{hub, providers}, files, preferences] = await Promise.all([
     wiring.session(flags),
     wiring.kubeconfigFiles(),
@@ -63,7 +79,7 @@ export async function runKubeconfig(wiring: Wiring, argv: string[]): Promise<voi
     {hub, files, providers: () => providers.required(), kubectl: {preferences, kuberc: flags.kuberc}},
     {
       selection: {
-        refs: positionals.map(parseProfileRef),
+        refs,
         selector: flags.selector,
         all: flags.all,
         namespace: hub.config.namespace,

@@ -4,7 +4,7 @@ import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {PAGE_SIZE} from '../usecases/list-profiles.js'
 import type {ListOutcome} from '../usecases/list.js'
 import type {Wiring} from './wiring.js'
-import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
   ALL_NAMESPACES_FLAG,
   HUB_FLAGS,
@@ -14,6 +14,8 @@ import {
   SELECTOR_FLAG,
   SHARD_FLAG,
 } from './flags.js'
+import {chooseShard, sayShard, type ShardChoice} from './shard.js'
+import {placementInput, sayLeftOut} from './targets.js'
 
 export const LIST_USAGE = usageLine('list', '')
 
@@ -59,7 +61,16 @@ export const LIST_FLAGS = {
   ...PROVIDER_FLAGS,
 } as const satisfies FlagTable
 
-export async function runList(wiring: Wiring, argv: string[]): Promise<void> {
+/** What the words of `cpcred list` ask for. */
+export interface ListRequest {
+  flags: FlagValues<typeof LIST_FLAGS>
+  placement: string | undefined
+  placementKey: string | undefined
+  shard: ShardChoice
+}
+
+/** The words of `cpcred list` (and CPCRED_SHARD), read and checked without the hub. */
+export function parseList(argv: string[], env: NodeJS.ProcessEnv = {}): ListRequest {
   const {flags, positionals} = parseFlags(LIST_FLAGS, argv, LIST_USAGE)
   if (positionals.length > 0) {
     throw new UsageError(
@@ -67,12 +78,6 @@ export async function runList(wiring: Wiring, argv: string[]): Promise<void> {
       'select with -n, -A and -l; to see one profile: cpcred describe NAME',
     )
   }
-  const [{chosenShard}, {listPrinter}, {listCommand}, {placementInput, sayLeftOut}] = await Promise.all([
-    import('./shard.js'),
-    import('./list-output.js'),
-    import('../usecases/list.js'),
-    import('./targets.js'),
-  ])
   const {placement, placementKey} = placementInput(flags, 0)
   const byPlacement = placement !== undefined || placementKey !== undefined
   if (byPlacement && flags.watch) {
@@ -81,8 +86,17 @@ export async function runList(wiring: Wiring, argv: string[]): Promise<void> {
       'list --placement without -w; to follow a fleet: cpcred list -l SELECTOR -w',
     )
   }
+  return {flags, placement, placementKey, shard: chooseShard(flags.shard, true, env)}
+}
+
+export async function runList(wiring: Wiring, argv: string[]): Promise<void> {
+  const {flags, placement, placementKey, ...request} = parseList(argv, wiring.env)
+  const [{listPrinter}, {listCommand}] = await Promise.all([
+    import('./list-output.js'),
+    import('../usecases/list.js'),
+  ])
   const {printer} = wiring
-  const shard = chosenShard(flags.shard, true, printer)
+  const shard = sayShard(request.shard, printer)
   const {hub, providers} = await wiring.session(flags)
   const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
   const input = {

@@ -7,7 +7,7 @@ import {describeChange, type SyncChange} from '../core/kubeconfig/sync.js'
 import {describeFold} from '../core/fleet/member-fold.js'
 import {exportJson, exportJsonLine} from '../core/text/export.js'
 import {untilInterrupted} from './interrupt.js'
-import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
   HUB_FLAGS,
   KUBECONFIG_ENTRY_FLAGS,
@@ -22,7 +22,7 @@ import {kubeconfigRequest} from './kubeconfig-request.js'
 import type {Wiring} from './wiring.js'
 import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {defaultMergeTarget} from '../usecases/write-kubeconfig.js'
-import {chosenShard} from './shard.js'
+import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import type {FleetFollowInput} from '../usecases/follow-fleet.js'
 import type {
   SyncOutcome,
@@ -62,8 +62,15 @@ export const SYNC_FLAGS = {
 
 const SYNC_USAGE = usageLine('sync', '')
 
-/** `cpcred sync`: one pass, or --watch until interrupted. */
-export async function runSync(wiring: Wiring, argv: string[]): Promise<void> {
+/** What the words of `cpcred sync` ask for. */
+export interface SyncRequest {
+  flags: FlagValues<typeof SYNC_FLAGS>
+  placement: ReturnType<typeof placementInput>
+  shard: ShardChoice
+}
+
+/** The words of `cpcred sync` (and CPCRED_SHARD), read and checked without the hub or a file. */
+export function parseSync(argv: string[], env: NodeJS.ProcessEnv = {}): SyncRequest {
   const {flags, positionals} = parseFlags(SYNC_FLAGS, argv, SYNC_USAGE)
   if (positionals.length > 0) {
     throw new UsageError(
@@ -84,6 +91,12 @@ export async function runSync(wiring: Wiring, argv: string[]): Promise<void> {
       'for a kubeconfig on stdout: cpcred kubeconfig -l SELECTOR (or --all)',
     )
   }
+  return {flags, placement, shard: chooseShard(flags.shard, true, env)}
+}
+
+/** `cpcred sync`: one pass, or --watch until interrupted. */
+export async function runSync(wiring: Wiring, argv: string[]): Promise<void> {
+  const {flags, placement, ...request} = parseSync(argv, wiring.env)
   const {printer} = wiring
   const [{hub, providers}, files, preferences] = await Promise.all([
     wiring.session(flags),
@@ -103,7 +116,7 @@ export async function runSync(wiring: Wiring, argv: string[]): Promise<void> {
     namespace: hub.config.namespace,
     allNamespaces: flags['all-namespaces'],
     selector: flags.selector,
-    shard: chosenShard(flags.shard, true, printer),
+    shard: sayShard(request.shard, printer),
     ...placement,
   }
   if (flags.watch) {

@@ -1,7 +1,7 @@
 // `cpcred version` (and `cpcred --version`, `-v`): what this copy is and what it runs with, for bug
 // reports and for checking an install.
 import {nodeEndOfLifeWarning, nodeSupport, nodeSupportText} from '../core/node-release.js'
-import {parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {DOCUMENT_OUTPUT_FLAG} from './flags.js'
 import type {Printer} from '../adapters/printer.js'
 import type {Wiring} from './wiring.js'
@@ -15,8 +15,19 @@ export const VERSION_USAGE = usageLine('version', '')
 /** The words that ask for the version instead of naming a command. */
 export const VERSION_WORDS = ['--version', '-v']
 
-export async function runVersion(wiring: Wiring, argv: string[]): Promise<void> {
+/** What the words of `cpcred version` ask for. */
+export interface VersionRequest {
+  flags: FlagValues<typeof VERSION_FLAGS>
+}
+
+/** The words of `cpcred version`; other words are let be, as they always were. */
+export function parseVersion(argv: string[], _env: NodeJS.ProcessEnv = {}): VersionRequest {
   const {flags} = parseFlags(VERSION_FLAGS, argv, VERSION_USAGE)
+  return {flags}
+}
+
+export async function runVersion(wiring: Wiring, argv: string[]): Promise<void> {
+  const {flags} = parseVersion(argv, wiring.env)
   const info = await wiring.buildInfo()
   const {printer} = wiring
   const node = warnIfNodeEnded(printer, info.node)

@@ -1,6 +1,6 @@
 // `cpcred whoami [PROFILE]`: its flags, its ports from the wiring, and how the review is shown
 // (src/commands/whoami.ts gives it help text).
-import {atMostOneOperand, parseFlags, usageLine, type FlagTable} from './flag-table.js'
+import {atMostOneOperand, parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
   ALL_NAMESPACES_FLAG,
   CREDENTIAL_RUN_FLAGS,
@@ -23,9 +23,21 @@ export const WHOAMI_FLAGS = {
 
 const WHOAMI_USAGE = usageLine('whoami', '[PROFILE]')
 
-export async function runWhoami(wiring: Wiring, argv: string[]): Promise<void> {
+/** What the words of `cpcred whoami` ask for. */
+export interface WhoamiRequest {
+  flags: FlagValues<typeof WHOAMI_FLAGS>
+  /** The profile named, if any (else one is picked). */
+  profile: string | undefined
+}
+
+/** The words of `cpcred whoami`, read and checked without the hub. */
+export function parseWhoami(argv: string[], _env: NodeJS.ProcessEnv = {}): WhoamiRequest {
   const {flags, positionals} = parseFlags(WHOAMI_FLAGS, argv, WHOAMI_USAGE)
-  const profile = atMostOneOperand(positionals, WHOAMI_USAGE)
+  return {flags, profile: atMostOneOperand(positionals, WHOAMI_USAGE)}
+}
+
+export async function runWhoami(wiring: Wiring, argv: string[]): Promise<void> {
+  const {flags, profile} = parseWhoami(argv, wiring.env)
   const {printer} = wiring
   const providers = {providerFile: flags['provider-file'], accessProviders: flags['access-provider']}
   const review = await whoamiCommand(

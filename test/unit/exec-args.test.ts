@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {parseExecArgs} from '../../src/cli/exec.js'
+import {parseExec} from '../../src/cli/exec.js'
 
 describe('cpcred exec arguments', () => {
   it('splits profiles and flags from the command at --', () => {
-    const options = parseExecArgs([
+    const options = parseExec([
       'a',
       'ns/b',
       '-n',
@@ -30,7 +30,7 @@ describe('cpcred exec arguments', () => {
 
   const usage = (argv: string[], message: RegExp) =>
     assert.throws(
-      () => parseExecArgs(argv),
+      () => parseExec(argv),
       (error: {exitCode: number; message: string}) => error.exitCode === 2 && message.test(error.message),
     )
 

@@ -22,8 +22,8 @@ import {
 } from '../../src/core/exec-credential/token-request.js'
 import type {PluginIo} from '../../src/cli/plugins/common.js'
 import {runBuiltinPlugin} from '../../src/cli/plugins/run.js'
-import {parseSecretreaderArgs} from '../../src/cli/plugins/secretreader.js'
-import {parseTokenRequestArgs} from '../../src/cli/plugins/token-request.js'
+import {parseSecretreader} from '../../src/cli/plugins/secretreader.js'
+import {parseTokenRequest} from '../../src/cli/plugins/token-request.js'
 
 const V1 = 'client.authentication.k8s.io/v1'
 const V1BETA1 = 'client.authentication.k8s.io/v1beta1'
@@ -206,16 +206,16 @@ describe('secretreader', () => {
   }
 
   it('takes -n, --kubeconfig, --context and -v, and refuses anything else as a usage error', () => {
-    assert.deepEqual(parseSecretreaderArgs(['-n', 'fleet', '--context=hub', '--kubeconfig', '/k', '-v']), {
+    assert.deepEqual(parseSecretreader(['-n', 'fleet', '--context=hub', '--kubeconfig', '/k', '-v']), {
       namespace: 'fleet',
       context: 'hub',
       kubeconfig: '/k',
       verbose: true,
     })
-    const unknown = caught(() => parseSecretreaderArgs(['--token', TOKEN]))
+    const unknown = caught(() => parseSecretreader(['--token', TOKEN]))
     assert.equal(unknown.exitCode, ExitCode.Usage)
     assert.match(unknown.hint ?? '', /^usage: cpcred plugin secretreader/)
-    const positional = caught(() => parseSecretreaderArgs(['extra']))
+    const positional = caught(() => parseSecretreader(['extra']))
     assert.match(positional.message, /unexpected argument "extra"/)
   })
 })
@@ -361,7 +361,7 @@ describe('token-request planning', () => {
 
   it('parses its arguments, bounding --expiration-seconds', () => {
     assert.deepEqual(
-      parseTokenRequestArgs([
+      parseTokenRequest([
         '--service-account',
         'sa',
         '-n',
@@ -381,13 +381,13 @@ describe('token-request planning', () => {
       },
     )
     for (const bad of ['60', '1h', '-5', '']) {
-      const error = caught(() => parseTokenRequestArgs([`--expiration-seconds=${bad}`]))
+      const error = caught(() => parseTokenRequest([`--expiration-seconds=${bad}`]))
       assert.equal(error.exitCode, ExitCode.Usage, bad)
       assert.match(error.message, /^--expiration-seconds /)
     }
     assert.equal(parseExpirationSeconds(' 600 ', 'x'), 600)
     assert.equal(parseExpirationSeconds(86_400, 'x'), 86_400)
-    const unknown = caught(() => parseTokenRequestArgs(['--bogus']))
+    const unknown = caught(() => parseTokenRequest(['--bogus']))
     assert.equal(unknown.exitCode, ExitCode.Usage)
     assert.match(unknown.message, /^unknown flag: --bogus$/)
     assert.match(unknown.hint ?? '', /^usage: cpcred plugin token-request/)

@@ -13,17 +13,32 @@ const PLUGIN_FRONTS: Record<BuiltinPlugin, () => Promise<PluginFront>> = {
   'token-request': async () => (await import('./token-request.js')).runTokenRequest,
 }
 
-/**
- * Runs one built-in plugin. Its errors name it: when kubectl runs it, its stderr is shown above kubectl's
- * own "getting credentials" error, and the plugin name is what tells the user where to look.
- */
-export async function runBuiltinPlugin(io: PluginIo, [name = '', ...argv]: string[]): Promise<void> {
+/** What the words of `cpcred plugin NAME …` ask for: which plugin, and the words that are its own. */
+export interface BuiltinPluginRequest {
+  name: BuiltinPlugin
+  argv: string[]
+}
+
+/** Which built-in plugin the words name; each plugin reads its own words (parseSecretreader…). */
+export function parseBuiltinPlugin(
+  [name = '', ...argv]: string[],
+  _env: NodeJS.ProcessEnv = {},
+): BuiltinPluginRequest {
   if (!isBuiltinPlugin(name)) {
     throw new UsageError(
       `unknown built-in plugin "${name}"`,
       `built-in plugins: ${BUILTIN_PLUGINS.join(', ')}`,
     )
   }
+  return {name, argv}
+}
+
+/**
+ * Runs one built-in plugin. Its errors name it: when kubectl runs it, its stderr is shown above kubectl's
+ * own "getting credentials" error, and the plugin name is what tells the user where to look.
+ */
+export async function runBuiltinPlugin(io: PluginIo, words: string[]): Promise<void> {
+  const {name, argv} = parseBuiltinPlugin(words, io.env)
   try {
     await (
       await PLUGIN_FRONTS[name]()

@@ -18,7 +18,11 @@ export const SECRETREADER_FLAGS = {
   ...PLUGIN_HUB_FLAGS,
 } as const satisfies FlagTable
 
-export function parseSecretreaderArgs(argv: string[]): SecretreaderOptions {
+/** What the words of `cpcred plugin secretreader` ask for: the use case's options. */
+export type SecretreaderRequest = SecretreaderOptions
+
+/** The words of `cpcred plugin secretreader`, read and checked without the hub. */
+export function parseSecretreader(argv: string[], _env: NodeJS.ProcessEnv = {}): SecretreaderRequest {
   const values = parsePluginArgs(argv, SECRETREADER_FLAGS, SECRETREADER_USAGE)
   return {
     kubeconfig: values.kubeconfig,
@@ -29,5 +33,5 @@ export function parseSecretreaderArgs(argv: string[]): SecretreaderOptions {
 }
 
 export async function runSecretreader(io: PluginIo, argv: string[]): Promise<void> {
-  await answerWith(io, secretreaderCommand, parseSecretreaderArgs(argv))
+  await answerWith(io, secretreaderCommand, parseSecretreader(argv, io.env))
 }

@@ -36,7 +36,11 @@ export const TOKEN_REQUEST_FLAGS = {
   ...PLUGIN_HUB_FLAGS,
 } as const satisfies FlagTable
 
-export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
+/** What the words of `cpcred plugin token-request` ask for: the use case's options. */
+export type TokenRequestRequest = TokenRequestOptions
+
+/** The words of `cpcred plugin token-request`, read and checked without the hub. */
+export function parseTokenRequest(argv: string[], _env: NodeJS.ProcessEnv = {}): TokenRequestRequest {
   const values = parsePluginArgs(argv, TOKEN_REQUEST_FLAGS, TOKEN_REQUEST_USAGE)
   const expiration = values['expiration-seconds']
   return {
@@ -52,5 +56,5 @@ export function parseTokenRequestArgs(argv: string[]): TokenRequestOptions {
 }
 
 export async function runTokenRequest(io: PluginIo, argv: string[]): Promise<void> {
-  await answerWith(io, tokenRequestCommand, parseTokenRequestArgs(argv))
+  await answerWith(io, tokenRequestCommand, parseTokenRequest(argv, io.env))
 }
