@@ -29,6 +29,9 @@ async function run(file: string, args: string[], options: {cwd?: string; env?: N
   }
 }
 
+/** What `npm install -g cpcred` may take on disk, in MiB: about a tenth above the 68.8 it measured. */
+export const NPM_INSTALL_BUDGET_MIB = 76
+
 function expect(what: string, text: string, pattern: RegExp): void {
   if (!pattern.test(text)) throw new Error(`${what}: expected ${pattern}, got:\n${text}`)
 }
@@ -55,6 +58,16 @@ async function main(): Promise<void> {
       '--no-fund',
       path.join(work, tarball),
     ])
+    // What the install took on disk, cpcred and its dependencies, held to its budget.
+    const installed = Number(
+      (await run('du', ['-sb', path.join(prefix, 'lib', 'node_modules', 'cpcred')])).split(/\s/)[0],
+    )
+    const mib = installed / 2 ** 20
+    console.error(`SIZE npm install mib=${mib.toFixed(1)} budget=${NPM_INSTALL_BUDGET_MIB}`)
+    if (!(mib <= NPM_INSTALL_BUDGET_MIB))
+      throw new Error(
+        `the npm install is ${mib.toFixed(1)} MiB, over its budget of ${NPM_INSTALL_BUDGET_MIB} MiB`,
+      )
     // Only the installed package on PATH (and kubectl): nothing from the clone or this checkout.
     const env = {
       PATH: [
