@@ -2,6 +2,7 @@
 // gives it help text).
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {ALL_NAMESPACES_FLAG, DOCUMENT_OUTPUT_FLAG, HUB_FLAGS, PROVIDER_FLAGS} from './flags.js'
+import {present} from './present.js'
 import type {Wiring} from './wiring.js'
 
 export const DESCRIBE_FLAGS = {
@@ -49,10 +50,8 @@ export async function runDescribe(wiring: Wiring, argv: string[]): Promise<void>
       now: new Date(),
     },
   )
-  if (flags.output === 'text') {
-    printer.cells(describeProfile(described))
-    return
-  }
-  const {exportData} = await import('../core/text/export.js')
-  printer.data(await exportData(describeProfileData(described), flags.output))
+  await present(printer, flags.output, described, {
+    text: (outcome) => printer.cells(describeProfile(outcome)),
+    data: describeProfileData,
+  })
 }

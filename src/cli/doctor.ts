@@ -12,7 +12,6 @@ import {
 } from '../core/doctor/report.js'
 import {parseAccessQuestion, type AccessQuestion} from '../core/doctor/target-access.js'
 import {QuietExit} from '../core/errors.js'
-import {exportJson} from '../core/text/export.js'
 import {doctorCommand, type DoctorPorts} from '../usecases/doctor.js'
 import {atMostOneOperand, parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
@@ -27,6 +26,7 @@ import {
 } from './flags.js'
 import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import {warnIfNodeEnded} from './version.js'
+import {present} from './present.js'
 import type {Wiring} from './wiring.js'
 
 export const DOCTOR_FLAGS = {
@@ -81,8 +81,6 @@ export function parseDoctor(argv: string[], env: NodeJS.ProcessEnv = {}): Doctor
 export async function runDoctor(wiring: Wiring, argv: string[]): Promise<void> {
   const {flags, profile: profileText, can, ...request} = parseDoctor(argv, wiring.env)
   const {printer} = wiring
-  // Before the checks: the report may end the run with a failure's exit code.
-  warnIfNodeEnded(printer)
   const report = await doctorCommand(await doctorPorts(wiring), {
     hub: hubSelection(flags),
     providers: {providerFile: flags['provider-file'], accessProviders: flags['access-provider']},
@@ -101,8 +99,13 @@ export async function runDoctor(wiring: Wiring, argv: string[]): Promise<void> {
     kuberc: flags.kuberc,
     can,
   }).finally(() => printer.status(''))
-  if (flags.output === 'json') printer.data(exportJson(doctorJson(report)))
-  else await showReport(printer, report)
+  await present(printer, flags.output, report, {
+    text: (outcome) => showReport(printer, outcome),
+    data: doctorJson,
+  })
+  // After the report, which a mistyped word never reaches (its usage error stands alone), and
+  // before the exit code a failed check gives.
+  warnIfNodeEnded(printer)
   const code = doctorExitCode(report)
   if (code !== 0) throw new QuietExit(code)
 }

@@ -4,6 +4,7 @@ import {nodeEndOfLifeWarning, nodeSupport, nodeSupportText} from '../core/node-r
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {DOCUMENT_OUTPUT_FLAG} from './flags.js'
 import type {Printer} from '../adapters/printer.js'
+import {present} from './present.js'
 import type {Wiring} from './wiring.js'
 
 export const VERSION_FLAGS = {
@@ -31,27 +32,27 @@ export async function runVersion(wiring: Wiring, argv: string[]): Promise<void> 
   const info = await wiring.buildInfo()
   const {printer} = wiring
   const node = warnIfNodeEnded(printer, info.node)
-  if (flags.output !== 'text') {
-    // The line's end beside the Node; null when this cpcred knows no day for it.
-    const {version, commit, buildDate, node: running, ...rest} = info
-    const data = {version, commit, buildDate, node: running, nodeEndOfLife: node.endOfLife ?? null, ...rest}
-    printer.data(await (await import('../core/text/export.js')).exportData(data, flags.output))
-    return
-  }
-  const kubectl = info.kubectl.version
-    ? `${info.kubectl.version} (${info.kubectl.path})`
-    : `${info.kubectl.problem}${info.kubectl.path ? ` (${info.kubectl.path})` : ''}`
-  printer.cells({
-    rows: [
-      ['cpcred', info.version],
-      ['commit', info.commit],
-      ['built', info.buildDate],
-      ['node', nodeSupportText(node)],
-      ['kubectl', kubectl],
-      ['docs', info.docs ?? `none beside ${info.packageDir}`],
-    ],
-    padding: 2,
-    minWidth: 0,
+  await present(printer, flags.output, info, {
+    data: ({version, commit, buildDate, node: running, ...rest}) =>
+      // The line's end beside the Node; null when this cpcred knows no day for it.
+      ({version, commit, buildDate, node: running, nodeEndOfLife: node.endOfLife ?? null, ...rest}),
+    text: (outcome) => {
+      const kubectl = outcome.kubectl.version
+        ? `${outcome.kubectl.version} (${outcome.kubectl.path})`
+        : `${outcome.kubectl.problem}${outcome.kubectl.path ? ` (${outcome.kubectl.path})` : ''}`
+      printer.cells({
+        rows: [
+          ['cpcred', outcome.version],
+          ['commit', outcome.commit],
+          ['built', outcome.buildDate],
+          ['node', nodeSupportText(node)],
+          ['kubectl', kubectl],
+          ['docs', outcome.docs ?? `none beside ${outcome.packageDir}`],
+        ],
+        padding: 2,
+        minWidth: 0,
+      })
+    },
   })
 }
 

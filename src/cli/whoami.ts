@@ -9,6 +9,7 @@ import {
   hubSelection,
   PROVIDER_FLAGS,
 } from './flags.js'
+import {present} from './present.js'
 import type {Wiring} from './wiring.js'
 import {renderSelf, whoamiCommand} from '../usecases/whoami.js'
 
@@ -60,6 +61,8 @@ export async function runWhoami(wiring: Wiring, argv: string[]): Promise<void> {
       stdinIsTTY: printer.stdinIsTTY,
     },
   )
-  if (flags.output === 'text') printer.cells(renderSelf(review))
-  else printer.data(await (await import('../core/text/export.js')).exportData(review, flags.output))
+  await present(printer, flags.output, review, {
+    text: (outcome) => printer.cells(renderSelf(outcome)),
+    data: (outcome) => outcome,
+  })
 }

@@ -112,6 +112,14 @@ describe('one place for each concern', () => {
     )
   })
 
+  it("a front never branches on a document's -o itself: cli/present.ts picks the view", () => {
+    assert.deepEqual(
+      found(/\bflags\.output (===|!==) '(text|json|yaml)'/, []),
+      [],
+      'present(printer, flags.output, outcome, {text, data}) (cli/present.ts)',
+    )
+  })
+
   it('every -o/--output is declared by outputFlag (cli/flags.ts)', () => {
     assert.deepEqual(found(/char: 'o'|\boutput: \{/, ['cli/flags.ts']), [], 'use outputFlag(formats)')
   })
