@@ -40,7 +40,8 @@ export const IMAGE_ARCHES: readonly LinuxArch[] = ['amd64', 'arm64']
 /** The image's user: not root, and the uid fleet-job.yaml's securityContext names. */
 export const IMAGE_UID = 65532
 export const DEBIAN_SUITE = 'bookworm'
-const DEBIAN_PACKAGES = ['libc6', 'libstdc++6', 'libgcc-s1', 'ca-certificates']
+// libatomic1: Node 26 links libatomic.so.1 (Node 20 did not).
+const DEBIAN_PACKAGES = ['libc6', 'libstdc++6', 'libgcc-s1', 'libatomic1', 'ca-certificates']
 /** The packages whose files the pruned base keeps (gcc-12-base: the libgcc and libstdc++ licenses). */
 const KEPT_DEBIAN_PACKAGES = [...DEBIAN_PACKAGES, 'gcc-12-base']
 const TRIPLETS: Record<LinuxArch, string> = {amd64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu'}
@@ -196,7 +197,7 @@ interface Tree {
 }
 
 /**
- * Debian's libc, libstdc++ and CA certificates for `arch`, unpacked without running any package
+ * Debian's libc, libstdc++, libatomic and CA certificates for `arch`, unpacked without running any package
  * script (mmdebstrap's extract variant: no daemon, no emulator), pruned to what node, kubectl and
  * name lookups load, plus the CA bundle, the image's user and /tmp.
  */
@@ -207,7 +208,9 @@ async function baseTree(
   epoch: string,
   log: (line: string) => void,
 ): Promise<Tree> {
-  const tarball = path.join(cacheDir, `debian-${DEBIAN_SUITE}-${arch}.tar`)
+  // Named by what it holds: another list of packages is another base, never a cached one.
+  const packages = createHash('sha256').update(DEBIAN_PACKAGES.join(',')).digest('hex').slice(0, 12)
+  const tarball = path.join(cacheDir, `debian-${DEBIAN_SUITE}-${arch}-${packages}.tar`)
   if (!existsSync(tarball)) {
     log(`mmdebstrap ${DEBIAN_SUITE} ${arch}: ${DEBIAN_PACKAGES.join(' ')}`)
     await run(
@@ -237,7 +240,7 @@ async function baseTree(
     for (const name of await readdir(path.join(dir, rel))) if (pattern.test(name)) keep.push(`${rel}/${name}`)
   }
   await libs(`lib/${triplet}`, LIBC_FILES)
-  await libs(`usr/lib/${triplet}`, /^libstdc\+\+\.so\.6/)
+  await libs(`usr/lib/${triplet}`, /^(libstdc\+\+\.so\.6|libatomic\.so\.1)/)
   // The loader's path in the ELF interpreter field (/lib64/ld-linux-x86-64.so.2, /lib/ld-linux-aarch64.so.1).
   for (const rel of ['lib64', 'lib']) if (existsSync(path.join(dir, rel))) await libs(rel, /^ld-linux/)
   // The licenses of what is kept (libgcc-s1's and libstdc++6's doc directories link to gcc-12-base's).
