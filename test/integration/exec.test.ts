@@ -2,13 +2,13 @@ import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import {readFile, stat, writeFile} from 'node:fs/promises'
-import net from 'node:net'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {applyProfile, cpcred, cpcredBin, isolatedEnv, tempDir, testEnv, uniqueName} from '../helpers/env.js'
 import {KUBECTL_WHOAMI, pluginRecords, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {kubeCall, kubeRequest} from '../testenv/http.js'
 import {bundleProbe, waitForLines} from '../helpers/processes.js'
+import {freePorts} from '../testenv/testenv.js'
 
 describe('cpcred exec against the real spoke', () => {
   let fixture: SpokeFixture
@@ -281,7 +281,7 @@ describe('cpcred exec: a command that outlives its first credential', () => {
     // command with 10 s of it left at least, and renews it when 10 s are left.
     const fixture = await spokeFixture({prefix: 'renew', pluginEnv: {PLUGIN_TTL_SECONDS: '20'}})
     await writeFile(fixture.tokenFile, first, {mode: 0o600})
-    const port = await freePort()
+    const port = (await freePorts(1))[0]!
     const started = Date.now()
     const child = spawn(
       process.execPath,
@@ -352,14 +352,6 @@ describe('cpcred exec: a command that outlives its first credential', () => {
     assert.doesNotMatch(stderr, /could not renew/)
   })
 })
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs

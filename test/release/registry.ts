@@ -3,8 +3,8 @@
 import {spawn} from 'node:child_process'
 import {createWriteStream} from 'node:fs'
 import {mkdir, readFile, writeFile} from 'node:fs/promises'
-import net from 'node:net'
 import path from 'node:path'
+import {freePorts} from '../testenv/testenv.js'
 
 export interface Registry {
   /** 127.0.0.1:PORT */
@@ -12,16 +12,8 @@ export interface Registry {
   stop(): Promise<void>
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
 export async function startRegistry(binary: string, dir: string): Promise<Registry> {
-  const port = await freePort()
+  const port = (await freePorts(1))[0]!
   const host = `127.0.0.1:${port}`
   await mkdir(path.join(dir, 'storage'), {recursive: true})
   const config = path.join(dir, 'config.yml')

@@ -247,45 +247,18 @@ describe(`the signatures, SBOMs and provenance of cpcred ${version}`, () => {
           JSON.parse(await readFile(path.join(releaseDir, provenanceName(version)), 'utf8')).predicate,
         ),
       )
-      ok(
-        await run(
-          [
-            'attest',
-            '--yes',
-            '--key',
-            key,
-            ...offline,
-            '--type',
-            'slsaprovenance1',
-            '--predicate',
-            predicate,
-            image,
-          ],
-          work,
-          signing,
-        ),
-        'cosign attest slsaprovenance1',
-      )
-      for (const arch of IMAGE_ARCHES)
+      const attest = async (type: string, file: string, what: string) =>
         ok(
           await run(
-            [
-              'attest',
-              '--yes',
-              '--key',
-              key,
-              ...offline,
-              '--type',
-              'spdxjson',
-              '--predicate',
-              path.join(releaseDir, sbomName(imageSbom(arch), 'spdx')),
-              image,
-            ],
+            ['attest', '--yes', '--key', key, ...offline, '--type', type, '--predicate', file, image],
             work,
             signing,
           ),
-          `cosign attest spdxjson ${arch}`,
+          `cosign attest ${what}`,
         )
+      await attest('slsaprovenance1', predicate, 'slsaprovenance1')
+      for (const arch of IMAGE_ARCHES)
+        await attest('spdxjson', path.join(releaseDir, sbomName(imageSbom(arch), 'spdx')), `spdxjson ${arch}`)
 
       const verify = (pub: string) => run(['verify', '--key', pub, '--insecure-ignore-tlog=true', image])
       const verifyAttestation = (pub: string, type: string) =>

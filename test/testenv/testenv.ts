@@ -618,7 +618,8 @@ async function writePrivate(file: string, content: string): Promise<void> {
   await chmod(file, 0o600)
 }
 
-async function freePorts(count: number): Promise<number[]> {
+/** `count` ports free on 127.0.0.1 right now (each listened on, then let go). */
+export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from(
       {length: count},
