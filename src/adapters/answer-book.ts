@@ -11,7 +11,7 @@ import type {AnswerBook, CredentialStore} from '../usecases/ports.js'
 
 export function answerBook(store: Pick<CredentialStore, 'dir' | 'entryPath'>, env = process.env): AnswerBook {
   return {
-    begin(command, args, inputs) {
+    begin(question, inputs) {
       const files = [
         ...kubeconfigPaths(inputs.kubeconfig, env.KUBECONFIG, os.homedir()).paths,
         // The hub cpcred hub use keeps, and the files it or CPCRED_HUB_KUBECONFIG may name.
@@ -25,7 +25,7 @@ export function answerBook(store: Pick<CredentialStore, 'dir' | 'entryPath'>, en
           : []),
       ]
       const signatures = new Map(files.map((file) => [file, fileSignature(file)]))
-      const key = answerKey(command, args, env, process.cwd())
+      const key = answerKey(question, env, process.cwd())
       return {
         keep(payload, from) {
           // It expires when the snapshot or the cache entry would no longer be served.

@@ -7,15 +7,17 @@ import {answerKey, findAnswer} from './credential-answers.js'
 import {outputSink} from './output-sink.js'
 import {printableLines, warningLine} from '../core/text/printable.js'
 import type {Printer} from './printer.js'
-import type {ChildRunner, ForwardingSignals, RenewCredential, TempKubeconfigs} from '../usecases/ports.js'
+import type {
+  AnswerQuestion,
+  ChildRunner,
+  ForwardingSignals,
+  RenewCredential,
+  TempKubeconfigs,
+} from '../usecases/ports.js'
 
 /** The payload of the last answer to exactly this question, when it may be given again. */
-export function answerFor(
-  command: 'credential' | 'exec',
-  args: string[],
-  env = process.env,
-): string | undefined {
-  const key = answerKey(command, args, env, process.cwd())
+export function answerFor(question: AnswerQuestion, env = process.env): string | undefined {
+  const key = answerKey(question, env, process.cwd())
   return findAnswer(defaultCredentialCacheDir(env), key, Date.now())?.payload
 }
 

@@ -17,6 +17,7 @@ import {statSync} from 'node:fs'
 import path from 'node:path'
 import {isRecord} from '../core/json.js'
 import {readCacheEntrySync, writeCacheEntry, type CacheKind} from './cache-store.js'
+import type {AnswerQuestion} from '../usecases/ports.js'
 
 // 2: exec's answer holds the target's connection and credential, not a kubeconfig with a token.
 // 3: kept by the cache store, as {version, value}.
@@ -50,15 +51,14 @@ export interface Answer {
 }
 
 export function answerKey(
-  command: 'credential' | 'exec',
-  argv: readonly string[],
+  question: AnswerQuestion,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): string {
   return JSON.stringify({
     version: VERSION,
-    command,
-    argv,
+    command: question.command,
+    argv: question.words,
     cwd,
     uid: process.getuid?.() ?? null,
     env: KEY_ENV.map((name) => env[name] ?? null),

@@ -16,6 +16,7 @@ import {
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {parseProfileRef, type ProfileRef} from '../usecases/profile-ref.js'
 import type {Wiring} from './wiring.js'
+import {questionOf} from './answer-question.js'
 
 export const CREDENTIAL_USAGE = usageLine('credential', 'NAMESPACE/NAME')
 
@@ -82,7 +83,7 @@ export async function runCredential(wiring: Wiring, argv: string[]): Promise<voi
       print: (output) => wiring.printer.data(output),
     },
     {
-      args: argv,
+      question: questionOf(['credential', ...argv]),
       ref,
       apiVersion,
       ...pipelineInput(flags),

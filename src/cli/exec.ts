@@ -5,6 +5,7 @@ import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import path from 'node:path'
 import type {ReportRequest} from '../usecases/exec-many.js'
 import {runToExit} from './run-to-exit.js'
+import {questionOf} from './answer-question.js'
 import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import {isSelecting} from './targets.js'
 import {UsageError} from '../core/errors.js'
@@ -132,12 +133,6 @@ export function parseReportRequest(text: string): ReportRequest {
   return {kind, file: path.resolve(match[2]!)}
 }
 
-/** The arguments of exec that are cpcred's: those before --. */
-export function ownArgs(argv: string[]): string[] {
-  const separator = argv.indexOf('--')
-  return separator === -1 ? argv : argv.slice(0, separator)
-}
-
 /** The router's entry (src/cli/router.ts), the exec bundle's composition root: runs exec and exits with its code. */
 export function run(argv: string[]): void {
   const wiring = wire(process.env)
@@ -182,7 +177,7 @@ export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
       fanOutPorts: () => wiring.fanOutPorts(),
     },
     {
-      args: ownArgs(argv),
+      question: questionOf(['exec', ...argv]),
       oneNamed:
         options.names.length === 1 && !selecting && !flags['all-namespaces'] && !flags.healthy
           ? options.names[0]

@@ -14,6 +14,7 @@ import {
 import type {
   AnswerBook,
   AnswerDraft,
+  AnswerQuestion,
   CredentialCache,
   CredentialStore,
   HubIdentity,
@@ -91,7 +92,8 @@ export async function openPipeline<H>(
 export async function openCredentialRun(
   ports: PipelinePorts & {notices: Pick<Notices, 'note'>},
   input: PipelineInput,
-  question: {command: 'credential' | 'exec'; args: string[]; answerable: boolean},
+  /** undefined: no answer is kept for this run. */
+  question: AnswerQuestion | undefined,
 ): Promise<{
   store?: CredentialStore
   draft?: AnswerDraft
@@ -102,8 +104,8 @@ export async function openCredentialRun(
     ? undefined
     : await ports.store((message) => input.verbose && ports.notices.note(`cache: ${message}`))
   const draft =
-    store && question.answerable && !input.verbose
-      ? (await ports.answers(store)).begin(question.command, question.args, {
+    store && question && !input.verbose
+      ? (await ports.answers(store)).begin(question, {
           kubeconfig: input.kubeconfig,
           providers: input.providers,
         })

@@ -17,11 +17,11 @@ import {
 } from './credential-pipeline.js'
 import {describeFederation} from './federated-token.js'
 import type {ProfileRef} from './profile-ref.js'
-import type {Notices} from './ports.js'
+import type {AnswerQuestion, Notices} from './ports.js'
 
 export interface CredentialInput extends PipelineInput {
-  /** The command's own words, which name the answer kept for the next identical question. */
-  args: string[]
+  /** The question of this command line, for the answer kept for the next identical one (none: not kept). */
+  question?: AnswerQuestion
   ref: ProfileRef
   apiVersion: ExecApiVersion
 }
@@ -37,12 +37,7 @@ export interface CredentialPorts extends PipelinePorts {
 /** Prints the ExecCredential, then keeps it as the answer to the same question when it may be. */
 export async function credentialCommand(ports: CredentialPorts, input: CredentialInput): Promise<void> {
   const {notices} = ports
-  const {
-    store,
-    draft,
-    hub: recent,
-    providers,
-  } = await openCredentialRun(ports, input, {command: 'credential', args: input.args, answerable: true})
+  const {store, draft, hub: recent, providers} = await openCredentialRun(ports, input, input.question)
   const {profile, snapshot, stale} = await readRecentProfile(recent, input.ref, {
     maxAgeMs: input.noCache ? 0 : input.profileMaxAgeMs,
     maxStaleMs: input.profileMaxStaleMs,

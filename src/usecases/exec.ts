@@ -25,6 +25,7 @@ import type {PreparedTarget} from './exec-target-files.js'
 import {RunCredentials} from './obtain-credential.js'
 import {parseProfileRef} from './profile-ref.js'
 import type {
+  AnswerQuestion,
   ChildRunner,
   FanOutPorts,
   ForwardingSignals,
@@ -34,8 +35,8 @@ import type {
 } from './ports.js'
 
 export interface ExecInput extends PipelineInput {
-  /** cpcred's own words (those before --), which name the answer kept for the next identical exec. */
-  args: string[]
+  /** The question of this command line, for the answer kept for the next identical exec (none: not kept). */
+  question?: AnswerQuestion
   /** The one profile named by itself (no -l, --all or -A), read as `cpcred credential` reads it. */
   oneNamed?: string
   /** The selection otherwise. */
@@ -84,11 +85,11 @@ export async function execCommand(ports: ExecPorts, input: ExecInput): Promise<E
     draft,
     hub: recent,
     providers,
-  } = await openCredentialRun(ports, input, {
-    command: 'exec',
-    args: input.args,
-    answerable: Boolean(input.oneNamed) && !fanOutAlways && input.timeoutMs === undefined,
-  })
+  } = await openCredentialRun(
+    ports,
+    input,
+    input.oneNamed && !fanOutAlways && input.timeoutMs === undefined ? input.question : undefined,
+  )
   for (const warning of providers.warnings) notices.warn(warning)
   const shown = new Set(providers.warnings)
   let profiles: ClusterProfile[]

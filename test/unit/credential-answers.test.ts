@@ -17,7 +17,7 @@ async function setUp() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'cpcred-answers-'))
   const input = path.join(dir, 'providers.json')
   await writeFile(input, '{"providers":[]}')
-  const key = answerKey('credential', ['ns/c', '--cache-ttl', '5m'], env, '/work')
+  const key = answerKey({command: 'credential', words: ['ns/c', '--cache-ttl', '5m']}, env, '/work')
   const keep = (notAfter = Date.now() + 60_000) =>
     keepAnswer(
       dir,
@@ -29,11 +29,11 @@ async function setUp() {
 
 describe('credential answers', () => {
   it('are keyed by the arguments, the directory and every environment variable the credential path reads', () => {
-    const base = answerKey('credential', ['ns/c'], env, '/work')
-    assert.equal(answerKey('credential', ['ns/c'], {...env}, '/work'), base)
-    assert.notEqual(answerKey('credential', ['ns/d'], env, '/work'), base)
-    assert.notEqual(answerKey('credential', ['ns/c', '-n', 'x'], env, '/work'), base)
-    assert.notEqual(answerKey('credential', ['ns/c'], env, '/elsewhere'), base)
+    const base = answerKey({command: 'credential', words: ['ns/c']}, env, '/work')
+    assert.equal(answerKey({command: 'credential', words: ['ns/c']}, {...env}, '/work'), base)
+    assert.notEqual(answerKey({command: 'credential', words: ['ns/d']}, env, '/work'), base)
+    assert.notEqual(answerKey({command: 'credential', words: ['ns/c', '-n', 'x']}, env, '/work'), base)
+    assert.notEqual(answerKey({command: 'credential', words: ['ns/c']}, env, '/elsewhere'), base)
     for (const name of [
       'KUBECONFIG',
       'HOME',
@@ -42,10 +42,14 @@ describe('credential answers', () => {
       'CPCRED_PROVIDER_FILE',
       'KUBERNETES_EXEC_INFO',
     ]) {
-      assert.notEqual(answerKey('credential', ['ns/c'], {...env, [name]: 'other'}, '/work'), base, name)
+      assert.notEqual(
+        answerKey({command: 'credential', words: ['ns/c']}, {...env, [name]: 'other'}, '/work'),
+        base,
+        name,
+      )
     }
-    assert.equal(answerKey('credential', ['ns/c'], {...env, UNRELATED: 'x'}, '/work'), base)
-    assert.notEqual(answerKey('exec', ['ns/c'], env, '/work'), base)
+    assert.equal(answerKey({command: 'credential', words: ['ns/c']}, {...env, UNRELATED: 'x'}, '/work'), base)
+    assert.notEqual(answerKey({command: 'exec', words: ['ns/c']}, env, '/work'), base)
   })
 
   it('are given again while the key, the time and every input file still match', async () => {
@@ -55,7 +59,10 @@ describe('credential answers', () => {
     const [file] = await readdir(answersDir(dir))
     assert.equal((await stat(path.join(answersDir(dir), file!))).mode & 0o777, 0o600)
     assert.equal((await stat(answersDir(dir))).mode & 0o777, 0o700)
-    assert.equal(findAnswer(dir, answerKey('credential', ['ns/other'], env, '/work'), Date.now()), undefined)
+    assert.equal(
+      findAnswer(dir, answerKey({command: 'credential', words: ['ns/other']}, env, '/work'), Date.now()),
+      undefined,
+    )
   })
 
   it('are not given once they expire', async () => {

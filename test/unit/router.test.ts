@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import {readFileSync} from 'node:fs'
 import {answerable, COMPLETE_COMMAND, route} from '../../src/cli/router.js'
 import {FAST_BUNDLES, FAST_PATH_COMMANDS} from '../../src/cli/fast-path-commands.js'
-import {asksForFullPath} from '../../src/cli/answer.js'
+import {asksForFullPath} from '../../src/cli/answer-question.js'
 import {CREDENTIAL_FLAGS} from '../../src/cli/credential.js'
 import {EXEC_FLAGS} from '../../src/cli/exec.js'
 

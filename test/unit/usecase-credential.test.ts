@@ -20,7 +20,7 @@ import {
 } from './usecase-fakes.js'
 
 const input: CredentialInput = {
-  args: ['fleet/eu'],
+  question: {command: 'credential', words: ['fleet/eu']},
   ref: {namespace: 'fleet', name: 'eu'},
   apiVersion: 'client.authentication.k8s.io/v1',
   providers: {},
@@ -130,7 +130,7 @@ describe('credentialCommand', () => {
     const printed = JSON.parse(w.printed[0]!) as {kind: string; status: {token: string}}
     assert.equal(printed.kind, 'ExecCredential')
     assert.equal(printed.status.token, 'fresh-token')
-    assert.deepEqual(w.book.begun, [{command: 'credential', args: ['fleet/eu']}])
+    assert.deepEqual(w.book.begun, [{command: 'credential', words: ['fleet/eu']}])
     assert.equal(w.book.kept.length, 1)
     const {payload, from} = w.book.kept[0]!
     assert.equal(payload, w.printed[0])
@@ -171,7 +171,7 @@ describe('the pipeline steps', () => {
 
   it('keeps no answer without a snapshot, without a cached credential, or after a warning', async () => {
     const book = answers()
-    const draft = book.book.begin('credential', [], {providers: {}})
+    const draft = book.book.begin({command: 'credential', words: []}, {providers: {}})
     const obtained = {cacheKey: 'k', cachedUntil: new Date(NOW + 60_000)}
     await keepAnswer(draft, 'x', {obtained, profileMaxAgeMs: 5_000, warned: false})
     await keepAnswer(draft, 'x', {

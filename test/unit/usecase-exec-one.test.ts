@@ -26,7 +26,7 @@ import {
 } from './usecase-fakes.js'
 
 const input: ExecInput = {
-  args: ['fleet/eu'],
+  question: {command: 'exec', words: ['fleet/eu']},
   oneNamed: 'fleet/eu',
   targets: {names: ['fleet/eu'], all: false, allNamespaces: false},
   alone: true,
@@ -127,7 +127,7 @@ describe('exec on one target: failures first', () => {
       execCommand(w.ports, {
         ...input,
         oneNamed: undefined,
-        args: [],
+        question: undefined,
         targets: {names: [], all: false, allNamespaces: false},
       }),
       /no target given/,
@@ -182,7 +182,7 @@ describe('exec on one target', () => {
   it('keeps the prepared target as the answer to the same exec', async () => {
     const w = world({kept: [snapshot(1_000)]})
     await execCommand(w.ports, input)
-    assert.deepEqual(w.book.begun, [{command: 'exec', args: ['fleet/eu']}])
+    assert.deepEqual(w.book.begun, [{command: 'exec', words: ['fleet/eu']}])
     assert.equal(w.book.kept.length, 1)
     const target = JSON.parse(w.book.kept[0]!.payload) as {
       env: Record<string, string>
@@ -209,7 +209,7 @@ describe('exec on one target', () => {
     const code = await execCommand(w.ports, {
       ...input,
       oneNamed: undefined,
-      args: [],
+      question: undefined,
       targets: {names: [], all: false, allNamespaces: false},
     })
     assert.equal(code, 0)

@@ -30,7 +30,7 @@ import type {
   StdinCopies,
   TempKubeconfigs,
 } from '../../src/usecases/ports.js'
-import type {TargetHub} from '../../src/usecases/ports.js'
+import type {AnswerQuestion, TargetHub} from '../../src/usecases/ports.js'
 import type {TargetRunInput, TargetRunPorts} from '../../src/usecases/exec-prepare.js'
 import {RunCredentials} from '../../src/usecases/obtain-credential.js'
 import {lifetimeRule} from '../../src/core/exec-credential/cache.js'
@@ -186,11 +186,11 @@ export function snapshot(ageMs: number, p = profile()): ProfileSnapshot {
 }
 
 export function answers() {
-  const begun: Array<{command: string; args: string[]}> = []
+  const begun: AnswerQuestion[] = []
   const kept: Array<{payload: string; from: AnswerSource}> = []
   const book: AnswerBook = {
-    begin(command, args) {
-      begun.push({command, args})
+    begin(question) {
+      begun.push(question)
       return {
         async keep(payload, from) {
           kept.push({payload, from})

@@ -152,12 +152,17 @@ export interface AnswerDraft {
   keep(payload: string, from: AnswerSource): Promise<void>
 }
 
+/**
+ * The question a kept answer is for: the command and cpcred's own words (cli/answer-question.ts
+ * makes it, for the lookup before any parsing and for the fronts alike).
+ */
+export interface AnswerQuestion {
+  readonly command: 'credential' | 'exec'
+  readonly words: readonly string[]
+}
+
 export interface AnswerBook {
-  begin(
-    command: 'credential' | 'exec',
-    args: string[],
-    inputs: {kubeconfig?: string; providers: ProviderSelection},
-  ): AnswerDraft
+  begin(question: AnswerQuestion, inputs: {kubeconfig?: string; providers: ProviderSelection}): AnswerDraft
 }
 
 /** What a command says on stderr while it works (the printer, for people). */
