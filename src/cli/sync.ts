@@ -2,10 +2,7 @@
 // (src/commands/sync.ts gives it help text).
 import path from 'node:path'
 import type {HubPort} from '../usecases/ports.js'
-import type {Printer} from '../adapters/printer.js'
-import {describeChange, type SyncChange} from '../core/kubeconfig/sync.js'
-import {describeFold} from '../core/fleet/member-fold.js'
-import {exportJson, exportJsonLine} from '../core/text/export.js'
+import {SYNC_FORMATS, SYNC_PRESENTERS, type SyncPresenter} from './sync-output.js'
 import {untilInterrupted} from './interrupt.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
@@ -26,14 +23,10 @@ import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import type {FleetFollowInput} from '../usecases/follow-fleet.js'
 import type {
   SyncOutcome,
-  SyncPass,
-  SyncPassOutcome,
   SyncWatchInput,
   SyncWatchPorts,
   WatchedPass,
 } from '../usecases/sync-kubeconfig.js'
-
-type Output = 'text' | 'json'
 
 export const SYNC_FLAGS = {
   ...HUB_FLAGS,
@@ -57,7 +50,7 @@ export const SYNC_FLAGS = {
     summary: 'Keep following the hub (watch API) and apply each change, until interrupted.',
     exclusive: ['dry-run'],
   },
-  ...outputFlag(['text', 'json'], 'Summary format.'),
+  ...outputFlag(SYNC_FORMATS, 'Summary format.'),
 } as const satisfies FlagTable
 
 const SYNC_USAGE = usageLine('sync', '')
@@ -120,7 +113,7 @@ export async function runSync(wiring: Wiring, argv: string[]): Promise<void> {
     ...placement,
   }
   if (flags.watch) {
-    await watchAndSync({hub, files, kubectl}, {selection, pass}, wiring, flags.output)
+    await watchAndSync({hub, files, kubectl}, {selection, pass}, wiring, SYNC_PRESENTERS[flags.output])
     return
   }
   const {syncCommand} = await import('../usecases/sync-kubeconfig.js')
@@ -136,58 +129,8 @@ export async function runSync(wiring: Wiring, argv: string[]): Promise<void> {
   for (const line of healthSkips(outcome.healthSkipped)) printer.note(line)
   if (outcome.noProfiles !== undefined) printer.note(outcome.noProfiles)
   if (outcome.error !== undefined) throw outcome.error
-  if (outcome.pass) renderSyncOutcome(outcome.pass, pass, printer, flags.output)
+  if (outcome.pass) SYNC_PRESENTERS[flags.output].pass(outcome.pass, pass, printer)
   if (outcome.exitCode !== ExitCode.Success) throw new QuietExit(outcome.exitCode)
-}
-
-/** The plan on stdout for --dry-run (it is what was asked for), else a summary on stderr. */
-function renderSyncOutcome(
-  outcome: SyncPassOutcome,
-  request: Pick<SyncPass, 'file' | 'dryRun'>,
-  printer: Printer,
-  output: Output,
-): void {
-  for (const warning of outcome.warnings) printer.warn(warning)
-  for (const note of outcome.notes) printer.note(note)
-  if (output === 'text') for (const fold of outcome.folds) printer.note(describeFold(fold))
-  if (output === 'json') {
-    printer.data(exportJson(outcomeData(outcome, request)))
-    return
-  }
-  for (const change of outcome.changes) {
-    if (request.dryRun) printer.text(`${describeChange(change)}\n`)
-    else printer.note(describeChange(change))
-  }
-  if (outcome.currentContextPruned !== undefined) {
-    printer.note(
-      `the current context "${outcome.currentContextPruned}" was pruned, so no context is current now; choose one with: kubectl config use-context NAME`,
-    )
-  }
-  printer.note(summary(outcome, request))
-}
-
-function summary(outcome: SyncPassOutcome, request: Pick<SyncPass, 'file' | 'dryRun'>): string {
-  const counts = (['add', 'update', 'prune', 'skip'] as const).map((action) => {
-    const count = outcome.changes.filter((change) => change.action === action).length
-    return `${count} ${{add: 'added', update: 'updated', prune: 'pruned', skip: 'skipped'}[action]}`
-  })
-  if (request.dryRun) return `dry run, ${request.file} not changed: ${counts.join(', ')}`
-  if (outcome.wrote) return `Wrote ${request.file}: ${counts.join(', ')}`
-  return `${request.file} is in step with the inventory${outcome.changes.length ? ` (${counts.at(-1)})` : ''}`
-}
-
-function outcomeData(outcome: SyncPassOutcome, request: Pick<SyncPass, 'file' | 'dryRun'>) {
-  return {
-    file: request.file,
-    dryRun: request.dryRun,
-    changed: outcome.changed,
-    wrote: outcome.wrote,
-    changes: outcome.changes.map((change: SyncChange) => ({...change, name: change.name || undefined})),
-    ...(outcome.folds.length ? {folds: outcome.folds} : {}),
-    ...(outcome.currentContextPruned === undefined
-      ? {}
-      : {currentContextPruned: outcome.currentContextPruned}),
-  }
 }
 
 /**
@@ -199,7 +142,7 @@ async function watchAndSync(
   ports: Pick<SyncWatchPorts, 'hub' | 'files' | 'kubectl'> & {hub: HubPort},
   input: Omit<SyncWatchInput, 'signal'>,
   wiring: Pick<Wiring, 'printer' | 'interrupts' | 'heap'>,
-  output: Output,
+  presenter: SyncPresenter,
 ): Promise<void> {
   const {syncWatchCommand} = await import('../usecases/sync-kubeconfig.js')
   const {printer} = wiring
@@ -219,16 +162,13 @@ async function watchAndSync(
       // Past the first pass, the one the user waits for, memory counts for more than speed.
       heap.keepSmall()
       for (const line of healthSkips(healthSkipped)) printer.note(line)
-      renderSyncOutcome(outcome, input.pass, printer, output)
-      if (output === 'text') printer.note(`watching ${followed} on ${hub.config.server} (Ctrl-C to stop)`)
+      presenter.pass(outcome, input.pass, printer)
+      presenter.watching(followed, hub.config.server, printer)
       return
     }
     const stamp = new Date().toISOString()
     for (const line of healthSkips(healthSkipped)) printer.note(`${stamp} ${line}`)
-    for (const change of changes) {
-      if (output === 'json') printer.data(exportJsonLine({time: stamp, ...change}))
-      else printer.note(`${stamp} ${describeChange(change)}`)
-    }
+    for (const change of changes) presenter.change(change, stamp, printer)
     if (outcome.currentContextPruned !== undefined)
       printer.warn(
         `the current context "${outcome.currentContextPruned}" was pruned; no context is current now`,
