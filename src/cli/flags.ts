@@ -112,12 +112,6 @@ export function outputFlag<const F extends readonly [string, ...string[]]>(
   }
 }
 
-export const OUTPUT_FORMATS = [TEXT_FORMAT, 'wide', 'json', 'yaml', 'name'] as const
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
-
-/** -o for commands that print profiles. */
-export const OUTPUT_FLAG = outputFlag(OUTPUT_FORMATS) satisfies FlagTable
-
 /** -o for commands that print one document: a report for people, or its data. */
 export const DOCUMENT_OUTPUT_FLAG = outputFlag([TEXT_FORMAT, 'json', 'yaml']) satisfies FlagTable
 

@@ -1,18 +1,18 @@
-// How `cpcred list` shows profiles: once, or (--watch) the listing and then one row or object per
-// change, as `kubectl get -w` does; and on stderr, what --healthy left out and duplicate profiles.
+// How `cpcred list` shows profiles for each -o, the one place list's output format is decided: once,
+// or (--watch) the listing and then one row or object per change, as `kubectl get -w` does; and on
+// stderr whatever the format, what --healthy left out and the inventory's duplicate profiles.
 import {noProfilesNote} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {CellStyle, Cells} from '../core/text/format.js'
-import {exportStreamed} from '../core/text/export.js'
-import {renderProfiles, type ProfileOutput} from '../core/profiles/profile-view.js'
+import {exporterOf, kubectlList, type ExportFormat} from '../core/text/export.js'
+import {profileName, profileTable} from '../core/profiles/profile-view.js'
 import type {ListedProfiles} from '../usecases/list-profiles.js'
-import {duplicateWarnings, duplicatesOf} from '../core/fleet/member-fold.js'
+import {duplicateWarnings} from '../core/fleet/member-fold.js'
 import {healthSkips} from './targets.js'
 
 export interface ListView {
-  output: ProfileOutput
   /** undefined: all namespaces (a NAMESPACE column). */
   namespace?: string
   /** What was asked for, named when nothing matched. */
@@ -21,88 +21,125 @@ export interface ListView {
   watch: boolean
 }
 
-export interface ListPrinter {
+export interface ListPresenter {
+  /** Whether the listing must carry each namespace's clusterset label (-o wide shows it). */
+  readsClustersets: boolean
   /** The listing: a table, or the objects (one per line under --watch). */
   all(listing: ListedProfiles): void
   /** One change under --watch: a row in the table's columns, or the object. */
   change(profile: ClusterProfile, listing: ListedProfiles): void
 }
 
-export async function listPrinter(printer: Printer, view: ListView): Promise<ListPrinter> {
-  const chalk = await printer.paint()
-  const yaml = view.output === 'yaml' ? (await import('../core/text/export-yaml.js')).exportYaml : undefined
-  const render = (profiles: ClusterProfile[], listing: ListedProfiles) =>
-    renderProfiles(profiles, {
-      output: view.output,
-      allNamespaces: view.namespace === undefined,
-      now: new Date(),
-      chosenProvider: (profile) => listing.chosen(profile)?.provider,
-      chosenServer: (profile) => listing.chosen(profile)?.server,
-      clustersetOf: (ns) => listing.clustersets?.get(ns),
-      yaml,
-    })
-  const styleFor = (cells: Cells): CellStyle => {
-    const healthy = cells.rows[0]!.indexOf('HEALTHY')
-    return (cell, column, row) =>
-      row === 0 || column !== healthy
-        ? cell
-        : cell === 'True'
-          ? chalk.green(cell)
-          : cell === 'False'
-            ? chalk.red(cell)
-            : cell
-  }
-  // Under --watch every row is aligned with the widest cell of each column seen so far.
-  let widest: string[] | undefined
-  const widen = (rows: string[][]) => {
-    for (const row of rows) {
-      widest ??= row.map(() => '')
-      row.forEach((cell, column) => {
-        if (cell.length > widest![column]!.length) widest![column] = cell
-      })
-    }
-  }
-  /** Objects one by one: JSON one per line, YAML as documents, names as lines. */
-  const object = async (profile: ClusterProfile) => {
-    if (view.output === 'json' || view.output === 'yaml')
-      printer.data(await exportStreamed(profile, view.output))
-    else printer.data(render([profile], emptyListing) as string)
-  }
+type MakePresenter = (printer: Printer, view: ListView) => Promise<ListPresenter>
 
-  return {
-    all(listing) {
-      // On stderr whatever the output: -o json|yaml stay the objects alone.
-      for (const line of healthSkips(listing.skipped ?? [])) printer.note(line)
-      // Showing every profile does not conflict, so list folds nothing, but KEP-4322 asks a consumer
-      // to warn while duplicates remain among what it selected.
-      for (const line of duplicateWarnings(duplicatesOf(listing.profiles))) printer.warn(line)
-      const shown = render(listing.profiles, listing)
-      if (listing.profiles.length === 0 && view.output !== 'json' && view.output !== 'yaml') {
-        printer.note(noProfilesNote(view))
-        return
-      }
-      if (typeof shown !== 'string') {
-        widen(shown.rows)
-        printer.cells(shown, {style: styleFor(shown)})
-      } else if (!view.watch || view.output === 'name') printer.data(shown)
-      else for (const profile of listing.profiles) void object(profile)
-    },
-    change(profile, listing) {
-      const shown = render([profile], listing)
-      if (typeof shown === 'string') {
-        void object(profile)
-        return
-      }
-      const [header, row] = shown.rows as [string[], string[]]
-      widen([header, row])
-      const style = styleFor(shown)
-      // Alone, yet in the columns of the table above it; styled as a data row, not a header.
-      printer.cells(
-        {...shown, rows: [row], measureWith: [header, widest!]},
-        {style: (cell, column) => style(cell, column, 1)},
-      )
-    },
-  }
+/** -o's values, the first the default: kubectl get's. */
+export const LIST_FORMATS = ['text', 'wide', 'json', 'yaml', 'name'] as const
+
+export type ListFormat = (typeof LIST_FORMATS)[number]
+
+/** On stderr whatever the format, so that -o json|yaml|name stay the data alone. */
+function sayAside(listing: ListedProfiles, printer: Printer): void {
+  for (const line of healthSkips(listing.skipped ?? [])) printer.note(line)
+  for (const line of duplicateWarnings(listing.duplicates)) printer.warn(line)
 }
 
-const emptyListing: ListedProfiles = {profiles: [], chosen: () => undefined, matches: () => true}
+/** kubectl's table (or -o wide's): under --watch, each change a row in the columns seen so far. */
+const table =
+  (wide: boolean): MakePresenter =>
+  async (printer, view) => {
+    const chalk = await printer.paint()
+    const cells = (profiles: ClusterProfile[], listing: ListedProfiles) =>
+      profileTable(profiles, {
+        wide,
+        allNamespaces: view.namespace === undefined,
+        now: new Date(),
+        chosenProvider: (profile) => listing.chosen(profile)?.provider,
+        chosenServer: (profile) => listing.chosen(profile)?.server,
+        clustersetOf: (ns) => listing.clustersets?.get(ns),
+      })
+    const styleFor = (shown: Cells): CellStyle => {
+      const healthy = shown.rows[0]!.indexOf('HEALTHY')
+      return (cell, column, row) =>
+        row === 0 || column !== healthy
+          ? cell
+          : cell === 'True'
+            ? chalk.green(cell)
+            : cell === 'False'
+              ? chalk.red(cell)
+              : cell
+    }
+    // Every row is aligned with the widest cell of each column seen so far.
+    let widest: string[] | undefined
+    const widen = (rows: string[][]) => {
+      for (const row of rows) {
+        widest ??= row.map(() => '')
+        row.forEach((cell, column) => {
+          if (cell.length > widest![column]!.length) widest![column] = cell
+        })
+      }
+    }
+    return {
+      readsClustersets: wide,
+      all(listing) {
+        sayAside(listing, printer)
+        if (listing.profiles.length === 0) return printer.note(noProfilesNote(view))
+        const shown = cells(listing.profiles, listing)
+        widen(shown.rows)
+        printer.cells(shown, {style: styleFor(shown)})
+      },
+      change(profile, listing) {
+        const shown = cells([profile], listing)
+        const [header, row] = shown.rows as [string[], string[]]
+        widen([header, row])
+        const style = styleFor(shown)
+        // Alone, yet in the columns of the table above it; styled as a data row, not a header.
+        printer.cells(
+          {...shown, rows: [row], measureWith: [header, widest!]},
+          {style: (cell, column) => style(cell, column, 1)},
+        )
+      },
+    }
+  }
+
+/**
+ * The objects exactly: one kubectl List, or under --watch one object each (JSON a line each, YAML a
+ * document each). Even an empty selection is a List, which a program reads.
+ */
+const objects =
+  (format: ExportFormat): MakePresenter =>
+  async (printer, view) => {
+    // Loaded before the listing, so that the YAML library (when asked for) loads while the hub answers.
+    const exporter = await exporterOf(format)
+    return {
+      readsClustersets: false,
+      all(listing) {
+        sayAside(listing, printer)
+        if (!view.watch) printer.data(exporter.document(kubectlList(listing.profiles)))
+        else for (const profile of listing.profiles) printer.data(exporter.streamed(profile))
+      },
+      change(profile) {
+        printer.data(exporter.streamed(profile))
+      },
+    }
+  }
+
+/** kubectl's resource/name, a line each. */
+const names: MakePresenter = async (printer, view) => ({
+  readsClustersets: false,
+  all(listing) {
+    sayAside(listing, printer)
+    if (listing.profiles.length === 0) return printer.note(noProfilesNote(view))
+    printer.data(listing.profiles.map(profileName).join(''))
+  },
+  change(profile) {
+    printer.data(profileName(profile))
+  },
+})
+
+export const LIST_PRESENTERS: Readonly<Record<ListFormat, MakePresenter>> = {
+  text: table(false),
+  wide: table(true),
+  json: objects('json'),
+  yaml: objects('yaml'),
+  name: names,
+}

@@ -8,13 +8,14 @@ import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-tab
 import {
   ALL_NAMESPACES_FLAG,
   HUB_FLAGS,
-  OUTPUT_FLAG,
+  outputFlag,
   PLACEMENT_FLAGS,
   PROVIDER_FLAGS,
   SELECTOR_FLAG,
   SHARD_FLAG,
 } from './flags.js'
 import {chooseShard, sayShard, type ShardChoice} from './shard.js'
+import {LIST_FORMATS, LIST_PRESENTERS} from './list-output.js'
 import {placementInput, sayLeftOut} from './targets.js'
 
 export const LIST_USAGE = usageLine('list', '')
@@ -51,7 +52,7 @@ export const LIST_FLAGS = {
     default: PAGE_SIZE,
     min: 1,
   },
-  ...OUTPUT_FLAG,
+  ...outputFlag(LIST_FORMATS),
   watch: {
     kind: 'boolean',
     char: 'w',
@@ -91,33 +92,29 @@ export function parseList(argv: string[], env: NodeJS.ProcessEnv = {}): ListRequ
 
 export async function runList(wiring: Wiring, argv: string[]): Promise<void> {
   const {flags, placement, placementKey, ...request} = parseList(argv, wiring.env)
-  const [{listPrinter}, {listCommand}] = await Promise.all([
-    import('./list-output.js'),
-    import('../usecases/list.js'),
-  ])
+  const {listCommand} = await import('../usecases/list.js')
   const {printer} = wiring
   const shard = sayShard(request.shard, printer)
   const {hub, providers} = await wiring.session(flags)
   const namespace = flags['all-namespaces'] ? undefined : hub.config.namespace
+  const view = await LIST_PRESENTERS[flags.output](printer, {
+    namespace,
+    selector: flags.selector,
+    shard,
+    watch: flags.watch,
+  })
   const input = {
     namespace,
     labelSelector: flags.selector,
     clusterManager: flags['cluster-manager'],
     clusterset: flags.clusterset,
-    readClustersets: flags.output === 'wide',
+    readClustersets: view.readsClustersets,
     providers: providers.providers,
     usableOnly: flags.usable,
     pageSize: flags['chunk-size'],
     shard,
     healthyOnly: flags.healthy,
   }
-  const view = await listPrinter(printer, {
-    output: flags.output,
-    namespace,
-    selector: flags.selector,
-    shard,
-    watch: flags.watch,
-  })
   if (flags.watch) {
     const {followUntilInterrupted} = await import('./list-watch.js')
     await followUntilInterrupted(hub, input, view, wiring)

@@ -5,6 +5,7 @@ import {ContinueExpiredError, CpcredError} from '../core/errors.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {chooseProvider} from '../core/access/resolve-access.js'
 import {inShard, type Shard} from '../core/fleet/shard.js'
+import {duplicatesOf, type MemberFold} from '../core/fleet/member-fold.js'
 import {gateHealthy, unhealthyBecause, type SkippedProfile} from '../core/fleet/placement.js'
 import type {ProfilePageSource} from './ports.js'
 
@@ -43,6 +44,11 @@ export interface ListedProfiles {
   matches: (profile: ClusterProfile) => boolean
   /** What --healthy left out of the listing (it matched every other filter), with why. */
   skipped?: SkippedProfile[]
+  /**
+   * The listing's profiles that share a member cluster in their inventory: showing every profile
+   * conflicts with nothing, so nothing is folded, but KEP-4322 asks a consumer to warn of them.
+   */
+  duplicates: MemberFold[]
 }
 
 /** The filters the API cannot apply, and how a profile's provider is chosen. */
@@ -98,11 +104,14 @@ async function filtersOf(source: ProfilePageSource, input: ListProfilesInput) {
   return {clustersets, chosen, selected, keep}
 }
 
-/** The profiles `selected` kept, and with --healthy those it leaves out, with why. */
+/**
+ * The profiles `selected` kept, with --healthy those it leaves out (with why), and the duplicates
+ * among what is kept.
+ */
 function gated(profiles: ClusterProfile[], input: ListProfilesInput) {
-  if (!input.healthyOnly) return {profiles}
+  if (!input.healthyOnly) return {profiles, duplicates: duplicatesOf(profiles)}
   const {healthy, skipped} = gateHealthy(profiles)
-  return {profiles: healthy, skipped}
+  return {profiles: healthy, skipped, duplicates: duplicatesOf(healthy)}
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
-import {exportData, exportJson, exportJsonLine, exportStreamed} from '../../src/core/text/export.js'
+import {exportData, exporterOf, exportJson, exportJsonLine, kubectlList} from '../../src/core/text/export.js'
 import {exportYaml} from '../../src/core/text/export-yaml.js'
 
 const hostile = {name: 'a\u001b[31mb\u202e', list: ['no', 'on', '0x1F'], nested: {empty: [], n: 1}}
@@ -40,7 +40,16 @@ describe('exporter for -o json|yaml', () => {
   it('chooses by format, and streams one JSON object a line or one YAML document each', async () => {
     assert.equal(await exportData({a: 1}, 'json'), exportJson({a: 1}))
     assert.equal(await exportData({a: 1}, 'yaml'), 'a: 1\n')
-    assert.equal(await exportStreamed({a: 1}, 'json'), '{"a":1}\n')
-    assert.equal(await exportStreamed({a: 1}, 'yaml'), '---\na: 1\n')
+    assert.equal((await exporterOf('json')).streamed({a: 1}), '{"a":1}\n')
+    assert.equal((await exporterOf('yaml')).streamed({a: 1}), '---\na: 1\n')
+  })
+
+  it('holds several objects in the List kubectl prints them in', () => {
+    assert.deepEqual(kubectlList([{a: 1}]), {
+      apiVersion: 'v1',
+      items: [{a: 1}],
+      kind: 'List',
+      metadata: {resourceVersion: ''},
+    })
   })
 })

@@ -7,7 +7,8 @@ import type {Command} from '@oclif/core'
 import {CREDENTIAL_FLAGS} from '../../src/cli/credential.js'
 import {EXEC_FLAGS} from '../../src/cli/exec.js'
 import {flagShapes, parseFlags, type FlagTable} from '../../src/cli/flag-table.js'
-import {OUTPUT_FLAG, SELECTOR_FLAG} from '../../src/cli/flags.js'
+import {SELECTOR_FLAG, outputFlag} from '../../src/cli/flags.js'
+import {LIST_FORMATS} from '../../src/cli/list-output.js'
 import {readdirSync} from 'node:fs'
 import {oclifFlags} from '../../src/cli/oclif-flags.js'
 import {ExitCode, isCpcredError} from '../../src/core/errors.js'
@@ -194,6 +195,7 @@ describe('-o', () => {
   })
 
   it('still reads table, the old name of the format for people, as text', () => {
+    const OUTPUT_FLAG = outputFlag(LIST_FORMATS)
     assert.equal(parseFlags(OUTPUT_FLAG, ['-o', 'table'], 'usage').flags.output, 'text')
     assert.equal(parseFlags(OUTPUT_FLAG, ['--output=wide'], 'usage').flags.output, 'wide')
     assert.equal(parseFlags(OUTPUT_FLAG, [], 'usage').flags.output, 'text')

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict'
 import {describe, it} from 'node:test'
 import {formatCells} from '../../src/core/text/format.js'
-import {exportYaml} from '../../src/core/text/export-yaml.js'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
-import {healthOf, providersCell, renderProfiles} from '../../src/core/profiles/profile-view.js'
+import {healthOf, profileName, profileTable, providersCell} from '../../src/core/profiles/profile-view.js'
 
-/** What the printer shows: exact text, or the table's cells made printable and aligned. */
-const shown = (...args: Parameters<typeof renderProfiles>): string => {
-  const out = renderProfiles(...args)
-  return typeof out === 'string' ? out : formatCells(out)
-}
+/** What the printer shows: the table's cells made printable and aligned. */
+const shown = (...args: Parameters<typeof profileTable>): string => formatCells(profileTable(...args))
 
 const now = new Date('2026-11-22T12:00:00Z')
 
@@ -43,7 +39,7 @@ describe('profile view', () => {
   })
 
   it('renders the table with NAMESPACE first under -A', () => {
-    const out = shown([healthy, profile('b', 'ns2')], {output: 'text', allNamespaces: true, now})
+    const out = shown([healthy, profile('b', 'ns2')], {wide: false, allNamespaces: true, now})
     assert.equal(
       out,
       [
@@ -57,7 +53,7 @@ describe('profile view', () => {
 
   it('adds DISPLAY NAME, CLUSTERSET, MEMBER, SERVER and the API version read with -o wide', () => {
     const out = shown([healthy], {
-      output: 'wide',
+      wide: true,
       allNamespaces: false,
       now,
       chosenServer: () => 'https://a.example',
@@ -75,7 +71,7 @@ describe('profile view', () => {
     })
     const column = (profile: ClusterProfile, namespaceSet?: string) => {
       const out = shown([profile], {
-        output: 'wide',
+        wide: true,
         allNamespaces: false,
         now,
         clustersetOf: () => namespaceSet,
@@ -92,22 +88,7 @@ describe('profile view', () => {
     assert.equal(column(healthy), '<none>')
   })
 
-  it('prints a kubectl List for json and yaml, and resource/name for name', () => {
-    const json = JSON.parse(shown([healthy], {output: 'json', allNamespaces: false, now}))
-    assert.deepEqual(json, {
-      apiVersion: 'v1',
-      items: [healthy],
-      kind: 'List',
-      metadata: {resourceVersion: ''},
-    })
-    const yaml = shown([healthy], {output: 'yaml', allNamespaces: false, now, yaml: exportYaml})
-    assert.match(
-      yaml,
-      /^apiVersion: v1\nitems:\n- apiVersion: multicluster\.x-k8s\.io\/v1alpha1\n {2}kind: ClusterProfile\n/,
-    )
-    assert.equal(
-      shown([healthy], {output: 'name', allNamespaces: false, now}),
-      'clusterprofile.multicluster.x-k8s.io/a\n',
-    )
+  it('names a profile as kubectl -o name does: resource.group/name', () => {
+    assert.equal(profileName(healthy), 'clusterprofile.multicluster.x-k8s.io/a\n')
   })
 })

@@ -1,5 +1,5 @@
-// How profiles are printed: kubectl-style table, wide, json, yaml and name output.
-import {exportJson} from '../text/export.js'
+// How profiles are shown: the kubectl-style table (and -o wide's), and -o name's lines; -o json|yaml
+// are the objects themselves (core/text/export.ts).
 import {
   CONTROL_PLANE_HEALTHY,
   GROUP,
@@ -11,10 +11,9 @@ import {
 } from './cluster-profile.js'
 import {age, kubectlTable, type Cells} from '../text/format.js'
 
-export type ProfileOutput = 'text' | 'wide' | 'json' | 'yaml' | 'name'
-
-export interface ProfileViewOptions {
-  output: ProfileOutput
+export interface ProfileTableOptions {
+  /** -o wide: the columns a script or a closer look wants too. */
+  wide: boolean
   /** Adds the NAMESPACE column, as kubectl does with -A. */
   allNamespaces: boolean
   now: Date
@@ -24,11 +23,6 @@ export interface ProfileViewOptions {
   chosenServer?: (profile: ClusterProfile) => string | undefined
   /** Clusterset of a namespace (from its label, as older hubs record it), for -o wide. */
   clustersetOf?: (namespace: string) => string | undefined
-  /**
-   * The YAML exporter (core/text/export-yaml.ts), for -o yaml: the caller loads it only then, so a
-   * table never pays for loading the YAML library (about 35 ms).
-   */
-  yaml?: (value: unknown) => string
 }
 
 /** `True`, `False`, `Unknown` from the ControlPlaneHealthy condition, `<none>` (as every empty cell) when there is none. */
@@ -49,29 +43,14 @@ function clustersetCell(profile: ClusterProfile, namespaceSet: string | undefine
   return sets.size ? [...sets].join(',') : '<none>'
 }
 
-/** Exact text for -o json|yaml|name; cells (made printable by the printer) for the tables. */
-export function renderProfiles(profiles: ClusterProfile[], options: ProfileViewOptions): string | Cells {
-  switch (options.output) {
-    case 'json':
-      return exportJson(asList(profiles))
-    case 'yaml':
-      if (!options.yaml) throw new Error('-o yaml without the YAML exporter')
-      return options.yaml(asList(profiles))
-    case 'name':
-      return profiles.map((profile) => `clusterprofile.${GROUP}/${profile.metadata.name}\n`).join('')
-    case 'text':
-    case 'wide':
-      return renderProfileTable(profiles, options)
-  }
+/** `-o name`'s line for a profile: kubectl's resource/name. */
+export function profileName(profile: ClusterProfile): string {
+  return `clusterprofile.${GROUP}/${profile.metadata.name}\n`
 }
 
-/** The shape kubectl prints for several objects. */
-function asList(profiles: ClusterProfile[]) {
-  return {apiVersion: 'v1', items: profiles, kind: 'List', metadata: {resourceVersion: ''}}
-}
-
-function renderProfileTable(profiles: ClusterProfile[], options: ProfileViewOptions): Cells {
-  const wide = options.output === 'wide'
+/** The table of the profiles (cells, made printable by the printer): kubectl's columns, or -o wide's. */
+export function profileTable(profiles: ClusterProfile[], options: ProfileTableOptions): Cells {
+  const {wide} = options
   const columns = [
     ...(options.allNamespaces ? ['NAMESPACE'] : []),
     'NAME',

@@ -6,6 +6,16 @@
 
 export type ExportFormat = 'json' | 'yaml'
 
+/** The shape kubectl prints several objects in. */
+export function kubectlList(items: unknown[]): {
+  apiVersion: 'v1'
+  items: unknown[]
+  kind: 'List'
+  metadata: {resourceVersion: ''}
+} {
+  return {apiVersion: 'v1', items, kind: 'List', metadata: {resourceVersion: ''}}
+}
+
 /** `value` as kubectl's -o json prints it. */
 export function exportJson(value: unknown): string {
   return `${JSON.stringify(value, null, 4)}\n`
@@ -16,14 +26,22 @@ export function exportJsonLine(value: unknown): string {
   return `${JSON.stringify(value)}\n`
 }
 
-/** `value` as -o json or -o yaml prints it. */
-export async function exportData(value: unknown, format: ExportFormat): Promise<string> {
-  return format === 'json' ? exportJson(value) : (await import('./export-yaml.js')).exportYaml(value)
+/** How one format writes a whole document, and one object of a stream (--watch). */
+export interface Exporter {
+  /** `value` as -o json or -o yaml prints it. */
+  document(value: unknown): string
+  /** One object of a stream: JSON on one line, YAML as a document of its own. */
+  streamed(value: unknown): string
 }
 
-/** One object of a stream (--watch): JSON on one line, YAML as a document of its own. */
-export async function exportStreamed(value: unknown, format: ExportFormat): Promise<string> {
-  return format === 'json'
-    ? exportJsonLine(value)
-    : `---\n${(await import('./export-yaml.js')).exportYaml(value)}`
+/** The exporter of a format, YAML's library loaded only for it. */
+export async function exporterOf(format: ExportFormat): Promise<Exporter> {
+  if (format === 'json') return {document: exportJson, streamed: exportJsonLine}
+  const {exportYaml} = await import('./export-yaml.js')
+  return {document: exportYaml, streamed: (value) => `---\n${exportYaml(value)}`}
+}
+
+/** `value` as -o json or -o yaml prints it. */
+export async function exportData(value: unknown, format: ExportFormat): Promise<string> {
+  return (await exporterOf(format)).document(value)
 }
