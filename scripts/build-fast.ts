@@ -1,7 +1,7 @@
-// Builds the bundles of dist/fast (src/cli/fast-path-commands.ts lists them): CommonJS, one file
+// Builds the bundles of dist/fast (src/cli/command-table.ts lists them): CommonJS, one file
 // each, so that the router loads what a command line needs with require and nothing else.
 import {build} from 'esbuild'
-import {FAST_BUNDLES} from '../src/cli/fast-path-commands.js'
+import {FAST_BUNDLES} from '../src/cli/command-table.js'
 
 await build({
   entryPoints: Object.entries(FAST_BUNDLES).map(([out, source]) => ({in: source, out})),

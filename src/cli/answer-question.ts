@@ -4,7 +4,7 @@
 // are cpcred's own as typed: parsing them first would load what a hit exists to skip, so words that
 // ask the same in another order are another question, and only miss once.
 import type {AnswerQuestion} from '../usecases/ports.js'
-import {HELP_FLAGS} from './fast-path-commands.js'
+import {HELP_FLAGS} from './command-table.js'
 import {NO_CACHE_FLAG, setsFlagOf, VERBOSE_FLAG} from './pipeline-flags.js'
 
 /** Flags after which the full path must run: it explains itself or skips the cache. */

@@ -5,7 +5,7 @@
 import {Command} from '@oclif/core'
 import {CpcredError} from '../core/errors.js'
 import {runToExitWith} from './exit.js'
-import {FRONTS} from './fronts.js'
+import {frontOf} from './fronts.js'
 import {wire, type Wiring} from './wiring.js'
 
 export abstract class FrontCommand extends Command {
@@ -17,7 +17,7 @@ export abstract class FrontCommand extends Command {
   }
 
   async run(): Promise<void> {
-    const load = FRONTS[this.id ?? '']
+    const load = frontOf(this.id)
     if (!load) throw new CpcredError(`no front for the command "${this.id}"`)
     const front = await load()
     const code = await this.ending(() => front(this.wiring, this.argv))

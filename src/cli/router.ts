@@ -1,41 +1,35 @@
 // The one command router: which code runs a command line. bin/run.js calls `main` (this module is
 // the small bundle dist/fast/router.cjs); bin/dev.mjs calls `route` on the sources. What kubectl and
-// CI run all the time (src/cli/fast-path-commands.ts) comes from CommonJS bundles in dist/fast,
+// CI run all the time (src/cli/command-table.ts) comes from CommonJS bundles in dist/fast,
 // loaded with require: no ES module loader and no oclif on the way. `credential` and `exec` first ask
 // for the last answer to the same question (dist/fast/answer.cjs); everything else, and --help, goes
 // to oclif (src/cli/main.ts).
-import {
-  COMPLETE_COMMAND,
-  FAST_PATH_COMMANDS,
-  HELP_FLAGS,
-  isFastPathCommand,
-  type CommandBundle,
-} from './fast-path-commands.js'
+import {COMMANDS, COMPLETE_COMMAND, HELP_FLAGS, commandOf, type Runner} from './command-table.js'
+import {questionOf} from './answer-question.js'
 import {isBuiltinPlugin} from './plugins/names.js'
 
 export {COMPLETE_COMMAND}
 
 /** A bundle of dist/fast that runs a command line, or oclif. */
-export type Route = CommandBundle | 'oclif'
+export type Route = Runner
 
 const asksForHelp = (args: string[]) => args.some((arg) => HELP_FLAGS.includes(arg))
 
 /** Where these arguments run. Help is oclif's; completion words are the user's, never a request for help. */
 export function route(argv: string[]): Route {
-  const [command = ''] = argv
-  if (!isFastPathCommand(command)) return 'oclif'
-  const {bundle} = FAST_PATH_COMMANDS[command]
-  if (command === COMPLETE_COMMAND) return bundle
+  const command = commandOf(argv[0])
+  if (command === undefined) return 'oclif'
+  const {runs} = COMMANDS[command]
+  if (command === COMPLETE_COMMAND) return runs
   if (command === 'plugin' && !isBuiltinPlugin(argv[1])) return 'oclif'
   // After exec's -- the words are the user's command's (`cpcred exec x -- kubectl --help`).
   const separator = command === 'exec' ? argv.indexOf('--') : -1
-  return asksForHelp(separator === -1 ? argv : argv.slice(0, separator)) ? 'oclif' : bundle
+  return asksForHelp(separator === -1 ? argv : argv.slice(0, separator)) ? 'oclif' : runs
 }
 
 /** Whether the last answer to the same question may be given before any command code loads. */
 export function answerable(argv: string[]): boolean {
-  const [command = ''] = argv
-  return isFastPathCommand(command) && FAST_PATH_COMMANDS[command].answerable
+  return questionOf(argv) !== undefined
 }
 
 interface Bundle {

@@ -21,12 +21,7 @@ import {ExitCode, QuietExit, UsageError} from '../core/errors.js'
 import {defaultMergeTarget} from '../usecases/write-kubeconfig.js'
 import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import type {FleetFollowInput} from '../usecases/follow-fleet.js'
-import type {
-  SyncOutcome,
-  SyncWatchInput,
-  SyncWatchPorts,
-  WatchedPass,
-} from '../usecases/sync-kubeconfig.js'
+import type {SyncOutcome, SyncWatchInput, SyncWatchPorts, WatchedPass} from '../usecases/sync-kubeconfig.js'
 
 export const SYNC_FLAGS = {
   ...HUB_FLAGS,

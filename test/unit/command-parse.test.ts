@@ -10,8 +10,8 @@ import {parseCredential} from '../../src/cli/credential.js'
 import {parseDescribe} from '../../src/cli/describe.js'
 import {parseDoctor} from '../../src/cli/doctor.js'
 import {parseExec} from '../../src/cli/exec.js'
-import {FAST_PATH_COMMANDS} from '../../src/cli/fast-path-commands.js'
-import {FRONTS, type Front} from '../../src/cli/fronts.js'
+import {COMMANDS, type CommandId} from '../../src/cli/command-table.js'
+import {FRONTS, frontOf as oclifFront, type Front} from '../../src/cli/fronts.js'
 import {parseHubShow, parseHubUse} from '../../src/cli/hub.js'
 import {parseKubeconfig} from '../../src/cli/kubeconfig.js'
 import {parseList} from '../../src/cli/list.js'
@@ -469,8 +469,6 @@ const SEAMS: Record<string, Seam> = {
 }
 
 /** The fast path's words that name a command of the table by another id. */
-const FAST_PATH_ALIASES: Record<string, string> = {ls: 'list'}
-
 /** The commands whose seam refuses no words. */
 const REFUSES_NOTHING = ['__complete']
 
@@ -508,9 +506,9 @@ describe('every command has a seam', () => {
     assert.deepEqual(missing, [], 'add a parseX and its cases for these commands')
   })
 
-  it('every command the fast path runs has a row in the table', () => {
-    const missing = Object.keys(FAST_PATH_COMMANDS)
-      .map((word) => FAST_PATH_ALIASES[word] ?? word)
+  it('every command of the command table with a front has a row in the table', () => {
+    const missing = (Object.keys(COMMANDS) as CommandId[])
+      .filter((id) => !('ownRun' in COMMANDS[id]))
       .filter((id) => !Object.hasOwn(SEAMS, id))
     assert.deepEqual(missing, [], 'add a parseX and its cases for these commands')
   })
@@ -556,7 +554,7 @@ function untouchedWiring(env: Env): Wiring {
 /** The front that runs each row's words (the plugin router has no oclif command of its own). */
 async function frontOf(id: string): Promise<Front | undefined> {
   if (id === 'plugin') return (wiring, argv) => runBuiltinPlugin(wiring, argv)
-  const load = FRONTS[id]
+  const load = oclifFront(id)
   return load && (await load())
 }
 

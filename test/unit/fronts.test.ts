@@ -4,7 +4,9 @@ import assert from 'node:assert/strict'
 import {readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 import {describe, it} from 'node:test'
+import {COMMANDS as COMMAND_TABLE} from '../../src/cli/command-table.js'
 import {FRONTS} from '../../src/cli/fronts.js'
+import {BUILTIN_PLUGINS} from '../../src/cli/plugins/names.js'
 
 const COMMANDS = path.resolve(import.meta.dirname, '../../src/commands')
 
@@ -42,6 +44,13 @@ describe('the fronts of the oclif commands', () => {
     )
     const fronted = [...ids.keys()].filter((id) => !ownRun.includes(id)).sort()
     assert.deepEqual(Object.keys(FRONTS).sort(), fronted)
+  })
+
+  it('the command table names every oclif command, and has a class for each it names', () => {
+    const tabled = Object.entries(COMMAND_TABLE)
+      .filter(([, entry]) => !('hidden' in entry))
+      .flatMap(([id]) => (id === 'plugin' ? BUILTIN_PLUGINS.map((name) => `plugin:${name}`) : [id]))
+    assert.deepEqual([...ids.keys()].sort(), tabled.sort())
   })
 
   it('each front loads and is a function of (wiring, argv)', async () => {

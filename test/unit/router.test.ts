@@ -2,7 +2,7 @@ import {describe, it} from 'node:test'
 import assert from 'node:assert/strict'
 import {readFileSync} from 'node:fs'
 import {answerable, COMPLETE_COMMAND, route} from '../../src/cli/router.js'
-import {FAST_BUNDLES, FAST_PATH_COMMANDS} from '../../src/cli/fast-path-commands.js'
+import {COMMANDS, FAST_BUNDLES, type CommandId} from '../../src/cli/command-table.js'
 import {asksForFullPath} from '../../src/cli/answer-question.js'
 import {CREDENTIAL_FLAGS} from '../../src/cli/credential.js'
 import {EXEC_FLAGS} from '../../src/cli/exec.js'
@@ -40,12 +40,15 @@ describe('the command router', () => {
     assert.equal(answerable([]), false)
   })
 
-  it('sends each command of the fast-path table to its bundle, and asks for answers as the table says', () => {
-    for (const [command, {bundle, answerable: answered}] of Object.entries(FAST_PATH_COMMANDS)) {
-      const argv = command === 'plugin' ? [command, 'secretreader'] : [command, 'ns/a', '--', 'true']
-      assert.equal(route(argv), bundle, command)
-      assert.equal(answerable(argv), answered, command)
-      assert.ok(bundle in FAST_BUNDLES, `${bundle} is built`)
+  it('sends each command of the command table, and each alias, where the table says', () => {
+    for (const id of Object.keys(COMMANDS) as CommandId[]) {
+      const entry: {runs: string; aliases?: readonly string[]} = COMMANDS[id]
+      // A topic's command (hub:use) is typed as two words.
+      for (const words of [id.split(':'), ...(entry.aliases ?? []).map((alias) => [alias])]) {
+        const argv = words[0] === 'plugin' ? ['plugin', 'secretreader'] : [...words, 'ns/a', '--', 'true']
+        assert.equal(route(argv), entry.runs, words.join(' '))
+        if (entry.runs !== 'oclif') assert.ok(entry.runs in FAST_BUNDLES, `${entry.runs} is built`)
+      }
     }
   })
 
