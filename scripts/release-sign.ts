@@ -211,23 +211,3 @@ async function debianPackages(
   }
   return found
 }
-
-/** `tsx scripts/release-sign.ts tools`: builds (once) what the release and its test sign with. */
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const log = (line: string) => console.error(`release-sign: ${line}`)
-  if (process.argv[2] !== 'tools') {
-    console.error('usage: tsx scripts/release-sign.ts tools')
-    process.exit(2)
-  }
-  const started = Date.now()
-  Promise.all((['syft', 'cosign', 'registry'] as const).map((name) => ensureReleaseTool(name, log))).then(
-    (paths) => {
-      log(`${paths.join(', ')} (${((Date.now() - started) / 1000).toFixed(0)}s)`)
-      process.exit(0)
-    },
-    (error: Error) => {
-      log(error.message)
-      process.exit(1)
-    },
-  )
-}
