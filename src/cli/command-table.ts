@@ -59,6 +59,7 @@ export const COMMANDS = {
   hub: {runs: 'oclif'},
   'hub:use': {runs: 'oclif'},
   kubeconfig: {runs: 'oclif'},
+  lint: {runs: 'oclif'},
   list: {runs: 'fast-path', aliases: ['ls']},
   plugin: {runs: 'fast-path'},
   sync: {runs: 'oclif'},

@@ -4,6 +4,7 @@
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import path from 'node:path'
 import type {ReportRequest} from '../usecases/exec-many.js'
+import {parseReportRequest} from './report-flag.js'
 import {runToExit} from './run-to-exit.js'
 import {questionOf} from './answer-question.js'
 import {chooseShard, sayShard, type ShardChoice} from './shard.js'
@@ -118,19 +119,6 @@ export function parseExec(argv: string[], env: NodeJS.ProcessEnv = {}): ExecRequ
     reports,
     shard: chooseShard(flags.shard, isSelecting(flags), env),
   }
-}
-
-/** `junit=FILE` or `json=FILE`; the file's directory is created when the reports are written. */
-export function parseReportRequest(text: string): ReportRequest {
-  const match = /^(\w+)=(.+)$/.exec(text)
-  const kind = match?.[1]
-  if (!match || (kind !== 'junit' && kind !== 'json')) {
-    throw new UsageError(
-      `--report "${text}" is not junit=FILE or json=FILE`,
-      'e.g. --report junit=reports/fleet.xml',
-    )
-  }
-  return {kind, file: path.resolve(match[2]!)}
 }
 
 /** The router's entry (src/cli/router.ts), the exec bundle's composition root: runs exec and exits with its code. */

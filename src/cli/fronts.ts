@@ -19,6 +19,7 @@ export const FRONTS: Readonly<Record<OclifId, () => Promise<Front>>> = {
   hub: async () => (await import('./hub.js')).runHubShow,
   'hub:use': async () => (await import('./hub.js')).runHubUse,
   kubeconfig: async () => (await import('./kubeconfig.js')).runKubeconfig,
+  lint: async () => (await import('./lint.js')).runLint,
   list: FAST_FRONTS.list,
   sync: async () => (await import('./sync.js')).runSync,
   version: async () => (await import('./version.js')).runVersion,

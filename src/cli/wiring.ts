@@ -23,6 +23,7 @@ import type {
   CredentialStore,
   ExecPluginRunner,
   FanOutPorts,
+  ReportFiles,
   FederationPorts,
   ForwardingSignals,
   HubConfig,
@@ -128,6 +129,8 @@ export interface Wiring {
   picker(): Promise<typeof Picker>
   /** What exec on many targets shows and writes with: its view, logs, reports, the copies of stdin. */
   fanOutPorts(): Promise<FanOutPorts>
+  /** Where lint writes its reports. */
+  reportFiles(): Promise<ReportFiles>
   /** Whether cpcred's stdin is a terminal (asked without creating process.stdin). */
   stdinIsTerminal(): boolean
   /** `cpcred version`: this build's stamp, Node, the docs' folder and the kubectl on PATH. */
@@ -401,6 +404,16 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
         readerGone: () => interrupts.readerGone(printer),
         error: (message, hint) => printer.error(message, hint),
         date: () => new Date(),
+      }
+    },
+    async reportFiles() {
+      const [{makeDirectory}, {writeFileAtomic}] = await Promise.all([
+        import('../adapters/directories.js'),
+        import('../adapters/files.js'),
+      ])
+      return {
+        makeDirectory,
+        writeReport: (file, content) => writeFileAtomic(file, content, {mode: 'keep', refuseSymlink: true}),
       }
     },
     federation(hubConfig) {

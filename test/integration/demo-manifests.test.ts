@@ -25,8 +25,19 @@ import {
   type ExampleTarget,
   type Variables,
 } from '../../scripts/manifests.js'
-import {cpcred, cpcredBin, tempDir, testEnv, uniqueName, type RunResult} from '../helpers/env.js'
+import {
+  cpcred,
+  cpcredBin,
+  isolatedEnv,
+  repoRoot,
+  runProgram,
+  tempDir,
+  testEnv,
+  uniqueName,
+  type RunResult,
+} from '../helpers/env.js'
 import {kubeCall, kubeRequest, type Connection} from '../testenv/http.js'
+import {LINT_RULES} from '../../src/core/lint/rules.js'
 
 const CLUSTERSET = 'guides'
 
@@ -257,5 +268,46 @@ describe('docs/examples: the admin guides on the real hub and spoke', () => {
 
     const whoami = await asConsumer(['whoami', profile(PROFILES.secretreader), '-o', 'json'])
     assert.equal(usernameOf(whoami), spokeIdentity(namespace, STAND_IN_SERVICE_ACCOUNT))
+  })
+
+  it('docs/lint.md: its CI block lints the example inventory with no error, the JUnit report to show it', async () => {
+    const text = await readFile(path.join(repoRoot, 'docs', 'lint.md'), 'utf8')
+    const block = /^## In CI$[\s\S]*?^```sh\n([\s\S]*?)^```$/m.exec(text)?.[1]
+    assert.ok(block, 'docs/lint.md has an sh block under "## In CI"')
+    const binDir = await tempDir('cpcred-bin-')
+    await writeFile(
+      path.join(binDir, 'cpcred'),
+      `#!/bin/sh\nexec "${process.execPath}" "${cpcredBin}" "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    )
+    const job = await tempDir('cpcred-lint-job-')
+    const result = await runProgram('/bin/sh', ['-ec', block], {
+      cwd: job,
+      env: {...isolatedEnv, ...consumerEnv, INVENTORY: namespace, PATH: `${binDir}:${process.env.PATH}`},
+    })
+    assert.equal(result.code, 0, result.stderr)
+    const junit = await readFile(path.join(job, 'reports', 'lint.xml'), 'utf8')
+    // Every profile, every rule: none fails at --fail-on error.
+    assert.match(
+      junit,
+      new RegExp(
+        `<testsuite name="cpcred lint" tests="${Object.keys(PROFILES).length * LINT_RULES.length}" failures="0" errors="0"`,
+      ),
+    )
+    // spoke-legacy offers access only through credentialProviders: it breaks under v1alpha2.
+    const report = JSON.parse(await readFile(path.join(job, 'reports', 'lint.json'), 'utf8')) as {
+      counts: Record<string, number>
+      inventories: {findings: {profile: string; rule: string}[]}[]
+    }
+    assert.equal(report.counts.error, 0)
+    assert.deepEqual(
+      report.inventories[0]!.findings.filter((finding) => finding.rule === 'credential-providers-only').map(
+        (f) => f.profile,
+      ),
+      [PROFILES.legacy],
+    )
+    assert.match(result.stdout, /will break under v1alpha2: see reports\/lint\.json/)
   })
 })

@@ -14,6 +14,7 @@ import {COMMANDS, type CommandId} from '../../src/cli/command-table.js'
 import {FRONTS, frontOf as oclifFront, type Front} from '../../src/cli/fronts.js'
 import {parseHubShow, parseHubUse} from '../../src/cli/hub.js'
 import {parseKubeconfig} from '../../src/cli/kubeconfig.js'
+import {parseLint} from '../../src/cli/lint.js'
 import {parseList} from '../../src/cli/list.js'
 import {parseBuiltinPlugin, runBuiltinPlugin} from '../../src/cli/plugins/run.js'
 import {parseSecretreader} from '../../src/cli/plugins/secretreader.js'
@@ -251,6 +252,45 @@ const SEAMS: Record<string, Seam> = {
         argv: ['a', '--can', 'get', '--shard', '1/2'],
         message: '--can "get" is not VERB RESOURCE [-n NAMESPACE]',
       },
+    ],
+  },
+  lint: {
+    parse: parseLint,
+    accepted: [
+      {
+        argv: [],
+        request: {
+          refs: [],
+          failOn: 'error',
+          reports: [],
+          flags: {output: 'text', 'all-namespaces': false, selector: undefined, 'fail-on': 'error'},
+        },
+      },
+      {
+        argv: ['fleet/a', 'b', '-o', 'json', '--fail-on=will-break', '--report', 'junit=r/lint.xml'],
+        request: {
+          refs: [{namespace: 'fleet', name: 'a'}, {name: 'b'}],
+          failOn: 'will-break',
+          reports: [{kind: 'junit', file: path.resolve('r/lint.xml')}],
+          flags: {output: 'json'},
+        },
+      },
+      {
+        argv: ['-A', '-l', 'env=prod', '--fail-on', 'warning', '--report=json=l.json'],
+        request: {
+          refs: [],
+          failOn: 'warning',
+          reports: [{kind: 'json', file: path.resolve('l.json')}],
+          flags: {'all-namespaces': true, selector: 'env=prod'},
+        },
+      },
+    ],
+    refused: [
+      {argv: ['--fail-on', 'info'], message: '--fail-on "info" is not one of error, will-break, warning'},
+      {argv: ['-o', 'wide'], message: '--output "wide" is not one of text, json, yaml'},
+      {argv: ['--report', 'xml=f'], message: '--report "xml=f" is not junit=FILE or json=FILE'},
+      {argv: ['a/b/c'], message: '"a/b/c" is not a profile name'},
+      {argv: ['a', '-l', 'env=prod'], message: 'lint takes profile names or -l, not both'},
     ],
   },
   whoami: {

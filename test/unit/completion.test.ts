@@ -35,6 +35,7 @@ const commands: Record<string, ManifestCommand> = {
   },
   list: {flags: hubFlags},
   'cache:clear': {flags: hubFlags},
+  lint: {flags: {...hubFlags, 'fail-on': {type: 'option', options: ['error', 'will-break', 'warning']}}},
 }
 
 describe('completionRequest: what the word under the cursor asks for', () => {
@@ -53,6 +54,11 @@ describe('completionRequest: what the word under the cursor asks for', () => {
       kind: 'profiles',
       hub: {},
       prefix: 'c',
+    })
+    assert.deepEqual(completionRequest(['lint', '--fail-on', 'warning', 'fleet/'], commands), {
+      kind: 'profiles',
+      hub: {},
+      prefix: 'fleet/',
     })
   })
 

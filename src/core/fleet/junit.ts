@@ -7,7 +7,6 @@
 import {ExitCode} from '../errors.js'
 import {
   REPORT_LAST_LINES,
-  countOutcomes,
   outcomeOf,
   splitProfile,
   type FanOutReport,
@@ -19,69 +18,105 @@ import {printable, printableLines} from '../text/printable.js'
 
 /** JUnit XML valid against the common junit-10.xsd (the Jenkins/Ant schema used by GitHub/GitLab reporters). */
 export function renderJUnit(report: FanOutReport): string {
-  const counts = countOutcomes(report.targets.map((target) => target.result))
-  const suite = {
+  return renderJUnitSuite({
     name: `cpcred exec ${report.program}`,
-    tests: counts.total,
-    failures: counts.failed,
-    errors: counts.errors,
+    durationMs: report.durationMs,
+    startedAt: report.startedAt,
+    cases: report.targets.map(targetCase),
+  })
+}
+
+/** One test case: passed, or with a failure, an error or a skip, and what it wrote. */
+export interface JUnitCase {
+  classname: string
+  name: string
+  durationMs?: number
+  failure?: {message: string; type: string; /** Lines shown in the element. */ body?: string}
+  error?: {message: string; type: string}
+  skipped?: {message: string}
+  systemOut?: string
+}
+
+export interface JUnitSuite {
+  name: string
+  durationMs: number
+  startedAt: Date
+  cases: JUnitCase[]
+}
+
+/** A suite of test cases as JUnit XML (exec's targets, lint's profiles and rules). */
+export function renderJUnitSuite(input: JUnitSuite): string {
+  const suite = {
+    name: input.name,
+    tests: input.cases.length,
+    failures: input.cases.filter((entry) => entry.failure).length,
+    errors: input.cases.filter((entry) => entry.error).length,
   }
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes({...suite, time: seconds(report.durationMs)})}>`,
+    `<testsuites${attributes({...suite, time: seconds(input.durationMs)})}>`,
     `  <testsuite${attributes({
       ...suite,
-      skipped: counts.skipped,
-      time: seconds(report.durationMs),
-      timestamp: timestamp(report.startedAt),
+      skipped: input.cases.filter((entry) => entry.skipped).length,
+      time: seconds(input.durationMs),
+      timestamp: timestamp(input.startedAt),
     })}>`,
-    ...report.targets.flatMap((target) => testCase(target)),
+    ...input.cases.flatMap(caseLines),
     '  </testsuite>',
     '</testsuites>',
   ]
   return `${lines.join('\n')}\n`
 }
 
-function testCase({result, output}: TargetReport): string[] {
-  const {namespace, name} = splitProfile(result.profile)
-  const open = `    <testcase${attributes({classname: namespace, name, time: seconds(result.durationMs)})}`
+function caseLines(entry: JUnitCase): string[] {
+  const open = `    <testcase${attributes({classname: entry.classname, name: entry.name, time: seconds(entry.durationMs ?? 0)})}`
   const children: string[] = []
+  if (entry.failure) {
+    const failure = attributes({message: entry.failure.message, type: entry.failure.type}, ['message'])
+    children.push(
+      entry.failure.body === undefined
+        ? `      <failure${failure}/>`
+        : `      <failure${failure}>${text(entry.failure.body)}</failure>`,
+    )
+  }
+  if (entry.error) children.push(`      <error${attributes(entry.error, ['message'])}/>`)
+  if (entry.skipped) children.push(`      <skipped${attributes(entry.skipped, ['message'])}/>`)
+  if (entry.systemOut !== undefined && entry.systemOut !== '')
+    children.push(`      <system-out>${text(entry.systemOut)}</system-out>`)
+  return children.length === 0 ? [`${open}/>`] : [`${open}>`, ...children, '    </testcase>']
+}
+
+function targetCase({result, output}: TargetReport): JUnitCase {
+  const {namespace, name} = splitProfile(result.profile)
+  const entry: JUnitCase = {
+    classname: namespace,
+    name,
+    durationMs: result.durationMs,
+    systemOut: output?.text(),
+  }
   switch (outcomeOf(result)) {
     case 'passed':
       break
     case 'failed': {
-      const failure = attributes(
-        {message: messageOf(result) ?? failureMessage(result), type: failureType(result)},
-        ['message'],
-      )
       const last = output?.last(REPORT_LAST_LINES) ?? []
-      children.push(
-        last.length === 0
-          ? `      <failure${failure}/>`
-          : `      <failure${failure}>${text(last.join('\n'))}</failure>`,
-      )
+      entry.failure = {
+        message: messageOf(result) ?? failureMessage(result),
+        type: failureType(result),
+        ...(last.length === 0 ? {} : {body: last.join('\n')}),
+      }
       break
     }
     case 'error':
-      children.push(
-        `      <error${attributes(
-          {
-            message: messageOf(result) ?? `could not start (exit code ${result.exitCode})`,
-            type: exitCodeClass(result.exitCode),
-          },
-          ['message'],
-        )}/>`,
-      )
+      entry.error = {
+        message: messageOf(result) ?? `could not start (exit code ${result.exitCode})`,
+        type: exitCodeClass(result.exitCode),
+      }
       break
     case 'skipped':
-      children.push(
-        `      <skipped${attributes({message: messageOf(result) ?? 'not started'}, ['message'])}/>`,
-      )
+      entry.skipped = {message: messageOf(result) ?? 'not started'}
       break
   }
-  const tail = output?.text() ?? ''
-  if (tail !== '') children.push(`      <system-out>${text(tail)}</system-out>`)
-  return children.length === 0 ? [`${open}/>`] : [`${open}>`, ...children, '    </testcase>']
+  return entry
 }
 
 /** The error and what to do about it, the hint on a line of its own. */

@@ -20,6 +20,7 @@ const PROFILE_COMMANDS = new Set([
   'exec',
   'cache:clear',
   'doctor',
+  'lint',
 ])
 
 /** Commands whose words after `--` are a command line of their own. */

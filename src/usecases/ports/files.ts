@@ -54,3 +54,14 @@ export interface CompletionHub {
   /** The context's namespace (or -n): names in it are offered without the namespace. */
   namespace: string
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reports (lint --report)
+
+/** Where a command writes the reports CI reads (src/adapters/directories.ts, src/adapters/files.ts). */
+export interface ReportFiles {
+  /** Creates `dir` and its missing parents (0700); throws a CpcredError that says what is in the way. */
+  makeDirectory(dir: string): void
+  /** Writes a report atomically, never through a link at its path; an existing file keeps its mode. */
+  writeReport(file: string, content: string): Promise<void>
+}

@@ -1,0 +1,471 @@
+// The rules `cpcred lint` checks an inventory against, each taken from upstream and citing where:
+// KEP-4322 (kubernetes/enhancements keps/sig-multicluster/4322-cluster-inventory), the v1alpha2 API
+// of kubernetes-sigs/cluster-inventory-api (apis/v1alpha2/clusterprofile_types.go, its kubebuilder
+// and CEL markers, generated into config/crd/bases/multicluster.x-k8s.io_clusterprofiles.yaml) and
+// that repository's conformance suite (conformance/clusterprofile.go). docs/lint.md is this table
+// for people. A rule a v1alpha2 CRD enforces (`crd`) is held to a real apiserver's admission by
+// test/integration/lint.test.ts.
+import {
+  CLUSTERSET_PROPERTY,
+  CONTROL_PLANE_HEALTHY,
+  MEMBER_ID_LABEL,
+  type ClusterProfile,
+} from '../profiles/cluster-profile.js'
+import {isRecord} from '../json.js'
+import {celUrl, isLabelValue, runeLength} from './cel-url.js'
+
+/**
+ * error: breaks a consumer now; will-break: breaks under v1alpha2 or pkg/access reading it (a
+ * profile that works today loses its access when consumers upgrade); warning: a SHOULD upstream.
+ */
+export const SEVERITIES = ['error', 'will-break', 'warning'] as const
+export type Severity = (typeof SEVERITIES)[number]
+
+/** Whether `severity` is at or above `threshold` (error > will-break > warning). */
+export function atOrAbove(severity: Severity, threshold: Severity): boolean {
+  return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold)
+}
+
+const KEP =
+  'https://github.com/kubernetes/enhancements/tree/master/keps/sig-multicluster/4322-cluster-inventory'
+const API = 'https://github.com/kubernetes-sigs/cluster-inventory-api/blob/main'
+const TYPES = `${API}/apis/v1alpha2/clusterprofile_types.go`
+const CONFORMANCE = `${API}/conformance/clusterprofile.go`
+
+export const MANAGER_LABEL = 'x-k8s.io/cluster-manager'
+export const JOINED = 'Joined'
+/** The namespace label KEP-4322 no longer defines (kubernetes/enhancements PR 6237). */
+export const LEGACY_CLUSTERSET_LABEL = 'multicluster.x-k8s.io/clusterset'
+
+export interface LintRule {
+  id: string
+  severity: Severity
+  /** Where upstream says it: a KEP section, a v1alpha2 field and its markers, a conformance spec. */
+  source: string
+  /** The upstream file or section, as a link. */
+  url: string
+  /** The field the rule looks at (one entry's path when it finds one). */
+  field: string
+  /** What it protects, for docs/lint.md. */
+  protects: string
+  /** The v1alpha2 CRD enforces it at admission (so lint is held to a real apiserver's answer). */
+  crd?: boolean
+}
+
+/** Every rule, in the order findings are listed. */
+export const LINT_RULES = [
+  {
+    id: 'server-url',
+    severity: 'error',
+    source:
+      "cluster-inventory-api apis/v1alpha2/clusterprofile_types.go, Cluster.server: +required, MaxLength=2048, XValidation isURL(self) && url(self).getHost() != ''",
+    url: TYPES,
+    field: 'status.accessProviders[].cluster.server',
+    protects: 'every consumer connects to the server an access provider names; without a host it cannot',
+    crd: true,
+  },
+  {
+    id: 'proxy-url',
+    severity: 'error',
+    source:
+      "cluster-inventory-api apis/v1alpha2/clusterprofile_types.go, Cluster.proxy-url: MaxLength=2048, XValidation self == '' || (isURL(self) && scheme in http, https, socks5 && host != '')",
+    url: TYPES,
+    field: 'status.accessProviders[].cluster.proxy-url',
+    protects: 'client-go proxies only through http, https and socks5 proxies',
+    crd: true,
+  },
+  {
+    id: 'access-provider-names',
+    severity: 'will-break',
+    source:
+      'cluster-inventory-api apis/v1alpha2/clusterprofile_types.go, ClusterProfileStatus.accessProviders: +listType=map, +listMapKey=name; AccessProvider.name MinLength=1, MaxLength=253',
+    url: TYPES,
+    field: 'status.accessProviders[].name',
+    protects: 'a consumer chooses its provider by name: one entry per name, a name of 1 to 253 characters',
+    crd: true,
+  },
+  {
+    id: 'access-providers-max',
+    severity: 'will-break',
+    source:
+      'cluster-inventory-api apis/v1alpha2/clusterprofile_types.go, ClusterProfileStatus.accessProviders: MaxItems=64',
+    url: TYPES,
+    field: 'status.accessProviders',
+    protects: 'a status of more than 64 access providers is refused by v1alpha2',
+    crd: true,
+  },
+  {
+    id: 'credential-providers-only',
+    severity: 'will-break',
+    source:
+      'cluster-inventory-api apis/v1alpha2/clusterprofile_types.go, ClusterProfileStatus: no credentialProviders (v1alpha1 deprecated it for accessProviders)',
+    url: TYPES,
+    field: 'status.credentialProviders[].name',
+    protects:
+      'a consumer reading v1alpha2 (pkg/access v0.2.0) sees only accessProviders: access offered only in credentialProviders disappears',
+  },
+  {
+    id: 'certificate-authority-file',
+    severity: 'will-break',
+    source:
+      'cluster-inventory-api apis/v1alpha2/clusterprofile_types.go, Cluster: certificate-authority-data only (no certificate-authority file path)',
+    url: TYPES,
+    field: 'status.accessProviders[].cluster.certificate-authority',
+    protects:
+      "a file path means nothing on the consumer's machine, and v1alpha2 drops the field: the CA must be certificate-authority-data",
+  },
+  {
+    id: 'cluster-manager-name',
+    severity: 'will-break',
+    source:
+      'cluster-inventory-api apis/v1alpha2/clusterprofile_types.go, ClusterManager.name: MinLength=1, MaxLength=63, XValidation !format.labelValue().validate(self).hasValue() (and immutable)',
+    url: TYPES,
+    field: 'spec.clusterManager.name',
+    protects:
+      'the manager name is matched against the x-k8s.io/cluster-manager label, so it must be a label value',
+    crd: true,
+  },
+  {
+    id: 'cluster-manager-label',
+    severity: 'error',
+    source: `cluster-inventory-api conformance/clusterprofile.go (required): the ${MANAGER_LABEL} label equals spec.clusterManager.name; KEP-4322 (keps/sig-multicluster/4322-cluster-inventory) §Cluster Manager`,
+    url: `${CONFORMANCE}; ${KEP}#cluster-manager`,
+    field: `metadata.labels["${MANAGER_LABEL}"]`,
+    protects: `consumers select a manager's profiles with -l ${MANAGER_LABEL}=NAME`,
+  },
+  {
+    id: 'member-id-empty',
+    severity: 'error',
+    source: `cluster-inventory-api conformance/clusterprofile.go (required): a ${MEMBER_ID_LABEL} label has a non-empty value; KEP-4322 (keps/sig-multicluster/4322-cluster-inventory) §Uniqueness of the ClusterProfile object`,
+    url: `${CONFORMANCE}; ${KEP}#uniqueness-of-the-clusterprofile-object`,
+    field: `metadata.labels["${MEMBER_ID_LABEL}"]`,
+    protects: 'an empty member id counts as none: its duplicates are not recognised',
+  },
+  {
+    id: 'member-id-duplicate-tie',
+    severity: 'error',
+    source:
+      'KEP-4322 (keps/sig-multicluster/4322-cluster-inventory) §Uniqueness of the ClusterProfile object: a consumer acts on the oldest of the profiles sharing a member id, on none when the oldest tie',
+    url: `${KEP}#uniqueness-of-the-clusterprofile-object`,
+    field: `metadata.labels["${MEMBER_ID_LABEL}"]`,
+    protects:
+      'when the oldest duplicates were created at the same time no consumer acts on the member cluster',
+  },
+  {
+    id: 'member-id-duplicate',
+    severity: 'warning',
+    source: `cluster-inventory-api conformance/clusterprofile.go (optional): one ClusterProfile per member cluster in an inventory; KEP-4322 (keps/sig-multicluster/4322-cluster-inventory) §Uniqueness of the ClusterProfile object`,
+    url: `${CONFORMANCE}; ${KEP}#uniqueness-of-the-clusterprofile-object`,
+    field: `metadata.labels["${MEMBER_ID_LABEL}"]`,
+    protects:
+      'consumers act on the oldest profile of a member cluster and ignore the others, and warn until they are gone',
+  },
+  {
+    id: 'member-id-missing',
+    severity: 'warning',
+    source: `cluster-inventory-api conformance/clusterprofile.go (optional): the cluster manager should add the ${MEMBER_ID_LABEL} label`,
+    url: CONFORMANCE,
+    field: `metadata.labels["${MEMBER_ID_LABEL}"]`,
+    protects: 'without it two managers publishing one cluster cannot be told to be one member cluster',
+  },
+  {
+    id: 'control-plane-healthy',
+    severity: 'warning',
+    source: `cluster-inventory-api conformance/clusterprofile.go (optional): the ${CONTROL_PLANE_HEALTHY} condition is maintained; KEP-4322 (keps/sig-multicluster/4322-cluster-inventory) §Conditions`,
+    url: `${CONFORMANCE}; ${KEP}#conditions`,
+    field: `status.conditions[type=${CONTROL_PLANE_HEALTHY}]`,
+    protects: '--healthy and every health column read this condition',
+  },
+  {
+    id: 'joined-condition',
+    severity: 'warning',
+    source: `cluster-inventory-api conformance/clusterprofile.go (optional): the ${JOINED} condition is reported; KEP-4322 (keps/sig-multicluster/4322-cluster-inventory) §Conditions`,
+    url: `${CONFORMANCE}; ${KEP}#conditions`,
+    field: `status.conditions[type=${JOINED}]`,
+    protects: 'consumers tell a cluster under management from one that left',
+  },
+  {
+    id: 'kubernetes-version',
+    severity: 'warning',
+    source:
+      'cluster-inventory-api conformance/clusterprofile.go (optional): status.version.kubernetes is reported; KEP-4322 (keps/sig-multicluster/4322-cluster-inventory) §Version',
+    url: `${CONFORMANCE}; ${KEP}#version`,
+    field: 'status.version.kubernetes',
+    protects: 'consumers place and upgrade by the member cluster version',
+  },
+  {
+    id: 'clusterset-namespace-label',
+    severity: 'warning',
+    source: `KEP-4322 (keps/sig-multicluster/4322-cluster-inventory) §Properties: ClusterSet membership is the ${CLUSTERSET_PROPERTY} property in status.properties (PR 6221); the namespace label ${LEGACY_CLUSTERSET_LABEL} is no longer in the KEP (PR 6237)`,
+    url: `${KEP}#properties`,
+    field: `status.properties[name=${CLUSTERSET_PROPERTY}]`,
+    protects:
+      'consumers following the KEP read ClusterSet membership from the property, not the namespace label',
+  },
+] as const satisfies readonly LintRule[]
+
+export type RuleId = (typeof LINT_RULES)[number]['id']
+
+export const RULES_BY_ID: ReadonlyMap<RuleId, LintRule> = new Map<RuleId, LintRule>(
+  LINT_RULES.map((rule) => [rule.id, rule]),
+)
+
+/** One rule broken by one profile: where, what was found, and what to do. */
+export interface LintFinding {
+  namespace: string
+  profile: string
+  rule: RuleId
+  severity: Severity
+  /** The field, with the index of the entry when it is one (status.accessProviders[2].cluster.server). */
+  field: string
+  found: string
+  fix: string
+  source: string
+  /** The upstream file or section, as a link. */
+  url: string
+}
+
+/** What a rule finds in a profile: none, or one finding (several entries are said in one). */
+export interface RuleHit {
+  field: string
+  found: string
+  fix: string
+}
+
+/** What the checks of one profile know beyond it: its namespace's legacy clusterset label. */
+export interface ProfileContext {
+  namespaceClusterset?: {clusterset: string; label: string}
+}
+
+type Check = (profile: ClusterProfile, context: ProfileContext) => RuleHit | undefined
+
+const quoted = (value: unknown) => JSON.stringify(value)
+
+function list(value: unknown): Array<Record<string, unknown>> {
+  return Array.isArray(value) ? value.map((entry) => (isRecord(entry) ? entry : {})) : []
+}
+
+function clusterOf(entry: Record<string, unknown>): Record<string, unknown> | undefined {
+  return isRecord(entry.cluster) ? entry.cluster : undefined
+}
+
+/** The first entry of accessProviders a check refuses, said with how many others it also refuses. */
+function firstEntry(
+  profile: ClusterProfile,
+  fieldOf: (index: number) => string,
+  problem: (entry: Record<string, unknown>) => string | undefined,
+  fix: string,
+): RuleHit | undefined {
+  const hits = list(profile.status?.accessProviders)
+    .map((entry, index) => ({index, problem: problem(entry), name: entry.name}))
+    .filter((hit) => hit.problem !== undefined)
+  if (hits.length === 0) return undefined
+  const first = hits[0]!
+  const more = hits.length > 1 ? ` (and ${hits.length - 1} more entr${hits.length === 2 ? 'y' : 'ies'})` : ''
+  return {field: fieldOf(first.index), found: `provider ${quoted(first.name)}: ${first.problem}${more}`, fix}
+}
+
+export function serverProblem(server: unknown): string | undefined {
+  if (server === undefined || server === null || server === '') return 'no server'
+  if (typeof server !== 'string') return 'the server is not a string'
+  if (runeLength(server) > 2048) return `a server URL of ${runeLength(server)} characters (at most 2048)`
+  const url = celUrl(server)
+  if (url === undefined) return `${quoted(server)} is not a URL`
+  if (url.host === '') return `${quoted(server)} has no host`
+  return undefined
+}
+
+export function proxyProblem(proxy: unknown): string | undefined {
+  if (proxy === undefined || proxy === null || proxy === '') return undefined
+  if (typeof proxy !== 'string') return 'the proxy URL is not a string'
+  if (runeLength(proxy) > 2048) return `a proxy URL of ${runeLength(proxy)} characters (at most 2048)`
+  const url = celUrl(proxy)
+  if (url === undefined) return `${quoted(proxy)} is not a URL`
+  if (!['http', 'https', 'socks5'].includes(url.scheme))
+    return `${quoted(proxy)} has the scheme ${quoted(url.scheme)}, not http, https or socks5`
+  if (url.host === '') return `${quoted(proxy)} has no host`
+  return undefined
+}
+
+const conditionOf = (profile: ClusterProfile, type: string) =>
+  list(profile.status?.conditions).find((condition) => condition.type === type)
+
+const CHECKS: Record<RuleId, Check> = {
+  'server-url': (profile) =>
+    firstEntry(
+      profile,
+      (index) => `status.accessProviders[${index}].cluster.server`,
+      (entry) => {
+        const cluster = clusterOf(entry)
+        return cluster === undefined ? 'no cluster' : serverProblem(cluster.server)
+      },
+      'publish the API server as an absolute URL with a host, e.g. https://api.example.com:6443',
+    ),
+  'proxy-url': (profile) =>
+    firstEntry(
+      profile,
+      (index) => `status.accessProviders[${index}].cluster.proxy-url`,
+      (entry) => proxyProblem(clusterOf(entry)?.['proxy-url']),
+      'give an http://, https:// or socks5:// proxy URL with a host, or leave proxy-url out',
+    ),
+  'access-provider-names': (profile) => {
+    const seen = new Set<unknown>()
+    return firstEntry(
+      profile,
+      (index) => `status.accessProviders[${index}].name`,
+      (entry) => {
+        const {name} = entry
+        if (typeof name !== 'string' || name === '') return 'no name'
+        if (runeLength(name) > 253) return `a name of ${runeLength(name)} characters (at most 253)`
+        if (seen.has(name)) return 'a second entry of this name'
+        seen.add(name)
+        return undefined
+      },
+      'give each access provider a name of 1 to 253 characters, one entry per name',
+    )
+  },
+  'access-providers-max': (profile) => {
+    const count = list(profile.status?.accessProviders).length
+    return count > 64
+      ? {
+          field: 'status.accessProviders',
+          found: `${count} access providers (v1alpha2 takes at most 64)`,
+          fix: 'publish at most 64 access providers',
+        }
+      : undefined
+  },
+  'credential-providers-only': (profile) => {
+    // v1alpha2 has no credentialProviders: a profile read through it has none to check.
+    if (profile.apiVersion !== undefined && !profile.apiVersion.endsWith('/v1alpha1')) return undefined
+    const access = new Set(list(profile.status?.accessProviders).map((entry) => entry.name))
+    const only = list(profile.status?.credentialProviders)
+      .map((entry, index) => ({index, name: entry.name}))
+      .filter(({name}) => typeof name === 'string' && !access.has(name))
+    if (only.length === 0) return undefined
+    return {
+      field: `status.credentialProviders[${only[0]!.index}].name`,
+      found: `${only.map(({name}) => quoted(name)).join(', ')} only in the deprecated credentialProviders`,
+      fix: 'publish the same entries in status.accessProviders (v1alpha2 and pkg/access v0.2.0 read only those)',
+    }
+  },
+  'certificate-authority-file': (profile) =>
+    firstEntry(
+      profile,
+      (index) => `status.accessProviders[${index}].cluster.certificate-authority`,
+      (entry) => {
+        const file = clusterOf(entry)?.['certificate-authority']
+        return file === undefined || file === null || file === ''
+          ? undefined
+          : `a CA file path ${quoted(file)}`
+      },
+      'put the CA bundle itself in certificate-authority-data (base64 PEM) and drop certificate-authority',
+    ),
+  'cluster-manager-name': (profile) => {
+    const name: unknown = profile.spec?.clusterManager?.name
+    if (typeof name === 'string' && name !== '' && isLabelValue(name)) return undefined
+    return {
+      field: 'spec.clusterManager.name',
+      found:
+        typeof name === 'string'
+          ? `${quoted(name)} is not a label value (1-63 of A-Z a-z 0-9 - _ ., alphanumeric at both ends)`
+          : 'no name',
+      fix: 'the field is immutable: recreate the profile with a manager name that is a valid label value',
+    }
+  },
+  'cluster-manager-label': (profile) => {
+    const labels = profile.metadata.labels ?? {}
+    const manager = profile.spec?.clusterManager?.name
+    if (!Object.hasOwn(labels, MANAGER_LABEL))
+      return {
+        field: `metadata.labels["${MANAGER_LABEL}"]`,
+        found: 'no such label',
+        // A name that is no label value (cluster-manager-name) is shown quoted, never as it came.
+        fix: `label it ${MANAGER_LABEL}=${typeof manager === 'string' && isLabelValue(manager) ? manager : quoted(manager)} (the value of spec.clusterManager.name)`,
+      }
+    if (labels[MANAGER_LABEL] === manager) return undefined
+    return {
+      field: `metadata.labels["${MANAGER_LABEL}"]`,
+      found: `${quoted(labels[MANAGER_LABEL])}, while spec.clusterManager.name is ${quoted(manager)}`,
+      fix: `set the label to ${quoted(manager)}`,
+    }
+  },
+  'member-id-empty': (profile) =>
+    profile.metadata.labels?.[MEMBER_ID_LABEL] === ''
+      ? {
+          field: `metadata.labels["${MEMBER_ID_LABEL}"]`,
+          found: 'an empty value (it counts as no member id)',
+          fix: 'give the member cluster its id, or remove the label',
+        }
+      : undefined,
+  // Duplicates are a matter of the inventory, not one profile: core/lint/lint.ts finds them.
+  'member-id-duplicate-tie': () => undefined,
+  'member-id-duplicate': () => undefined,
+  'member-id-missing': (profile) =>
+    Object.hasOwn(profile.metadata.labels ?? {}, MEMBER_ID_LABEL)
+      ? undefined
+      : {
+          field: `metadata.labels["${MEMBER_ID_LABEL}"]`,
+          found: 'no member id',
+          fix: `have the cluster manager label it ${MEMBER_ID_LABEL}=ID, the same id on every profile of the member cluster`,
+        },
+  'control-plane-healthy': (profile) =>
+    conditionOf(profile, CONTROL_PLANE_HEALTHY)
+      ? undefined
+      : {
+          field: 'status.conditions',
+          found: `no ${CONTROL_PLANE_HEALTHY} condition`,
+          fix: `have the cluster manager maintain the ${CONTROL_PLANE_HEALTHY} condition`,
+        },
+  'joined-condition': (profile) =>
+    conditionOf(profile, JOINED)
+      ? undefined
+      : {
+          field: 'status.conditions',
+          found: `no ${JOINED} condition`,
+          fix: `have the cluster manager report the ${JOINED} condition`,
+        },
+  'kubernetes-version': (profile) => {
+    const version: unknown = profile.status?.version?.kubernetes
+    return typeof version === 'string' && version !== ''
+      ? undefined
+      : {
+          field: 'status.version.kubernetes',
+          found: 'no Kubernetes version',
+          fix: "have the cluster manager report the member cluster's version",
+        }
+  },
+  'clusterset-namespace-label': (profile, context) => {
+    const legacy = context.namespaceClusterset
+    if (legacy === undefined) return undefined
+    const property = list(profile.status?.properties).find((entry) => entry.name === CLUSTERSET_PROPERTY)
+    if (property !== undefined && property.value !== '') return undefined
+    return {
+      field: `status.properties[name=${CLUSTERSET_PROPERTY}]`,
+      found: `no ${CLUSTERSET_PROPERTY} property; membership only in the namespace label ${legacy.label}=${legacy.clusterset}, which KEP-4322 no longer defines`,
+      fix: `reflect the member cluster's ClusterProperty ${CLUSTERSET_PROPERTY} (value ${quoted(legacy.clusterset)}) in status.properties`,
+    }
+  },
+}
+
+/** The findings of the per-profile rules for one profile, in the table's order. */
+export function checkProfile(profile: ClusterProfile, context: ProfileContext = {}): LintFinding[] {
+  const findings: LintFinding[] = []
+  for (const rule of LINT_RULES) {
+    const hit = CHECKS[rule.id](profile, context)
+    if (hit !== undefined) findings.push(findingOf(profile, rule.id, hit))
+  }
+  return findings
+}
+
+export function findingOf(profile: ClusterProfile, id: RuleId, hit: RuleHit): LintFinding {
+  const rule = RULES_BY_ID.get(id)!
+  return {
+    namespace: profile.metadata.namespace ?? '',
+    profile: profile.metadata.name,
+    rule: id,
+    severity: rule.severity,
+    ...hit,
+    source: rule.source,
+    url: rule.url,
+  }
+}
