@@ -22,7 +22,10 @@ export const targetApis: TargetApis = {
         try {
           return await client.request('GET', request.path, {query: request.query, accept: request.accept})
         } catch (error) {
-          throw translateKubeError(error, action, 'the target')
+          throw translateKubeError(error, action, 'the target', {
+            unreachableHint:
+              'check that the cluster is up and that its profile names the server it serves on',
+          })
         }
       },
       close: () => client.close(),

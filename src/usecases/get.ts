@@ -10,7 +10,7 @@ import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.
 import {CpcredError, ExitCode, isCpcredError} from '../core/errors.js'
 import {formatDuration} from '../core/duration.js'
 import {lifetimeRule} from '../core/exec-credential/cache.js'
-import {inSelectionOrder, notRunResults, type TargetResult} from '../core/fleet/fan-out-report.js'
+import {causeLine, inSelectionOrder, notRunResults, type TargetResult} from '../core/fleet/fan-out-report.js'
 import {inPool} from '../core/fleet/worker-pool.js'
 import {
   AGGREGATED_DISCOVERY_ACCEPT,
@@ -402,8 +402,7 @@ function targetResult(outcome: TargetOutcome, durationMs: number): TargetResult 
   }
 }
 
-/** A failure in one line, for a row: its message (first line) and its hint. */
+/** A failure in one line, for a row (exec's summary's words, without the hint: the report has it). */
 function oneLine(error: CpcredError): string {
-  const message = error.message.split('\n')[0]!.trim()
-  return error.hint ? `${message.replace(/[.;,]$/, '')}; ${error.hint.split('\n')[0]!.trim()}` : message
+  return causeLine({error: error.message})
 }
