@@ -11,7 +11,7 @@ import {
   resolveResource,
   type ApiResource,
 } from '../../src/core/get/discovery.js'
-import {compareValues, naturalCompare, parseJsonPath, valueAt} from '../../src/core/get/jsonpath.js'
+import {compareValues, parseJsonPath, valueAt} from '../../src/core/get/jsonpath.js'
 import {answerObjects, CLUSTER_PROFILE_ANNOTATION, fleetList, nameLine} from '../../src/core/get/objects.js'
 import {readGetItems, type GetQuery} from '../../src/core/get/query.js'
 import {targetRequest, TABLE_ACCEPT} from '../../src/core/get/request.js'
@@ -278,7 +278,7 @@ describe('the merged table', () => {
       )
     assert.deepEqual(names('restarts'), ['web-1', 'web-2', 'web-10'])
     assert.deepEqual(names('AGE'), ['web-10', 'web-2', 'web-1'])
-    assert.deepEqual(names('.metadata.name'), ['web-1', 'web-2', 'web-10'])
+    assert.deepEqual(names('.metadata.name'), ['web-1', 'web-10', 'web-2'])
     assert.deepEqual(names('{.metadata.namespace}'), ['web-1', 'web-2', 'web-10'])
     assert.deepEqual(names('cluster'), ['web-1', 'web-10', 'web-2'])
     assert.throws(() => names('colour'), /--sort-by "colour" is not a column of the table/)
@@ -355,9 +355,9 @@ describe('JSONPath and order (--sort-by)', () => {
     assert.equal(valueAt({a: 1}, ['b']), undefined)
   })
 
-  it('orders as sortorder.NaturalLess, numbers as numbers, missing first', () => {
-    const sorted = ['web-10', 'web-2', 'web-1', 'web-02', 'a', 'web-'].sort(naturalCompare)
-    assert.deepEqual(sorted, ['a', 'web-', 'web-1', 'web-2', 'web-02', 'web-10'])
+  it("orders as kubectl's sorter: numbers as numbers, text character by character, missing first", () => {
+    const sorted = ['web-10', 'web-2', 'web-1', 'a', 'web-'].sort(compareValues)
+    assert.deepEqual(sorted, ['a', 'web-', 'web-1', 'web-10', 'web-2'])
     assert.ok(compareValues(2, 10) < 0)
     assert.ok(compareValues(undefined, 'a') < 0)
     assert.equal(compareValues('x', 'x'), 0)

@@ -57,47 +57,18 @@ export function valueAt(value: unknown, steps: readonly PathStep[]): unknown {
   return current
 }
 
-/** sortorder.NaturalLess, which kubectl's --sort-by uses for strings: runs of digits compare as numbers. */
-export function naturalCompare(a: string, b: string): number {
-  let i = 0
-  let j = 0
-  const digit = (code: number) => code >= 48 && code <= 57
-  while (i < a.length && j < b.length) {
-    const c1 = a.charCodeAt(i)
-    const c2 = b.charCodeAt(j)
-    const d1 = digit(c1)
-    const d2 = digit(c2)
-    if (d1 !== d2) return d1 ? -1 : 1
-    if (!d1) {
-      if (c1 !== c2) return c1 < c2 ? -1 : 1
-      i++
-      j++
-      continue
-    }
-    while (i < a.length && a[i] === '0') i++
-    while (j < b.length && b[j] === '0') j++
-    const start1 = i
-    const start2 = j
-    while (i < a.length && digit(a.charCodeAt(i))) i++
-    while (j < b.length && digit(b.charCodeAt(j))) j++
-    if (i - start1 !== j - start2) return i - start1 < j - start2 ? -1 : 1
-    const n1 = a.slice(start1, i)
-    const n2 = b.slice(start2, j)
-    if (n1 !== n2) return n1 < n2 ? -1 : 1
-    if (start1 !== start2) return start1 < start2 ? -1 : 1
-  }
-  return a.length - i === b.length - j ? 0 : a.length - i < b.length - j ? -1 : 1
-}
-
 /**
- * kubectl's order of two sort values: numbers as numbers, the rest by their text (naturally); a
- * missing value before any other.
+ * kubectl's order of two sort values (its sorter's isLess, as kubectl 1.37 sorts): numbers as
+ * numbers, the rest by their text, character by character (web-10 before web-2); a missing value
+ * before any other.
  */
 export function compareValues(a: unknown, b: unknown): number {
   if (a === undefined || a === null) return b === undefined || b === null ? 0 : -1
   if (b === undefined || b === null) return 1
   if (typeof a === 'number' && typeof b === 'number') return a - b
-  return naturalCompare(textOf(a), textOf(b))
+  const x = textOf(a)
+  const y = textOf(b)
+  return x < y ? -1 : x > y ? 1 : 0
 }
 
 function textOf(value: unknown): string {
