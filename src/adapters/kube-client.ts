@@ -97,6 +97,8 @@ export interface ClientTimeouts {
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>
   body?: unknown
+  /** The Accept header (default application/json): a server-side Table, aggregated discovery. */
+  accept?: string
 }
 
 const USER_AGENT = 'cpcred/0.1 (node)'
@@ -213,7 +215,7 @@ export class KubeClient {
     const url = this.url(path, options.query)
     const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body))
     const headers: Record<string, string | string[]> = {
-      Accept: 'application/json',
+      Accept: options.accept ?? 'application/json',
       'User-Agent': USER_AGENT,
       ...(this.endpoint.disableCompression ? {} : {'Accept-Encoding': 'gzip'}),
       ...(payload ? {'Content-Type': 'application/json', 'Content-Length': String(payload.length)} : {}),

@@ -56,6 +56,7 @@ export const COMMANDS = {
   describe: {runs: 'oclif'},
   doctor: {runs: 'oclif'},
   exec: {runs: 'exec'},
+  get: {runs: 'oclif'},
   hub: {runs: 'oclif'},
   'hub:use': {runs: 'oclif'},
   kubeconfig: {runs: 'oclif'},

@@ -16,6 +16,7 @@ export const FRONTS: Readonly<Record<OclifId, () => Promise<Front>>> = {
   describe: async () => (await import('./describe.js')).runDescribe,
   doctor: async () => (await import('./doctor.js')).runDoctor,
   exec: async () => (await import('./exec.js')).runExec,
+  get: async () => (await import('./get.js')).runGet,
   hub: async () => (await import('./hub.js')).runHubShow,
   'hub:use': async () => (await import('./hub.js')).runHubUse,
   kubeconfig: async () => (await import('./kubeconfig.js')).runKubeconfig,

@@ -21,6 +21,7 @@ import type {
   CompletionHub,
   CompletionLists,
   CredentialStore,
+  DiscoveryCache,
   ExecPluginRunner,
   FanOutPorts,
   ReportFiles,
@@ -40,6 +41,7 @@ import type {
   ProvidersRead,
   RenewCredential,
   SessionHub,
+  TargetApis,
   TargetPort,
   TempKubeconfigs,
   TargetHub,
@@ -101,6 +103,10 @@ export interface Wiring {
   openHub(selection: HubSelection, options?: Omit<HubConnectOptions, 'runExecPlugin'>): Promise<HubPort>
   /** Target clusters reached with a credential. */
   readonly target: TargetPort
+  /** Target clusters read with a credential (`cpcred get`), through cpcred's REST client. */
+  readonly targetApis: TargetApis
+  /** What each target server serves, kept per server (`cpcred get`'s discovery). */
+  discoveryCache(): DiscoveryCache
   /** Doctor's ports: the hub, the targets, the probes, the provider file and the plugin runner. */
   doctorPorts(): Promise<Omit<DoctorPorts, 'onCheck'>>
 
@@ -187,6 +193,16 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       (await import('../adapters/self-review.js')).targetPort.reviewRules(resolution, credential, namespace),
     reviewAccess: async (resolution, credential, question) =>
       (await import('../adapters/self-review.js')).targetPort.reviewAccess(resolution, credential, question),
+  }
+  const targetApis: TargetApis = {
+    open(target) {
+      // The adapter loads on the first request, not when a target is opened.
+      const opened = import('../adapters/target-api.js').then(({targetApis: apis}) => apis.open(target))
+      return {
+        get: async (request, action) => (await opened).get(request, action),
+        close: async () => (await opened).close(),
+      }
+    },
   }
   const wiring: Wiring = {
     env,
@@ -280,6 +296,17 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       return hubConnector.connect(config, {apiVersion: selection.apiVersion, ...options})
     },
     target,
+    targetApis,
+    discoveryCache() {
+      const loaded = Promise.all([
+        import('../adapters/discovery-cache.js'),
+        import('../adapters/cache-dir.js'),
+      ]).then(([{discoveryCache}, {cacheDir}]) => discoveryCache(cacheDir('discovery', env)))
+      return {
+        read: async (server) => (await loaded).read(server),
+        write: async (server, value) => (await loaded).write(server, value),
+      }
+    },
     async doctorPorts() {
       const [{doctorProbes}, {pluginRunner}, kubectl] = await Promise.all([
         import('../adapters/doctor-probes.js'),

@@ -251,7 +251,7 @@ function closeLogs(logs: TargetLogs, result: TargetResult): void {
 }
 
 /** Every report is attempted; false when one could not be written (the CI job must fail then). */
-async function writeReports(
+export async function writeReports(
   ports: Pick<FanOutPorts, 'writeReport' | 'error'>,
   reports: ReportRequest[],
   report: FanOutReport,

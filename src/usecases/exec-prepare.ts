@@ -6,6 +6,8 @@ import type {HubPin} from '../core/profiles/hub-pin.js'
 import type {Provider} from '../core/access/provider-file.js'
 import {fileRereadSeconds, targetConnection, targetCredential} from '../core/kubeconfig/target.js'
 import type {LifetimeRule} from '../core/exec-credential/cache.js'
+import type {Resolution} from '../core/access/resolve-access.js'
+import type {ObtainedCredential} from './obtain-credential.js'
 import {obtainFor, resolveProfile} from './credential-pipeline.js'
 import {renewalTime, type PreparedTarget} from './exec-target-files.js'
 import {describeFederation, type Federation} from './federated-token.js'
@@ -58,11 +60,34 @@ export interface TargetRunInput {
   timeoutMs?: number
 }
 
-export async function prepareTarget(
-  ports: TargetRunPorts,
-  input: TargetRunInput,
+/** What obtaining a target's credential needs of the run's ports (exec's targets, get's). */
+export type TargetCredentialPorts = Pick<TargetRunPorts, 'plugins' | 'cache' | 'federation'>
+
+/** What obtaining a target's credential needs of the run's input. */
+export type TargetCredentialInput = Pick<
+  TargetRunInput,
+  | 'providers'
+  | 'hubIdentity'
+  | 'hubPin'
+  | 'stdinIsTTY'
+  | 'pluginTimeoutMs'
+  | 'cacheTtlSeconds'
+  | 'lifetimeRule'
+  | 'cacheOnly'
+  | 'onWarning'
+  | 'onPluginStderr'
+  | 'onVerbose'
+>
+
+/**
+ * A target's access provider resolved and its credential obtained (the cache, or the plugin run
+ * that targets needing the same credential share): the one credential path of exec's and get's targets.
+ */
+export async function obtainTargetCredential(
+  ports: TargetCredentialPorts,
+  input: TargetCredentialInput,
   profile: ClusterProfile,
-): Promise<{target: PreparedTarget; credential: {cacheKey: string; cachedUntil?: Date}}> {
+): Promise<{resolution: Resolution; obtained: ObtainedCredential}> {
   const resolution = resolveProfile(profile, input.providers)
   for (const warning of resolution.warnings) input.onWarning(warning)
   const obtained = await obtainFor(
@@ -82,6 +107,15 @@ export async function prepareTarget(
     `${resolution.profile}: provider "${resolution.provider.name}", credential ${obtained.fromCache ? 'from the cache' : 'from the plugin'}` +
       (obtained.federation ? `; federated: ${describeFederation(obtained.federation)}` : ''),
   )
+  return {resolution, obtained}
+}
+
+export async function prepareTarget(
+  ports: TargetRunPorts,
+  input: TargetRunInput,
+  profile: ClusterProfile,
+): Promise<{target: PreparedTarget; credential: {cacheKey: string; cachedUntil?: Date}}> {
+  const {resolution, obtained} = await obtainTargetCredential(ports, input, profile)
   const {credential, obtainedAt} = obtained
   const target: PreparedTarget = {
     connection: targetConnection(resolution, {as: input.as, asGroups: input.asGroups}),

@@ -12,6 +12,7 @@ import {parseDoctor} from '../../src/cli/doctor.js'
 import {parseExec} from '../../src/cli/exec.js'
 import {COMMANDS, type CommandId} from '../../src/cli/command-table.js'
 import {FRONTS, frontOf as oclifFront, type Front} from '../../src/cli/fronts.js'
+import {parseGet} from '../../src/cli/get.js'
 import {parseHubShow, parseHubUse} from '../../src/cli/hub.js'
 import {parseKubeconfig} from '../../src/cli/kubeconfig.js'
 import {parseLint} from '../../src/cli/lint.js'
@@ -55,6 +56,8 @@ const SHARD_NOTE = (value: string, index: number, count: number) => ({
 const ONE_AT_A_TIME = 'one profile at a time, got 2: "a" "b"'
 const NO_SHARD_SELECTION =
   '--shard splits what -l, --all or --placement select, and there is no such selection'
+const PODS_FORM_ERROR =
+  'there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (got "pod/a" "b")'
 const EXEC_V1 = 'client.authentication.k8s.io/v1'
 const EXEC_V1BETA1 = 'client.authentication.k8s.io/v1beta1'
 
@@ -438,6 +441,113 @@ const SEAMS: Record<string, Seam> = {
         argv: ['--report', 'x', '--shard', '1/2', '--', 'true'],
         message: '--report "x" is not junit=FILE or json=FILE',
       },
+    ],
+  },
+  get: {
+    parse: parseGet,
+    accepted: [
+      {
+        argv: ['-A', '-l', 'env=prod', '--', 'pods', '-n', 'kube-system', '-l', 'app=web'],
+        request: {
+          names: [],
+          flags: {'all-namespaces': true, selector: 'env=prod', parallel: 16},
+          query: {
+            items: [{resource: 'pods'}],
+            namespace: 'kube-system',
+            allNamespaces: false,
+            selector: 'app=web',
+            output: undefined,
+            noHeaders: false,
+          },
+          reports: [],
+          shard: NO_SHARD,
+        },
+      },
+      {
+        argv: ['fleet-prod/eu-west-1', 'fleet-prod/us-east-1', '--', 'deploy,sts', '-A'],
+        request: {
+          names: ['fleet-prod/eu-west-1', 'fleet-prod/us-east-1'],
+          query: {items: [{resource: 'deploy'}, {resource: 'sts'}], allNamespaces: true},
+        },
+      },
+      {
+        argv: ['--placement', 'web', '--', 'nodes', '-owide', '--no-headers', '--sort-by', 'AGE'],
+        request: {
+          flags: {placement: 'web'},
+          query: {items: [{resource: 'nodes'}], output: 'wide', noHeaders: true, sortBy: 'AGE'},
+          sortBy: {column: 'AGE'},
+        },
+      },
+      {
+        argv: ['a', '--', 'pods,svc', 'x', 'y', '--sort-by={.metadata.name}', '-o', 'json'],
+        request: {
+          query: {
+            items: [
+              {resource: 'pods', name: 'x'},
+              {resource: 'pods', name: 'y'},
+              {resource: 'svc', name: 'x'},
+              {resource: 'svc', name: 'y'},
+            ],
+            output: 'json',
+          },
+          sortBy: {path: ['metadata', 'name'], text: '{.metadata.name}'},
+        },
+      },
+      {
+        argv: [
+          '--all',
+          '--report',
+          'junit=r.xml',
+          '--',
+          'pod/a',
+          'deployment.apps/b',
+          '--field-selector=status.phase=Running',
+        ],
+        env: {CPCRED_SHARD: '1/2'},
+        request: {
+          query: {
+            items: [
+              {resource: 'pod', name: 'a'},
+              {resource: 'deployment.apps', name: 'b'},
+            ],
+            fieldSelector: 'status.phase=Running',
+          },
+          reports: [{kind: 'junit', file: path.resolve('r.xml')}],
+          shard: SHARD_NOTE('1/2', 1, 2),
+        },
+      },
+    ],
+    refused: [
+      {argv: ['a', 'pods'], message: "kubectl get's words go after --"},
+      {argv: [], message: "kubectl get's words go after --"},
+      {argv: ['a', '--'], message: 'no resource type to get'},
+      {argv: ['a', '--', '-A'], message: 'no resource type to get'},
+      {
+        argv: ['a', '--', 'pods', 'x', '-A'],
+        message: 'a resource cannot be retrieved by name across all namespaces',
+      },
+      {
+        argv: ['a', '--', 'pods', '-o', 'xml'],
+        message: '--output "xml" is not one of text, wide, name, json, yaml, jsonl',
+      },
+      {argv: ['a', '--', 'pods', '--watch'], message: 'unknown flag: --watch'},
+      {
+        argv: ['a', '--', 'pods', '-l', 'a b'],
+        message: '-l "a b" is not a label selector: unexpected "b" after "a"',
+      },
+      {argv: ['a', '--', 'pods', '--sort-by', '.a..b'], message: '--sort-by ".a..b" is not a JSONPath'},
+      {argv: ['a', '--', 'pod/a', 'b'], message: PODS_FORM_ERROR},
+      {argv: ['a', '--', 'pods,', 'x'], message: '"pods," names an empty resource type'},
+      {
+        argv: ['a', '--timeout', '0s', '--', 'pods'],
+        message: '--timeout 0s would give up on every target at once',
+      },
+      {
+        argv: ['a', '--report', 'xml=f', '--', 'pods'],
+        message: '--report "xml=f" is not junit=FILE or json=FILE',
+      },
+      {argv: ['a', '--shard', '1/2', '--', 'pods'], message: NO_SHARD_SELECTION},
+      {argv: ['a', '--bogus', '--', 'pods'], message: 'unknown flag: --bogus'},
     ],
   },
   plugin: {

@@ -36,6 +36,7 @@ const commands: Record<string, ManifestCommand> = {
   list: {flags: hubFlags},
   'cache:clear': {flags: hubFlags},
   lint: {flags: {...hubFlags, 'fail-on': {type: 'option', options: ['error', 'will-break', 'warning']}}},
+  get: {flags: hubFlags},
 }
 
 describe('completionRequest: what the word under the cursor asks for', () => {
@@ -136,6 +137,13 @@ describe('completionRequest: what the word under the cursor asks for', () => {
       kind: 'command',
       offset: 4,
     })
+    // get: profiles before `--`; kubectl get's words after it are not completed (yet), never as profiles.
+    assert.deepEqual(completionRequest(['get', '-n', 'fleet', 'e'], commands), {
+      kind: 'profiles',
+      hub: {namespace: 'fleet'},
+      prefix: 'e',
+    })
+    assert.deepEqual(completionRequest(['get', 'a/b', '--', 'po'], commands), {kind: 'none'})
     // Elsewhere `--` only ends the flags.
     assert.deepEqual(completionRequest(['describe', '--', '-x'], commands), {
       kind: 'profiles',

@@ -200,7 +200,9 @@ export interface TargetReport {
 }
 
 export interface FanOutReport {
-  /** The program only (argv[0] of the command), never its arguments: arguments may carry secrets. */
+  /** The cpcred command that ran (default exec). */
+  command?: 'exec' | 'get'
+  /** The program only (argv[0] of the command), never its arguments: arguments may carry secrets; get's resource words. */
   program: string
   startedAt: Date
   durationMs: number

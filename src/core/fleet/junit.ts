@@ -19,7 +19,7 @@ import {printable, printableLines} from '../text/printable.js'
 /** JUnit XML valid against the common junit-10.xsd (the Jenkins/Ant schema used by GitHub/GitLab reporters). */
 export function renderJUnit(report: FanOutReport): string {
   return renderJUnitSuite({
-    name: `cpcred exec ${report.program}`,
+    name: `cpcred ${report.command ?? 'exec'} ${report.program}`,
     durationMs: report.durationMs,
     startedAt: report.startedAt,
     cases: report.targets.map(targetCase),

@@ -18,6 +18,7 @@ const PROFILE_COMMANDS = new Set([
   'credential',
   'kubeconfig',
   'exec',
+  'get',
   'cache:clear',
   'doctor',
   'lint',
@@ -25,6 +26,9 @@ const PROFILE_COMMANDS = new Set([
 
 /** Commands whose words after `--` are a command line of their own. */
 const COMMAND_RUNNERS = new Set(['exec'])
+
+/** Commands whose words after `--` are another program's arguments (get: kubectl get's), not completed yet. */
+const FOREIGN_WORDS = new Set(['get'])
 
 export type HubFlags = {kubeconfig?: string; context?: string; namespace?: string}
 
@@ -103,6 +107,7 @@ export function completionRequest(
           ...(one ? {target: {profile: operands[0]!, flags: targetFlags}} : {}),
         }
       }
+      if (FOREIGN_WORDS.has(id)) return {kind: 'none'}
       // Elsewhere `--` only ends the flags: what follows are operands.
       return PROFILE_COMMANDS.has(id) ? {kind: 'profiles', hub, prefix: current} : {kind: 'none'}
     }

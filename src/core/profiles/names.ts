@@ -89,6 +89,16 @@ export function namespacedPath(
   return subresource === undefined ? object : `${object}/${subresource}`
 }
 
+/**
+ * The path of a resource's collection across every namespace, or of a cluster-scoped resource
+ * (`BASE/RESOURCE[/NAME]`), the name checked as a subdomain (`cpcred get -- nodes NAME`).
+ */
+export function clusterPath(base: string, resource: string, name?: string): string {
+  return name === undefined
+    ? `${base}/${resource}`
+    : `${base}/${resource}/${checkedName('object', name, `${resource} name`)}`
+}
+
 /** The path of one Namespace object, its name checked. */
 export function namespaceObjectPath(namespace: string): string {
   return `/api/v1/namespaces/${checkedName('namespace', namespace, 'namespace')}`

@@ -4,6 +4,7 @@ import type {ClusterConnection} from '../../core/access/connection.js'
 import type {Resolution} from '../../core/access/resolve-access.js'
 import type {Credential} from '../../core/exec-credential/protocol.js'
 import type {AccessQuestion, AccessStatus, RulesStatus} from '../../core/doctor/target-access.js'
+import type {ApiResource} from '../../core/get/discovery.js'
 import type {Endpoint} from './hub.js'
 
 /** A target cluster, reached with a credential (whoami's SelfSubjectReview). */
@@ -26,4 +27,44 @@ export interface SelfSubjectReview {
   apiVersion: string
   kind: string
   status: {userInfo: {username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]>}}
+}
+
+/** One GET to a target (`cpcred get`): the path and query (core/get/request.ts) and what to accept. */
+export interface TargetGet {
+  path: string
+  query?: Record<string, string>
+  accept: string
+}
+
+/** A target cluster reached with a credential, for reading (`cpcred get`); close() lets its connections go. */
+export interface TargetApi {
+  /**
+   * The answer, parsed as JSON. A failure is a CpcredError that says it was `action` (e.g. "list
+   * pods") on "the target", with the exit code of its class (3 unreachable or not served, 4 denied).
+   */
+  get(request: TargetGet, action: string): Promise<unknown>
+  close(): Promise<void>
+}
+
+/** Opens a TargetApi to a profile's cluster with its credential (src/adapters/target-api.ts). */
+export interface TargetApis {
+  open(target: {
+    cluster: ClusterConnection
+    credential: Credential
+    as?: string
+    asGroups?: string[]
+  }): TargetApi
+}
+
+/** What discovery found on a server, when (milliseconds since the epoch). */
+export interface CachedDiscovery {
+  fetchedAt: number
+  resources: ApiResource[]
+}
+
+/** Discovery kept per server URL, as kubectl keeps it (src/adapters/discovery-cache.ts). */
+export interface DiscoveryCache {
+  read(server: string): Promise<CachedDiscovery | undefined>
+  /** Never fails: a cache only saves work. */
+  write(server: string, value: CachedDiscovery): Promise<void>
 }

@@ -1,0 +1,367 @@
+// getCommand with fakes at its ports: exec's selection and credential path, then each target's
+// discovery (kept per server) and requests; a target that fails is an answer, not the end of the run.
+import assert from 'node:assert/strict'
+import {describe, it} from 'node:test'
+import {CpcredError, ExitCode} from '../../src/core/errors.js'
+import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
+import type {GetQuery} from '../../src/core/get/query.js'
+import {getCommand, type GetInput, type GetPorts} from '../../src/usecases/get.js'
+import type {CachedDiscovery, TargetGet} from '../../src/usecases/ports.js'
+import {
+  answers,
+  notices,
+  plugins,
+  profile,
+  profileHub,
+  providerSource,
+  snapshots,
+  store,
+  targetHub,
+  NOW,
+} from './usecase-fakes.js'
+
+/** Aggregated discovery of a small server: pods in the core group, deployments in apps. */
+function discovery(extra: object[] = []) {
+  const group = (name: string, resources: object[]) => ({
+    metadata: {name},
+    versions: [{version: 'v1', resources}],
+  })
+  const pods = {
+    resource: 'pods',
+    responseKind: {kind: 'Pod'},
+    scope: 'Namespaced',
+    singularResource: 'pod',
+    verbs: ['list'],
+    shortNames: ['po'],
+  }
+  const deployments = {
+    resource: 'deployments',
+    responseKind: {kind: 'Deployment'},
+    scope: 'Namespaced',
+    singularResource: 'deployment',
+    verbs: ['list'],
+    shortNames: ['deploy'],
+  }
+  return {
+    '/api': {kind: 'APIGroupDiscoveryList', items: [group('', [pods])]},
+    '/apis': {kind: 'APIGroupDiscoveryList', items: [group('apps', [deployments, ...extra])]},
+  } as Record<string, unknown>
+}
+
+function table(names: string[]) {
+  return {
+    kind: 'Table',
+    columnDefinitions: [
+      {name: 'Name', type: 'string', format: 'name'},
+      {name: 'Age', type: 'string'},
+    ],
+    rows: names.map((name) => ({cells: [name, '1m'], object: {metadata: {name, namespace: 'default'}}})),
+  }
+}
+
+type Server = (request: TargetGet) => unknown | Promise<unknown>
+
+/** Targets by server URL: each answers its discovery, then what `answer` says. */
+function world(
+  profiles: ClusterProfile[],
+  servers: Record<string, Server>,
+  kept = new Map<string, CachedDiscovery>(),
+) {
+  const requests: {server: string; path: string; accept: string; query?: Record<string, string>}[] = []
+  const closed: string[] = []
+  const told = notices()
+  const plugin = plugins()
+  const reports: {file: string; content: string}[] = []
+  const ports: GetPorts = {
+    recentProfiles: async () => ({
+      hub: profileHub(() => profiles[0]!).hub,
+      snapshots: snapshots().snapshots,
+      now: () => NOW,
+    }),
+    providers: providerSource().source,
+    plugins: plugin.runner,
+    store: async () => store().store,
+    answers: async () => answers().book,
+    notices: told.notices,
+    targets: {openHub: async () => targetHub(profiles).hub, notices: told.notices},
+    apis: {
+      open: ({cluster}) => ({
+        async get(request) {
+          requests.push({
+            server: cluster.server,
+            path: request.path,
+            accept: request.accept,
+            query: request.query,
+          })
+          const serve = servers[cluster.server]
+          if (!serve)
+            throw new CpcredError('cannot reach the target: connection refused', {
+              exitCode: ExitCode.Unreachable,
+            })
+          return serve(request)
+        },
+        close: async () => void closed.push(cluster.server),
+      }),
+    },
+    discovery: {
+      read: async (server) => kept.get(server),
+      write: async (server, value) => void kept.set(server, value),
+    },
+    now: () => 0,
+    date: () => new Date(NOW),
+    reportPorts: async () => ({
+      makeDirectory: () => undefined,
+      writeReport: async (file, content) => void reports.push({file, content}),
+      error: () => undefined,
+    }),
+  }
+  return {ports, requests, closed, told, plugin, kept, reports}
+}
+
+/** A server: discovery, then a Table of `rows` for any list. */
+function serving(rows: string[], extra: object[] = []): Server {
+  const found = discovery(extra)
+  return (request) => found[request.path] ?? table(rows)
+}
+
+const query = (over: Partial<GetQuery> = {}): GetQuery => ({
+  items: [{resource: 'pods'}],
+  allNamespaces: false,
+  noHeaders: false,
+  ...over,
+})
+
+function input(names: string[], over: Partial<GetInput> = {}): GetInput {
+  return {
+    targets: {names, all: false, allNamespaces: false},
+    query: query(),
+    parallel: 4,
+    reports: [],
+    asGroups: [],
+    stdinIsTTY: false,
+    providers: {},
+    noCache: false,
+    verbose: false,
+    profileMaxAgeMs: 0,
+    profileMaxStaleMs: 0,
+    ...over,
+  }
+}
+
+describe('getCommand: failures first', () => {
+  it('a target that cannot be reached is a failure of its own; the others answer; exit 1', async () => {
+    const w = world([profile('eu'), profile('down'), profile('us')], {
+      'https://eu.example': serving(['a']),
+      'https://us.example': serving(['b']),
+    })
+    const outcome = await getCommand(
+      w.ports,
+      input(['eu', 'down', 'us'], {reports: [{kind: 'junit', file: '/r/get.xml'}]}),
+    )
+    assert.equal(outcome.exitCode, ExitCode.Failure)
+    assert.deepEqual(outcome.failures, [
+      {
+        cluster: 'fleet/down',
+        error: 'cannot reach the target: connection refused',
+        exitCode: ExitCode.Unreachable,
+      },
+    ])
+    assert.deepEqual(
+      outcome.sections[0]!.answers.map((answer) => [answer.cluster, answer.table?.rows.length]),
+      [
+        ['fleet/eu', 1],
+        ['fleet/us', 1],
+      ],
+    )
+    assert.deepEqual(
+      outcome.results.map((result) => [result.profile, result.exitCode]),
+      [
+        ['fleet/eu', 0],
+        ['fleet/down', 3],
+        ['fleet/us', 0],
+      ],
+    )
+    assert.equal(w.reports.length, 1)
+    assert.match(
+      w.reports[0]!.content,
+      /<testsuite name="cpcred get pods"[\s\S]*<testcase classname="fleet" name="down"[^/]*>\s*<error message="cannot reach the target: connection refused"/,
+    )
+  })
+
+  it("a resource one target does not serve is that target's row; exit 1", async () => {
+    const w = world([profile('eu'), profile('us')], {
+      'https://eu.example': serving(
+        ['w'],
+        [{resource: 'widgets', responseKind: {kind: 'Widget'}, scope: 'Namespaced', verbs: ['list']}],
+      ),
+      'https://us.example': serving([]),
+    })
+    const outcome = await getCommand(
+      w.ports,
+      input(['eu', 'us'], {query: query({items: [{resource: 'widgets'}]})}),
+    )
+    assert.equal(outcome.exitCode, ExitCode.Failure)
+    assert.deepEqual(outcome.failures, [])
+    assert.deepEqual(
+      outcome.sections.map((section) =>
+        section.answers.map((answer) => [answer.cluster, answer.error ?? answer.table?.rows.length]),
+      ),
+      [
+        [
+          ['fleet/eu', 1],
+          ['fleet/us', 'the server doesn\'t have a resource type "widgets"'],
+        ],
+      ],
+    )
+  })
+
+  it('a credential plugin that fails fails its target with exit 5, not the run', async () => {
+    const w = world([profile('eu')], {'https://eu.example': serving(['a'])})
+    w.ports.plugins = plugins({exitCode: 1, stdout: '', stderr: 'no login'}).runner
+    const outcome = await getCommand(w.ports, input(['eu']))
+    assert.equal(outcome.failures[0]?.exitCode, ExitCode.PluginFailed)
+    assert.equal(outcome.exitCode, ExitCode.Failure)
+    assert.deepEqual(w.requests, [], 'nothing is asked without a credential')
+  })
+
+  it('--timeout gives up on a target that does not answer, and closes its connections', async () => {
+    const w = world([profile('slow'), profile('eu')], {
+      'https://slow.example': () => new Promise(() => undefined),
+      'https://eu.example': serving(['a']),
+    })
+    const outcome = await getCommand(w.ports, input(['slow', 'eu'], {timeoutMs: 50}))
+    assert.deepEqual(outcome.failures, [
+      {cluster: 'fleet/slow', error: 'timed out after 50ms', exitCode: ExitCode.Unreachable},
+    ])
+    assert.equal(outcome.results.find((result) => result.profile === 'fleet/slow')?.timedOut, true)
+    assert.ok(w.closed.includes('https://slow.example'))
+    assert.equal(outcome.sections[0]!.answers.length, 1)
+  })
+
+  it('a usage error of the selection (--min-targets) ends the run before any target is asked', async () => {
+    const w = world([profile('eu')], {'https://eu.example': serving(['a'])})
+    await assert.rejects(
+      getCommand(
+        w.ports,
+        input(['eu'], {targets: {names: ['eu'], all: false, allNamespaces: false, minTargets: 2}}),
+      ),
+      /fewer|at least|min/i,
+    )
+    assert.deepEqual(w.requests, [])
+  })
+})
+
+describe('getCommand: answers', () => {
+  it('asks each target for a Table by the resolved resource, in the selection order; names put together', async () => {
+    const w = world([profile('eu'), profile('us')], {
+      'https://eu.example': serving(['x']),
+      'https://us.example': serving(['y']),
+    })
+    const outcome = await getCommand(
+      w.ports,
+      input(['eu', 'us'], {
+        query: query({
+          items: [
+            {resource: 'deploy', name: 'x'},
+            {resource: 'deploy', name: 'y'},
+          ],
+          namespace: 'web',
+        }),
+      }),
+    )
+    assert.equal(outcome.exitCode, ExitCode.Success)
+    const asked = w.requests.filter(
+      (request) => !request.path.startsWith('/api/') && request.path !== '/api' && request.path !== '/apis',
+    )
+    assert.deepEqual(asked.map((request) => `${request.server}${request.path}`).sort(), [
+      'https://eu.example/apis/apps/v1/namespaces/web/deployments/x',
+      'https://eu.example/apis/apps/v1/namespaces/web/deployments/y',
+      'https://us.example/apis/apps/v1/namespaces/web/deployments/x',
+      'https://us.example/apis/apps/v1/namespaces/web/deployments/y',
+    ])
+    assert.equal(outcome.sections.length, 1)
+    assert.equal(outcome.sections[0]!.resource?.resource, 'deployments')
+    assert.deepEqual(
+      outcome.sections[0]!.answers.map((answer) => answer.table?.rows.length),
+      [2, 2],
+    )
+  })
+
+  it('keeps discovery per server: a second run asks for none', async () => {
+    const servers = {'https://eu.example': serving(['a'])}
+    const first = world([profile('eu')], servers)
+    await getCommand(first.ports, input(['eu']))
+    assert.deepEqual(
+      first.requests
+        .map((request) => request.path)
+        .filter((path) => path === '/api' || path === '/apis')
+        .sort(),
+      ['/api', '/apis'],
+    )
+    const second = world([profile('eu')], servers, first.kept)
+    const outcome = await getCommand(second.ports, input(['eu']))
+    assert.equal(outcome.exitCode, ExitCode.Success)
+    assert.deepEqual(
+      second.requests.map((request) => request.path),
+      ['/api/v1/namespaces/default/pods'],
+    )
+  })
+
+  it('asks for discovery again when a word is not in what was kept (a CRD added since), once', async () => {
+    const kept = new Map<string, CachedDiscovery>()
+    const first = world([profile('eu')], {'https://eu.example': serving(['a'])}, kept)
+    await getCommand(first.ports, input(['eu']))
+    const widget = {resource: 'widgets', responseKind: {kind: 'Widget'}, scope: 'Namespaced', verbs: ['list']}
+    const second = world([profile('eu')], {'https://eu.example': serving(['w'], [widget])}, kept)
+    const outcome = await getCommand(
+      second.ports,
+      input(['eu'], {query: query({items: [{resource: 'widgets'}]})}),
+    )
+    assert.equal(outcome.exitCode, ExitCode.Success)
+    assert.deepEqual(second.requests.map((request) => request.path).sort(), [
+      '/api',
+      '/apis',
+      '/apis/apps/v1/namespaces/default/widgets',
+    ])
+  })
+
+  it('discovery older than 6 hours is asked again', async () => {
+    const kept = new Map<string, CachedDiscovery>([
+      ['https://eu.example', {fetchedAt: NOW - 7 * 3600_000, resources: []}],
+    ])
+    const w = world([profile('eu')], {'https://eu.example': serving(['a'])}, kept)
+    await getCommand(w.ports, input(['eu']))
+    assert.ok(w.requests.some((request) => request.path === '/apis'))
+    assert.equal(kept.get('https://eu.example')?.fetchedAt, NOW)
+  })
+
+  it('targets that need the same credential share one plugin run', async () => {
+    const same = (name: string) => {
+      const p = profile(name)
+      p.status!.accessProviders![0]!.cluster!.server = 'https://spoke.example'
+      return p
+    }
+    const w = world([same('a'), same('b'), same('c')], {'https://spoke.example': serving(['p'])})
+    const outcome = await getCommand(w.ports, input(['a', 'b', 'c']))
+    assert.equal(outcome.exitCode, ExitCode.Success)
+    assert.equal(w.plugin.runs.length, 1)
+  })
+
+  it('-o json asks for the objects and annotates each with its profile, told as each target answers', async () => {
+    const list = {kind: 'PodList', apiVersion: 'v1', items: [{metadata: {name: 'p'}}]}
+    const found = discovery()
+    const w = world([profile('eu')], {'https://eu.example': (request) => found[request.path] ?? list})
+    const streamed: string[] = []
+    w.ports.onObjects = (cluster, objects) => streamed.push(`${cluster}:${objects.length}`)
+    const outcome = await getCommand(w.ports, input(['eu'], {query: query({output: 'json'})}))
+    const last = w.requests.at(-1)!
+    assert.equal(last.accept, 'application/json')
+    const [object] = outcome.sections[0]!.answers[0]!.objects!
+    assert.deepEqual(object, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {name: 'p', annotations: {'multicluster.x-k8s.io/cluster-profile': 'fleet/eu'}},
+    })
+    assert.deepEqual(streamed, ['fleet/eu:1'])
+  })
+})
