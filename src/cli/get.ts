@@ -5,16 +5,10 @@
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
-import {kindPrefix} from '../core/get/discovery.js'
-import {fleetList, nameLine, type KubeObject, type TargetFailure} from '../core/get/objects.js'
-import {GET_OUTPUTS, readGetItems, type GetQuery} from '../core/get/query.js'
-import {DEFAULT_NAMESPACE} from '../core/get/request.js'
-import {mergeTables, sortKey, tableLines, type SortKey, type TargetAnswer} from '../core/get/table.js'
-import {compareValues, valueAt} from '../core/get/jsonpath.js'
-import {exportData, exportJsonLine} from '../core/text/export.js'
-import {isRecord} from '../core/json.js'
+import {readGetItems, type GetQuery} from '../core/get/query.js'
+import {sortKey, type SortKey} from '../core/get/table.js'
+import {GET_FORMATS, GET_PRESENTERS, type GetFormat} from './get-output.js'
 import type {ReportRequest} from '../usecases/exec-many.js'
-import type {GetOutcome} from '../usecases/get.js'
 import {parseReportRequest} from './report-flag.js'
 import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-table.js'
 import {
@@ -72,7 +66,7 @@ export const KUBECTL_GET_FLAGS = {
     check: (selector) => checkLabelSelector(selector),
   },
   'field-selector': {kind: 'string', summary: 'Field selector, as kubectl get --field-selector.'},
-  ...outputFlag(['text', ...GET_OUTPUTS], "kubectl's table (text), wide, name, json, yaml or jsonl."),
+  ...outputFlag(GET_FORMATS, "kubectl's table (text), wide, name, json, yaml or jsonl."),
   'no-headers': {kind: 'boolean', summary: 'No header line.'},
   'sort-by': {kind: 'string', summary: 'A column (AGE) or a JSONPath (.metadata.name) to sort the rows by.'},
 } as const satisfies FlagTable
@@ -86,6 +80,8 @@ export interface GetRequest {
   flags: GetFlags
   /** kubectl get's words after --. */
   query: GetQuery
+  /** -o: how the outcome is shown (cli/get-output.ts). */
+  format: GetFormat
   /** --sort-by, read. */
   sortBy?: SortKey
   reports: ReportRequest[]
@@ -119,10 +115,11 @@ export function parseGet(argv: string[], env: NodeJS.ProcessEnv = {}): GetReques
       allNamespaces: kubectl['all-namespaces'],
       selector: kubectl.selector,
       fieldSelector: kubectl['field-selector'],
-      output: kubectl.output === 'text' ? undefined : kubectl.output,
+      shape: GET_PRESENTERS[kubectl.output].shape,
       noHeaders: kubectl['no-headers'],
       sortBy: kubectl['sort-by'],
     },
+    format: kubectl.output,
     sortBy,
     reports,
     shard: chooseShard(flags.shard, isSelecting(flags), env),
@@ -138,7 +135,7 @@ export async function runGet(wiring: Wiring, argv: string[]): Promise<number> {
   const {getCommand} = await import('../usecases/get.js')
   let recent: ReturnType<typeof wiring.recentProfiles> | undefined
   const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))
-  const streamed = query.output === 'jsonl'
+  const presenter = GET_PRESENTERS[request.format]
   const outcome = await getCommand(
     {
       recentProfiles,
@@ -165,11 +162,7 @@ export async function runGet(wiring: Wiring, argv: string[]): Promise<number> {
       discovery: wiring.discoveryCache(),
       now: () => performance.now(),
       date: () => new Date(),
-      onObjects: streamed
-        ? (_cluster, objects) => {
-            for (const object of objects) printer.data(exportJsonLine(object))
-          }
-        : undefined,
+      onObjects: presenter.streamed?.(printer),
       reportPorts: () => wiring.fanOutPorts(),
     },
     {
@@ -196,116 +189,6 @@ export async function runGet(wiring: Wiring, argv: string[]): Promise<number> {
       ...pipelineInput(flags),
     },
   )
-  await render(printer, query, request.sortBy, outcome)
+  await presenter.show(printer, outcome, {query, sortBy: request.sortBy})
   return outcome.exitCode
-}
-
-type GetPrinter = Wiring['printer']
-
-async function render(
-  printer: GetPrinter,
-  query: GetQuery,
-  sortBy: SortKey | undefined,
-  outcome: GetOutcome,
-) {
-  const failures: TargetFailure[] = outcome.failures.map(({cluster, error, exitCode}) => ({
-    cluster,
-    message: error,
-    exitCode,
-  }))
-  switch (query.output) {
-    case 'jsonl':
-      // The objects went out as each target answered; what failed is said on stderr.
-      for (const section of outcome.sections)
-        for (const answer of section.answers)
-          if (answer.error !== undefined) printer.error(`${answer.cluster}: ${answer.error}`)
-      for (const failure of failures) printer.error(`${failure.cluster}: ${failure.message}`)
-      return
-    case 'json':
-    case 'yaml': {
-      const items: KubeObject[] = []
-      for (const section of outcome.sections) {
-        const objects = section.answers.flatMap((answer) => answer.objects ?? [])
-        items.push(...sortObjects(objects, sortBy))
-        for (const answer of section.answers)
-          if (answer.error !== undefined)
-            failures.push({cluster: answer.cluster, message: answer.error, exitCode: 1})
-      }
-      printer.data(await exportData(fleetList(items, failures), query.output))
-      return
-    }
-    case 'name': {
-      const lines: string[] = []
-      for (const section of outcome.sections) {
-        const {resource} = section
-        for (const answer of section.answers) {
-          if (answer.error !== undefined)
-            failures.push({cluster: answer.cluster, message: answer.error, exitCode: 1})
-          for (const row of answer.table?.rows ?? []) {
-            const name = valueAt(row.object, ['metadata', 'name'])
-            if (resource && typeof name === 'string') lines.push(nameLine(answer.cluster, resource, name))
-          }
-        }
-      }
-      if (lines.length > 0) printer.text(`${lines.join('\n')}\n`)
-      for (const failure of failures) printer.error(`${failure.cluster}: ${failure.message}`)
-      return
-    }
-    default:
-      renderTables(printer, query, sortBy, outcome)
-  }
-}
-
-/** The merged table of each resource, a blank line between them; the targets that failed as a whole after the last. */
-function renderTables(
-  printer: GetPrinter,
-  query: GetQuery,
-  sortBy: SortKey | undefined,
-  outcome: GetOutcome,
-) {
-  const several = outcome.sections.length > 1
-  const tables: string[][][] = []
-  for (const section of outcome.sections) {
-    const {resource} = section
-    const answers: TargetAnswer[] = section.answers.map((answer) =>
-      answer.error !== undefined || !answer.table
-        ? {cluster: answer.cluster, error: answer.error ?? 'no table'}
-        : {cluster: answer.cluster, table: answer.table},
-    )
-    const merged = mergeTables(answers, {
-      wide: query.output === 'wide',
-      withNamespace: query.allNamespaces && resource?.namespaced === true,
-      kindPrefix: several && resource ? kindPrefix(resource) : undefined,
-      sortBy,
-    })
-    const lines = tableLines(merged, query.noHeaders)
-    if (lines.length > 0) tables.push(lines)
-  }
-  const failed = outcome.failures.map(({cluster, error}) => [cluster, `<error: ${error}>`])
-  if (failed.length > 0) {
-    if (tables.length > 0) tables[tables.length - 1]!.push(...failed)
-    else tables.push(failed)
-  }
-  tables.forEach((rows, index) => {
-    if (index > 0) printer.text('\n')
-    printer.cells({rows, padding: 3, minWidth: 6})
-  })
-  if (tables.length === 0) {
-    const namespaced = outcome.sections.some((section) => section.resource?.namespaced)
-    printer.note(
-      namespaced && !query.allNamespaces
-        ? `No resources found in ${query.namespace ?? DEFAULT_NAMESPACE} namespace.`
-        : 'No resources found',
-    )
-  }
-}
-
-/** -o json|yaml with --sort-by: the objects by the JSONPath (a column sorts only a table). */
-function sortObjects(objects: KubeObject[], sortBy: SortKey | undefined): KubeObject[] {
-  if (!sortBy || !('path' in sortBy)) return objects
-  const path = sortBy.path
-  return objects
-    .map((object, index) => ({object, index, value: isRecord(object) ? valueAt(object, path) : undefined}))
-    .sort((a, b) => compareValues(a.value, b.value) || a.index - b.index)
-    .map(({object}) => object)
 }

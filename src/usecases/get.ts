@@ -24,7 +24,7 @@ import {
 } from '../core/get/discovery.js'
 import {answerObjects, type KubeObject} from '../core/get/objects.js'
 import type {GetItem, GetQuery} from '../core/get/query.js'
-import {requestShape, targetRequest} from '../core/get/request.js'
+import {targetRequest} from '../core/get/request.js'
 import {asTable, needsObject, type ServerTable, type SortKey} from '../core/get/table.js'
 import {
   openCredentialRun,
@@ -260,7 +260,7 @@ async function askTarget(
         resources: resolveResource(item.resource, discovery.resources),
       }))
     }
-    const shape = requestShape(input.query)
+    const {shape} = input.query
     const objectInRows = needsObject(input.sortBy)
     const answers: TargetOutcome['answers'] = []
     for (const {item, resources} of resolved) {

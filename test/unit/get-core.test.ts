@@ -168,6 +168,7 @@ describe('the request', () => {
     items: [],
     allNamespaces: false,
     noHeaders: false,
+    shape: 'table',
     ...over,
   })
   it('asks for a Table in the namespace, across all with -A, with selectors', () => {

@@ -128,6 +128,7 @@ const query = (over: Partial<GetQuery> = {}): GetQuery => ({
   items: [{resource: 'pods'}],
   allNamespaces: false,
   noHeaders: false,
+  shape: 'table',
   ...over,
 })
 
@@ -353,7 +354,7 @@ describe('getCommand: answers', () => {
     const w = world([profile('eu')], {'https://eu.example': (request) => found[request.path] ?? list})
     const streamed: string[] = []
     w.ports.onObjects = (cluster, objects) => streamed.push(`${cluster}:${objects.length}`)
-    const outcome = await getCommand(w.ports, input(['eu'], {query: query({output: 'json'})}))
+    const outcome = await getCommand(w.ports, input(['eu'], {query: query({shape: 'objects'})}))
     const last = w.requests.at(-1)!
     assert.equal(last.accept, 'application/json')
     const [object] = outcome.sections[0]!.answers[0]!.objects!

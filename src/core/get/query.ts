@@ -2,9 +2,8 @@
 // into resource words, object names and the flags that shape the request and the printed table.
 import {UsageError} from '../errors.js'
 
-/** -o of `cpcred get` (kubectl get's, and jsonl: one object per line as each target answers). */
-export const GET_OUTPUTS = ['wide', 'name', 'json', 'yaml', 'jsonl'] as const
-export type GetOutput = (typeof GET_OUTPUTS)[number]
+/** What a target is asked for: a Table of rows (the tables, -o name) or the objects themselves. */
+export type RequestShape = 'table' | 'objects'
 
 /** One thing to get: a resource word as typed (pods, deploy, deployments.apps, all) and maybe a name. */
 export interface GetItem {
@@ -24,8 +23,8 @@ export interface GetQuery {
   selector?: string
   /** --field-selector, sent as fieldSelector. */
   fieldSelector?: string
-  /** -o; undefined is kubectl's table. */
-  output?: GetOutput
+  /** What -o needs of each target (cli/get-output.ts says it for each format). */
+  shape: RequestShape
   noHeaders: boolean
   /** --sort-by: a column's name (case-insensitive) or a JSONPath such as .metadata.name. */
   sortBy?: string

@@ -3,7 +3,7 @@
 import {CpcredError, ExitCode} from '../errors.js'
 import {clusterPath, namespacedPath} from '../profiles/names.js'
 import type {ApiResource} from './discovery.js'
-import type {GetQuery} from './query.js'
+import type {GetQuery, RequestShape} from './query.js'
 
 /** kubectl get's Accept for tables: the server prints the columns (metav1 Table), JSON otherwise. */
 export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json'
@@ -11,12 +11,7 @@ export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,applic
 /** The namespace kubectl uses when none is given (a kubeconfig's context has none for a target). */
 export const DEFAULT_NAMESPACE = 'default'
 
-/** What the server is asked for: a Table of rows (text, wide, name) or the objects themselves (json, yaml, jsonl). */
-export type RequestShape = 'table' | 'objects'
-
-export function requestShape(query: Pick<GetQuery, 'output'>): RequestShape {
-  return query.output === 'json' || query.output === 'yaml' || query.output === 'jsonl' ? 'objects' : 'table'
-}
+export type {RequestShape}
 
 /** One GET to a target. */
 export interface TargetRequest {
