@@ -1,7 +1,6 @@
 // `cpcred exec`: CI pipelines run it all day, and oclif alone takes about 100 ms to load, more than
 // kubectl needs for a whole `get`. So, like `credential`, its flag table is read by cli/flag-table.ts
 // (kubectl's grammar) and it runs from the bundled fast path; src/commands/exec.ts gives it help text.
-import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import path from 'node:path'
 import type {ReportRequest} from '../usecases/exec-many.js'
 import {parseReportRequest} from './report-flag.js'
@@ -21,7 +20,6 @@ import {
   CREDENTIAL_RUN_FLAGS,
   pipelineInput,
   HUB_FLAGS,
-  hubSelection,
   IMPERSONATION_FLAGS,
   MIN_TARGETS_FLAG,
   PLACEMENT_FLAGS,
@@ -31,6 +29,7 @@ import {
   outputFlag,
 } from './flags.js'
 import {selfInvocation, wire, type Wiring} from './wiring.js'
+import {targetRunPorts, targetSelection} from './target-run.js'
 
 export const EXEC_USAGE = usageLine('exec', '[PROFILE...] -- COMMAND [ARGS...]')
 
@@ -135,33 +134,11 @@ export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
   const selecting = isSelecting(flags)
   const shard = sayShard(options.shard, printer)
   const {execCommand} = await import('../usecases/exec.js')
-  let recent: ReturnType<typeof wiring.recentProfiles> | undefined
-  const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))
   return execCommand(
     {
-      recentProfiles,
-      providers: wiring.providers,
-      plugins: wiring.plugins,
-      store: (onProblem) => wiring.credentialStore(onProblem),
-      answers: (store) => wiring.answers(store),
-      federation: () => wiring.federation(async () => (await recentProfiles()).hubConfig()),
+      ...targetRunPorts(wiring, flags),
       commands: () => wiring.execPorts(),
       now: () => performance.now(),
-      notices: wiring.notices,
-      targets: {
-        openHub: async () =>
-          wiring.targetHub(await (await recentProfiles()).hubConfig(), flags['api-version']),
-        // Asked only when nothing is named or selected.
-        get pick() {
-          return printer.interactive
-            ? async (profiles: ClusterProfile[], message: string) =>
-                (await wiring.picker()).pickProfiles(profiles, message, {
-                  reachable: await wiring.reachability(pipelineInput(flags).providers),
-                })
-            : undefined
-        },
-        notices: wiring.notices,
-      },
       fanOutPorts: () => wiring.fanOutPorts(),
     },
     {
@@ -170,18 +147,7 @@ export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
         options.names.length === 1 && !selecting && !flags['all-namespaces'] && !flags.healthy
           ? options.names[0]
           : undefined,
-      targets: {
-        names: options.names,
-        selector: flags.selector,
-        all: flags.all,
-        allNamespaces: flags['all-namespaces'],
-        shard,
-        minTargets: flags['min-targets'],
-        placement: flags.placement,
-        placementKey: flags['placement-key'],
-        healthy: flags.healthy,
-        noDedupe: flags['no-dedupe'],
-      },
+      targets: targetSelection(options.names, flags, shard),
       alone: options.names.length <= 1 && !selecting,
       fanOut: {
         parallel: flags.parallel,

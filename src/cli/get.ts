@@ -2,7 +2,6 @@
 // profiles and cpcred's flags before --, kubectl get's own words after it; one table across the
 // fleet (core/get/table.ts), or the objects (-o json|yaml as one List, -o jsonl as each target
 // answers, -o name). src/commands/get.ts gives it help text; docs/get.md says the rules.
-import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
 import {readGetItems, type GetQuery} from '../core/get/query.js'
@@ -14,7 +13,6 @@ import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-tab
 import {
   CREDENTIAL_RUN_FLAGS,
   HUB_FLAGS,
-  hubSelection,
   IMPERSONATION_FLAGS,
   MIN_TARGETS_FLAG,
   outputFlag,
@@ -27,6 +25,7 @@ import {
 import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import {isSelecting} from './targets.js'
 import type {Wiring} from './wiring.js'
+import {targetRunPorts, targetSelection} from './target-run.js'
 
 export const GET_USAGE = usageLine('get', '[PROFILE...] -- TYPE[,TYPE...] [NAME...]')
 
@@ -133,31 +132,10 @@ export async function runGet(wiring: Wiring, argv: string[]): Promise<number> {
   const {printer} = wiring
   const shard = sayShard(request.shard, printer)
   const {getCommand} = await import('../usecases/get.js')
-  let recent: ReturnType<typeof wiring.recentProfiles> | undefined
-  const recentProfiles = () => (recent ??= wiring.recentProfiles(hubSelection(flags), flags['api-version']))
   const presenter = GET_PRESENTERS[request.format]
   const outcome = await getCommand(
     {
-      recentProfiles,
-      providers: wiring.providers,
-      plugins: wiring.plugins,
-      store: (onProblem) => wiring.credentialStore(onProblem),
-      answers: (store) => wiring.answers(store),
-      federation: () => wiring.federation(async () => (await recentProfiles()).hubConfig()),
-      notices: wiring.notices,
-      targets: {
-        openHub: async () =>
-          wiring.targetHub(await (await recentProfiles()).hubConfig(), flags['api-version']),
-        get pick() {
-          return printer.interactive
-            ? async (profiles: ClusterProfile[], message: string) =>
-                (await wiring.picker()).pickProfiles(profiles, message, {
-                  reachable: await wiring.reachability(pipelineInput(flags).providers),
-                })
-            : undefined
-        },
-        notices: wiring.notices,
-      },
+      ...targetRunPorts(wiring, flags),
       apis: wiring.targetApis,
       discovery: wiring.discoveryCache(),
       now: () => performance.now(),
@@ -166,18 +144,7 @@ export async function runGet(wiring: Wiring, argv: string[]): Promise<number> {
       reportPorts: () => wiring.fanOutPorts(),
     },
     {
-      targets: {
-        names: request.names,
-        selector: flags.selector,
-        all: flags.all,
-        allNamespaces: flags['all-namespaces'],
-        shard,
-        minTargets: flags['min-targets'],
-        placement: flags.placement,
-        placementKey: flags['placement-key'],
-        healthy: flags.healthy,
-        noDedupe: flags['no-dedupe'],
-      },
+      targets: targetSelection(request.names, flags, shard),
       query,
       sortBy: request.sortBy,
       parallel: flags.parallel,
