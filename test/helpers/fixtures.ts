@@ -101,6 +101,20 @@ export async function spokeFixture(options: SpokeFixtureOptions): Promise<SpokeF
   }
 }
 
+/** Another profile of the fixture's spoke, in its namespace and through its provider: one cluster as a fleet. */
+export async function anotherSpokeProfile(
+  fixture: SpokeFixture,
+  name: string,
+  labels?: Record<string, string>,
+): Promise<ClusterProfile> {
+  const {hub} = await testEnv()
+  return applyProfile(hub, {
+    metadata: {name, namespace: fixture.namespace, labels},
+    spec: fixture.profile.spec,
+    status: {accessProviders: fixture.profile.status?.accessProviders},
+  })
+}
+
 export interface PluginRecord {
   argv: string[]
   env: Record<string, string>

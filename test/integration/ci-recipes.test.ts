@@ -8,17 +8,8 @@ import path from 'node:path'
 import {before, describe, it} from 'node:test'
 import {XMLParser} from 'fast-xml-parser'
 import {parse} from 'yaml'
-import {
-  applyProfile,
-  cpcredBin,
-  isolatedEnv,
-  repoRoot,
-  runProgram,
-  tempDir,
-  testEnv,
-  uniqueName,
-} from '../helpers/env.js'
-import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {cpcredBin, isolatedEnv, repoRoot, runProgram, tempDir, uniqueName} from '../helpers/env.js'
+import {anotherSpokeProfile, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 
 const TARGETS = 6
 
@@ -48,23 +39,11 @@ describe('the CI recipes of docs/ci.md', () => {
 
   before(async () => {
     fixture = await spokeFixture({prefix: 'recipes'})
-    const {env, hub} = await testEnv()
     label = uniqueName('ci')
     expected = []
     for (let index = 0; index < TARGETS; index++) {
       const name = `cluster-${index}`
-      await applyProfile(hub, {
-        metadata: {name, namespace: fixture.namespace, labels: {env: label}},
-        spec: {clusterManager: {name: 'test-manager'}},
-        status: {
-          accessProviders: [
-            {
-              name: 'fake',
-              cluster: {server: env.spoke.server, 'certificate-authority-data': env.spoke.caData},
-            },
-          ],
-        },
-      })
+      await anotherSpokeProfile(fixture, name, {env: label})
       expected.push(`${fixture.namespace}/${name}`)
     }
     // The selection stands in for the recipes' env=prod.

@@ -18,7 +18,7 @@ import {
   testEnv,
   uniqueName,
 } from '../helpers/env.js'
-import {spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {anotherSpokeProfile, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
 import {kubeCall, waitFor, type Connection} from '../testenv/http.js'
 
 const ANNOTATION = 'multicluster.x-k8s.io/cluster-profile'
@@ -60,18 +60,7 @@ describe('cpcred get', () => {
     profiles.push(`${fixture.namespace}/target`)
     label = uniqueName('get')
     for (const name of ['target-b', 'target-c']) {
-      await applyProfile(hub, {
-        metadata: {name, namespace: fixture.namespace, labels: {env: label}},
-        spec: {clusterManager: {name: 'test-manager'}},
-        status: {
-          accessProviders: [
-            {
-              name: 'fake',
-              cluster: {server: env.spoke.server, 'certificate-authority-data': env.spoke.caData},
-            },
-          ],
-        },
-      })
+      await anotherSpokeProfile(fixture, name, {env: label})
       profiles.push(`${fixture.namespace}/${name}`)
     }
     // Down, in a namespace of its own: the docs' --all in the fixture's namespace finds only the spoke.
