@@ -5,12 +5,14 @@
 // would all put in this bundle.
 import {answeredExecPorts, answerFor, writeStdout} from '../adapters/answered.js'
 import type {PreparedTarget} from '../usecases/exec-target-files.js'
-import {questionOf} from './answer-question.js'
+import type {AnswerQuestion} from '../usecases/ports.js'
 
-/** true when the answer is given (for exec: the command runs, and cpcred exits with its code). */
-export function main(argv: string[]): boolean {
-  const question = questionOf(argv)
-  const answer = question && answerFor(question)
+/**
+ * true when the answer to `question` (the router's, from `argv`: cli/answer-question.ts) is given;
+ * for exec the command runs, and cpcred exits with its code.
+ */
+export function main(argv: string[], question: AnswerQuestion): boolean {
+  const answer = answerFor(question)
   if (!answer) return false
   if (question.command === 'credential') writeStdout(answer)
   else void runPrepared(argv.slice(argv.indexOf('--') + 1), JSON.parse(answer) as PreparedTarget)

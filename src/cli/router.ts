@@ -6,6 +6,7 @@
 // to oclif (src/cli/main.ts).
 import {COMMANDS, COMPLETE_COMMAND, HELP_FLAGS, commandOf, type Runner} from './command-table.js'
 import {questionOf} from './answer-question.js'
+import type {AnswerQuestion} from '../usecases/ports.js'
 import {isBuiltinPlugin} from './plugins/names.js'
 
 export {COMPLETE_COMMAND}
@@ -32,6 +33,11 @@ export function answerable(argv: string[]): boolean {
   return questionOf(argv) !== undefined
 }
 
+/** dist/fast/answer.cjs (src/cli/answer.ts). */
+interface AnswerBundle {
+  main(argv: string[], question: AnswerQuestion): boolean
+}
+
 interface Bundle {
   /** Runs the command line and exits the process with its code. */
   run(argv: string[]): void
@@ -43,7 +49,9 @@ export function main(argv: string[]): void {
   // require, because the bundles are CommonJS and the ES module loader costs milliseconds.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const load = (name: string): unknown => require(`${__dirname}/${name}.cjs`)
-  if (answerable(argv) && (load('answer') as {main(argv: string[]): boolean}).main(argv)) return
+  // The question is worked out once, here, and handed on: the answer bundle does not read argv again.
+  const question = questionOf(argv)
+  if (question && (load('answer') as AnswerBundle).main(argv, question)) return
   const where = route(argv)
   if (where !== 'oclif') return (load(where) as Bundle).run(argv)
   void import(`${__dirname}/../cli/main.js`).then((cli: {run(argv: string[]): Promise<void>}) =>
