@@ -4,6 +4,8 @@
 // Also the seeding the credential and exec cases share: profiles on the real hub that point at the
 // real spoke, with the fake plugin provider of test/helpers/fixtures.ts (a hub ServiceAccount token
 // whose audience is the spoke's URL, in a 0600 file the plugin reads).
+import {spawnSync} from 'node:child_process'
+import {existsSync} from 'node:fs'
 import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -259,4 +261,62 @@ export function credentialWarmBench(context: BenchContext): Promise<void> {
       runs: String(RUNS),
     })
   })
+}
+
+// credential-instructions: the answered `cpcred credential` of credential-warm counted in instructions
+// (valgrind's callgrind) against `node -e 0`. A count does not move with the load of this shared
+// machine, so a cost of a millisecond or two, which credential-warm's wall clock cannot tell from
+// noise, shows here; what it cannot see is time spent waiting (disk, the scheduler), which
+// credential-warm goes on measuring.
+const INSTRUCTION_RUNS = 5
+const INSTRUCTION_BUDGET = 1.35
+const VALGRIND = '/usr/bin/valgrind'
+
+export async function credentialInstructionsBench(context: BenchContext): Promise<void> {
+  if (!existsSync(VALGRIND)) {
+    console.log(`# credential-instructions: skipped, ${VALGRIND} is not installed (apt-get install valgrind)`)
+    return
+  }
+  await withTargets(context, 'credinstr', 1, async (targets) => {
+    // One run under valgrind takes 10 to 15 s: a profile snapshot older than --profile-max-age would
+    // send the answered path to the hub, and the count would be the full path's.
+    const command = [
+      ...context.cpcred,
+      'credential',
+      targets.profiles[0]!,
+      ...targets.flags,
+      '--profile-max-age',
+      '10m',
+    ]
+    await sampleOnce({name: 'cpcred credential (cold)', command, env: targets.env})
+    const counts = {cpcred: [] as number[], node: [] as number[]}
+    for (let run = 0; run < INSTRUCTION_RUNS; run++) {
+      counts.cpcred.push(instructions(command, targets.env))
+      counts.node.push(instructions([process.execPath, '-e', '0'], targets.env))
+    }
+    // Counts still differ by a few per cent from run to run (address layout, V8's background
+    // threads, when a GC falls): the median of each.
+    const cpcred = median(counts.cpcred)
+    const node = median(counts.node)
+    benchLine('credential-instructions', cpcred / node, INSTRUCTION_BUDGET, {
+      cpcred_minstr: (cpcred / 1e6).toFixed(1),
+      node_minstr: (node / 1e6).toFixed(1),
+      runs: String(INSTRUCTION_RUNS),
+    })
+  })
+}
+
+/** Instructions `command` executes, its children's included (a launcher's Node is the work). */
+function instructions(command: string[], env: NodeJS.ProcessEnv): number {
+  const run = spawnSync(
+    VALGRIND,
+    ['--tool=callgrind', '--trace-children=yes', '--callgrind-out-file=/dev/null', ...command],
+    {env: {...process.env, ...env}, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe']},
+  )
+  const collected = [...run.stderr.matchAll(/Collected : (\d+)/g)].map((match) => Number(match[1]))
+  if (run.status !== 0 || collected.length === 0)
+    throw new Error(
+      `${command.join(' ')} under callgrind failed (exit ${run.status}): ${run.stderr.slice(-2000)}`,
+    )
+  return collected.reduce((sum, count) => sum + count, 0)
 }

@@ -4,7 +4,7 @@ import {mkdtemp} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {adminConnection, down, readEnv, up, type TestEnv} from '../test/testenv/testenv.js'
-import {credentialWarmBench} from './credential.js'
+import {credentialInstructionsBench, credentialWarmBench} from './credential.js'
 import {execOverheadBench, fanout10000Bench, fanout1000Bench, fanout50Bench} from './exec.js'
 import {cacheValueBench, execEntryBench, execFloorBench} from './hot-path.js'
 import {list10000Bench, listBench} from './list.js'
@@ -27,6 +27,7 @@ export interface BenchContext {
 const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'list-5000': listBench,
   'credential-warm': credentialWarmBench,
+  'credential-instructions': credentialInstructionsBench,
   'credential-standalone': credentialStandaloneBench,
   'exec-overhead': execOverheadBench,
   'exec-floor': execFloorBench,
