@@ -12,8 +12,11 @@ import path from 'node:path'
 import {SKEW_KUBERNETES_VERSION, skewKubectl} from './testenv/binaries.js'
 import {down, up} from './testenv/testenv.js'
 
-/** What the skew job runs: what writes kubeconfigs and credentials that kubectl then reads. */
-const SKEW_FILES = ['kubeconfig', 'exec', 'sync', 'credential'].map(
+/**
+ * What the skew job runs: what writes kubeconfigs and credentials that kubectl then reads, and get,
+ * whose merged table must be what that release's kubectl prints from that release's server.
+ */
+const SKEW_FILES = ['kubeconfig', 'exec', 'sync', 'credential', 'get'].map(
   (name) => `test/integration/${name}.test.ts`,
 )
 
