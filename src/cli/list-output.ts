@@ -1,12 +1,14 @@
 // How `cpcred list` shows profiles for each -o, the one place list's output format is decided: once,
 // or (--watch) the listing and then one row or object per change, as `kubectl get -w` does; and on
-// stderr whatever the format, what --healthy left out and the inventory's duplicate profiles.
+// stderr whatever the format, what --healthy left out and the inventory's duplicate profiles; with a
+// table, the inventories (namespaces) a listing spans.
 import {noProfilesNote} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
 import type {Printer} from '../adapters/printer.js'
 import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {CellStyle, Cells} from '../core/text/format.js'
 import {exporterOf, kubectlList, type ExportFormat} from '../core/text/export.js'
+import {inventoriesNote, inventoriesOf} from '../core/profiles/inventories.js'
 import {profileName, profileTable} from '../core/profiles/profile-view.js'
 import type {ListedProfiles} from '../usecases/list-profiles.js'
 import {duplicateWarnings} from '../core/fleet/member-fold.js'
@@ -83,7 +85,15 @@ const table =
       all(listing) {
         sayAside(listing, printer)
         if (listing.profiles.length === 0) return printer.note(noProfilesNote(view))
-        const shown = cells(listing.profiles, listing)
+        // One table, as kubectl get -A prints, its rows grouped by inventory (namespace), and a line
+        // on stderr when it spans several: each is an inventory of its own (KEP-4322).
+        const inventories = inventoriesOf(listing.profiles)
+        const note = inventoriesNote(inventories)
+        if (note !== undefined) printer.note(note)
+        const shown = cells(
+          inventories.flatMap((inventory) => inventory.profiles),
+          listing,
+        )
         widen(shown.rows)
         printer.cells(shown, {style: styleFor(shown)})
       },

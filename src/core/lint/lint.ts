@@ -4,6 +4,7 @@
 // profiles of one namespace (KEP-4322), so the report is one section per namespace.
 import {duplicatesOf, type MemberFold} from '../fleet/member-fold.js'
 import {profileKey, type ClusterProfile} from '../profiles/cluster-profile.js'
+import {inventoriesOf} from '../profiles/inventories.js'
 import {
   LINT_RULES,
   SEVERITIES,
@@ -63,17 +64,8 @@ export function noCounts(): SeverityCounts {
 
 /** Every rule on every profile; the profiles grouped into inventories by namespace. */
 export function lintInventories(profiles: ClusterProfile[], context: InventoryContext = {}): LintReport {
-  const byNamespace = new Map<string, ClusterProfile[]>()
-  for (const profile of profiles) {
-    const namespace = profile.metadata.namespace ?? ''
-    let members = byNamespace.get(namespace)
-    if (members === undefined) byNamespace.set(namespace, (members = []))
-    members.push(profile)
-  }
-  const inventories = [...byNamespace.keys()].sort().map((namespace) =>
-    lintInventory(namespace, byNamespace.get(namespace)!, {
-      namespaceClusterset: context.namespaceClustersets?.get(namespace),
-    }),
+  const inventories = inventoriesOf(profiles).map(({namespace, profiles: members}) =>
+    lintInventory(namespace, members, {namespaceClusterset: context.namespaceClustersets?.get(namespace)}),
   )
   const counts = noCounts()
   for (const inventory of inventories)
