@@ -57,6 +57,8 @@ export interface InventoryContext {
 }
 
 const RULE_ORDER = new Map<string, number>(LINT_RULES.map((rule, index) => [rule.id, index]))
+/** localeCompare's order, with the collator made once, not once per comparison of 10,000s. */
+const byName = new Intl.Collator().compare
 
 export function noCounts(): SeverityCounts {
   return {error: 0, 'will-break': 0, warning: 0}
@@ -78,13 +80,23 @@ function lintInventory(
   profiles: ClusterProfile[],
   context: ProfileContext,
 ): InventoryReport {
-  const findings = profiles.flatMap((profile) => checkProfile(profile, context))
   const byKey = new Map(profiles.map((profile) => [profileKey(profile), profile]))
   const folds = duplicatesOf(profiles)
-  for (const fold of folds) findings.push(...duplicateFindings(fold, byKey))
-  findings.sort(
-    (a, b) => a.profile.localeCompare(b.profile) || RULE_ORDER.get(a.rule)! - RULE_ORDER.get(b.rule)!,
-  )
+  const duplicates = new Map<string, LintFinding[]>()
+  for (const fold of folds)
+    for (const finding of duplicateFindings(fold, byKey)) {
+      const key = `${finding.namespace}/${finding.profile}`
+      duplicates.set(key, [...(duplicates.get(key) ?? []), finding])
+    }
+  // The findings by profile name, then in the rules' order. The profiles are sorted, not the
+  // findings: a hub lists them sorted already, and a fleet has twice as many findings as profiles.
+  const findings: LintFinding[] = []
+  for (const profile of [...profiles].sort((a, b) => byName(a.metadata.name, b.metadata.name))) {
+    const own = checkProfile(profile, context)
+    const more = duplicates.get(profileKey(profile))
+    if (more === undefined) findings.push(...own)
+    else findings.push(...[...own, ...more].sort((a, b) => RULE_ORDER.get(a.rule)! - RULE_ORDER.get(b.rule)!))
+  }
   const counts = noCounts()
   for (const finding of findings) counts[finding.severity]++
   return {namespace, profiles: profiles.length, counts, findings, duplicates: folds.map(explain)}
