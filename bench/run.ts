@@ -7,6 +7,7 @@ import {adminConnection, down, readEnv, up, type TestEnv} from '../test/testenv/
 import {credentialInstructionsBench, credentialWarmBench} from './credential.js'
 import {execOverheadBench, fanout10000Bench, fanout1000Bench, fanout50Bench} from './exec.js'
 import {cacheValueBench, execEntryBench, execFloorBench} from './hot-path.js'
+import {lint10000Bench} from './lint.js'
 import {list10000Bench, listBench} from './list.js'
 import {fanoutVsLoopBench} from './loop.js'
 import {credentialStandaloneBench} from './standalone.js'
@@ -41,6 +42,7 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'fanout-10000': fanout10000Bench,
   'sync-10000': sync10000Bench,
   'list-watch-10000': listWatch10000Bench,
+  'lint-10000': lint10000Bench,
 }
 
 /**

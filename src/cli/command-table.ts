@@ -15,11 +15,12 @@ export const FAST_BUNDLES = {
   answer: 'src/cli/answer.ts',
   'fast-path': 'src/cli/fast-path.ts',
   exec: 'src/cli/exec.ts',
+  lint: 'src/cli/lint.ts',
   'launcher-process': 'src/adapters/launcher-process.ts',
 } as const
 
 /** The bundles that run a command line: each exports `run(argv)`, which exits with its code. */
-export type CommandBundle = 'fast-path' | 'exec'
+export type CommandBundle = 'fast-path' | 'exec' | 'lint'
 
 /** Which code runs a command line: a bundle of dist/fast (no oclif on the way), or oclif. */
 export type Runner = CommandBundle | 'oclif'
@@ -60,7 +61,7 @@ export const COMMANDS = {
   hub: {runs: 'oclif'},
   'hub:use': {runs: 'oclif'},
   kubeconfig: {runs: 'oclif'},
-  lint: {runs: 'oclif'},
+  lint: {runs: 'lint'},
   list: {runs: 'fast-path', aliases: ['ls']},
   plugin: {runs: 'fast-path'},
   sync: {runs: 'oclif'},

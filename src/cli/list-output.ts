@@ -1,14 +1,17 @@
 // How `cpcred list` shows profiles for each -o, the one place list's output format is decided: once,
 // or (--watch) the listing and then one row or object per change, as `kubectl get -w` does; and on
-// stderr whatever the format, what --healthy left out and the inventory's duplicate profiles.
+// stderr whatever the format, what --healthy left out, the inventory's duplicate profiles and the
+// profiles --clusterset found only through the legacy namespace label; with a table, the
+// inventories (namespaces) a listing spans.
 import {noProfilesNote} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
 import type {Printer} from '../adapters/printer.js'
-import type {ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {CLUSTERSET_PROPERTY, type ClusterProfile} from '../core/profiles/cluster-profile.js'
 import type {CellStyle, Cells} from '../core/text/format.js'
 import {exporterOf, kubectlList, type ExportFormat} from '../core/text/export.js'
+import {inventoriesNote, inventoriesOf} from '../core/profiles/inventories.js'
 import {profileName, profileTable} from '../core/profiles/profile-view.js'
-import type {ListedProfiles} from '../usecases/list-profiles.js'
+import type {LegacyClustersetSelection, ListedProfiles} from '../usecases/list-profiles.js'
 import {duplicateWarnings} from '../core/fleet/member-fold.js'
 import {healthSkips} from './targets.js'
 
@@ -41,6 +44,23 @@ export type ListFormat = (typeof LIST_FORMATS)[number]
 function sayAside(listing: ListedProfiles, printer: Printer): void {
   for (const line of healthSkips(listing.skipped ?? [])) printer.note(line)
   for (const line of duplicateWarnings(listing.duplicates)) printer.warn(line)
+  if (listing.legacyClusterset !== undefined) printer.warn(legacyClustersetWarning(listing.legacyClusterset))
+}
+
+/** How many namespaces the legacy label's warning names before it counts the rest. */
+const NAMED_NAMESPACES = 10
+
+/** One line: what --clusterset found only through the namespace label KEP-4322 removed. */
+export function legacyClustersetWarning(legacy: LegacyClustersetSelection): string {
+  const named = legacy.namespaces.slice(0, NAMED_NAMESPACES)
+  const rest = legacy.namespaces.length - named.length
+  const namespaces = `${legacy.namespaces.length === 1 ? 'namespace' : 'namespaces'} ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`
+  const labels = legacy.labels.map((label) => `${label}=${legacy.clusterset}`).join(' or ')
+  return (
+    `--clusterset ${legacy.clusterset}: ${legacy.profiles} ${legacy.profiles === 1 ? 'profile' : 'profiles'} selected only ` +
+    `through the legacy namespace label ${labels} (${namespaces}), which KEP-4322 no longer defines: ` +
+    `consumers that follow the KEP read the ${CLUSTERSET_PROPERTY} property in status.properties, which their cluster manager should set`
+  )
 }
 
 /** kubectl's table (or -o wide's): under --watch, each change a row in the columns seen so far. */
@@ -83,7 +103,15 @@ const table =
       all(listing) {
         sayAside(listing, printer)
         if (listing.profiles.length === 0) return printer.note(noProfilesNote(view))
-        const shown = cells(listing.profiles, listing)
+        // One table, as kubectl get -A prints, its rows grouped by inventory (namespace), and a line
+        // on stderr when it spans several: each is an inventory of its own (KEP-4322).
+        const inventories = inventoriesOf(listing.profiles)
+        const note = inventoriesNote(inventories)
+        if (note !== undefined) printer.note(note)
+        const shown = cells(
+          inventories.flatMap((inventory) => inventory.profiles),
+          listing,
+        )
         widen(shown.rows)
         printer.cells(shown, {style: styleFor(shown)})
       },

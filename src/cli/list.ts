@@ -38,7 +38,8 @@ export const LIST_FLAGS = {
   },
   clusterset: {
     kind: 'string',
-    summary: 'Only profiles of this clusterset: their clusterset.k8s.io property, or their namespace label.',
+    summary:
+      "Only profiles of this clusterset: their clusterset.k8s.io property, or their namespace's legacy label (removed from KEP-4322; a warning says when only the label selected them).",
   },
   usable: {kind: 'boolean', summary: 'Only profiles that a provider of your provider file can reach.'},
   // What list shows anyway; taken so that a selection written for exec, kubeconfig or sync lists too.

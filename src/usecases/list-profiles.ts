@@ -45,16 +45,33 @@ export interface ListedProfiles {
   /** What --healthy left out of the listing (it matched every other filter), with why. */
   skipped?: SkippedProfile[]
   /**
+   * With --clusterset, what it kept only through the namespace label older hubs set (KEP-4322 no
+   * longer defines it; the clusterset.k8s.io property replaced it): absent when it kept none so.
+   */
+  legacyClusterset?: LegacyClustersetSelection
+  /**
    * The listing's profiles that share a member cluster in their inventory: showing every profile
    * conflicts with nothing, so nothing is folded, but KEP-4322 asks a consumer to warn of them.
    */
   duplicates: MemberFold[]
 }
 
+/** Profiles --clusterset kept only through their namespace's legacy label, not their property. */
+export interface LegacyClustersetSelection {
+  clusterset: string
+  /** The labels that named it (the upstream spelling, or the one the KEP text used). */
+  labels: string[]
+  /** Their namespaces, sorted. */
+  namespaces: string[]
+  profiles: number
+}
+
 /** The filters the API cannot apply, and how a profile's provider is chosen. */
 async function filtersOf(source: ProfilePageSource, input: ListProfilesInput) {
   let clustersets: Map<string, string> | undefined
   let namespaces: Set<string> | undefined
+  /** The label that names --clusterset's set on each of `namespaces`. */
+  const labelOf = new Map<string, string>()
   const providers = input.providers ?? []
   const chosenCache = new WeakMap<ClusterProfile, {provider: string; server?: string} | undefined>()
   const chosen = (profile: ClusterProfile) => {
@@ -83,8 +100,10 @@ async function filtersOf(source: ProfilePageSource, input: ListProfilesInput) {
         ? await source.listNamespaceLabels().catch(() => new Map<string, Record<string, string>>())
         : await source.listNamespaceLabels()
     for (const [name, labels] of labelsByNamespace) {
-      const set = clustersetOf(labels)?.clusterset
-      if (set !== undefined) clustersets.set(name, set)
+      const set = clustersetOf(labels)
+      if (set === undefined) continue
+      clustersets.set(name, set.clusterset)
+      if (set.clusterset === input.clusterset) labelOf.set(name, set.label)
     }
     if (input.clusterset !== undefined)
       namespaces = new Set(
@@ -101,7 +120,22 @@ async function filtersOf(source: ProfilePageSource, input: ListProfilesInput) {
     (input.shard === undefined || inShard(profile, input.shard))
   const keep = (profile: ClusterProfile) =>
     selected(profile) && (!input.healthyOnly || unhealthyBecause(profile) === undefined)
-  return {clustersets, chosen, selected, keep}
+  /** What --clusterset kept of `profiles` only through the legacy namespace label. */
+  const legacy = (profiles: ClusterProfile[]): {legacyClusterset?: LegacyClustersetSelection} => {
+    if (input.clusterset === undefined) return {}
+    const found = profiles.filter((profile) => clustersetPropertyOf(profile) !== input.clusterset)
+    if (found.length === 0) return {}
+    const inNamespaces = [...new Set(found.map((profile) => profile.metadata.namespace ?? ''))].sort()
+    return {
+      legacyClusterset: {
+        clusterset: input.clusterset,
+        labels: [...new Set(inNamespaces.map((namespace) => labelOf.get(namespace)!))].sort(),
+        namespaces: inNamespaces,
+        profiles: found.length,
+      },
+    }
+  }
+  return {clustersets, chosen, selected, keep, legacy}
 }
 
 /**
@@ -123,15 +157,16 @@ export async function listingOf(
   profiles: ClusterProfile[],
   input: Omit<ListProfilesInput, 'shard'>,
 ): Promise<ListedProfiles> {
-  const {clustersets, chosen, selected, keep} = await filtersOf(source, input)
-  return {...gated(profiles.filter(selected), input), clustersets, chosen, matches: keep}
+  const {clustersets, chosen, selected, keep, legacy} = await filtersOf(source, input)
+  const kept = gated(profiles.filter(selected), input)
+  return {...kept, ...legacy(kept.profiles), clustersets, chosen, matches: keep}
 }
 
 export async function listProfiles(
   source: ProfilePageSource,
   input: ListProfilesInput,
 ): Promise<ListedProfiles> {
-  const {clustersets, chosen, selected, keep} = await filtersOf(source, input)
+  const {clustersets, chosen, selected, keep, legacy} = await filtersOf(source, input)
 
   const options = {
     namespace: input.namespace,
@@ -155,7 +190,8 @@ export async function listProfiles(
         for (const profile of await page.items) if (selected(profile)) profiles.push(profile)
         if (!page.next) break
       }
-      return {...gated(profiles, input), clustersets, chosen, resourceVersion, matches: keep}
+      const kept = gated(profiles, input)
+      return {...kept, ...legacy(kept.profiles), clustersets, chosen, resourceVersion, matches: keep}
     } catch (error) {
       // A continue token expires when the hub compacts past it (410 Gone); a fresh listing is
       // consistent again. Start over once, then give up with a clear message.

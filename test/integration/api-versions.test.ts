@@ -323,7 +323,7 @@ describe('inventory member ids and clusterset labels', () => {
     const described = await run(['describe', `${other}/eu-1`])
     assert.match(
       described.stdout,
-      /^Clusterset:\s+legacy-set \(namespace label clusterset\.multicluster\.x-k8s\.io\)$/m,
+      /^Clusterset:\s+legacy-set \(legacy namespace label clusterset\.multicluster\.x-k8s\.io, removed from KEP-4322\)$/m,
     )
     const wide = await run(['list', '-n', other, '-o', 'wide'])
     assert.match(wide.stdout, /\slegacy-set\s/)
@@ -342,11 +342,39 @@ describe('inventory member ids and clusterset labels', () => {
     const east = await run(['list', '-A', '--clusterset', 'east', '-o', 'name'])
     assert.equal(east.code, 0, east.stderr)
     assert.equal(east.stdout, 'clusterprofile.multicluster.x-k8s.io/east-1\n')
-    // The namespace label still counts, beside the property.
+    // Selected through the property, KEP-4322's source: nothing to warn of.
+    assert.equal(east.stderr, '')
+    // The namespace label still counts, beside the property, and one line says it is legacy.
     const legacy = await run(['list', '-A', '--clusterset', 'legacy-set', '-o', 'name'])
+    assert.equal(legacy.code, 0, legacy.stderr)
     assert.equal(legacy.stdout, 'clusterprofile.multicluster.x-k8s.io/eu-1\n')
+    assert.equal(
+      legacy.stderr,
+      `warning: --clusterset legacy-set: 1 profile selected only through the legacy namespace label clusterset.multicluster.x-k8s.io=legacy-set (namespace ${other}), which KEP-4322 no longer defines: consumers that follow the KEP read the clusterset.k8s.io property in status.properties, which their cluster manager should set\n`,
+    )
     const described = await run(['describe', `${unlabelled}/east-1`])
     assert.match(described.stdout, /^Clusterset:\s+east \(property clusterset\.k8s\.io\)$/m)
+    // A profile in a labelled namespace whose property names the set too: the property is the source.
+    await applyProfile(hub, {
+      metadata: {name: 'both', namespace: other},
+      spec: {clusterManager: {name: 'm'}},
+      status: {properties: [{name: 'clusterset.k8s.io', value: 'legacy-set'}]},
+    })
+    const both = await run(['list', '-n', other, '--clusterset', 'legacy-set', '-o', 'name'])
+    assert.equal(
+      both.stdout,
+      'clusterprofile.multicluster.x-k8s.io/both\nclusterprofile.multicluster.x-k8s.io/eu-1\n',
+    )
+    assert.match(both.stderr, /^warning: --clusterset legacy-set: 1 profile selected only through the legacy/)
+    const describedBoth = await run(['describe', `${other}/both`, '-o', 'json'])
+    assert.deepEqual((JSON.parse(describedBoth.stdout) as {clustersets: unknown}).clustersets, [
+      {clusterset: 'legacy-set', from: 'property clusterset.k8s.io', legacy: false},
+      {
+        clusterset: 'legacy-set',
+        from: 'legacy namespace label clusterset.multicluster.x-k8s.io, removed from KEP-4322',
+        legacy: true,
+      },
+    ])
     const wide = await run(['list', '-n', unlabelled, '-o', 'wide'])
     assert.match(wide.stdout, /^east-1\s.*\seast\s+<none>\s+<none>\s+v1alpha1$/m)
   })

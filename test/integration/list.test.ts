@@ -168,7 +168,7 @@ describe('cpcred list against the real hub', () => {
     assert.match(current.stdout, /^gamma\s+fleet-manager\s+<none>\s+<none>\s+token-request\s+\d+s$/m)
   })
 
-  it('adds NAMESPACE with -A and uses the context namespace by default', async () => {
+  it('adds NAMESPACE with -A, says the inventories it spans, and uses the context namespace by default', async () => {
     const all = await cpcred(['list', '-A', '-l', `cpcred.test/run=${runLabel['cpcred.test/run']}`], {
       KUBECONFIG: hubKubeconfig,
     })
@@ -181,6 +181,34 @@ describe('cpcred list against the real hub', () => {
         'm',
       ),
     )
+
+    // Each namespace is an inventory (KEP-4322): one table, as kubectl get -A prints, its rows grouped
+    // by namespace, and one line on stderr that says the listing spans two inventories.
+    assert.equal(
+      all.stderr,
+      `2 inventories (KEP-4322: one per namespace): ${namespaces[0]} (1), ${namespaces[1]} (2)\n`,
+    )
+    assert.deepEqual(
+      all.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(/\s+/).slice(0, 2).join('/')),
+      [`${namespaces[0]}/alpha`, `${namespaces[1]}/beta`, `${namespaces[1]}/gamma`],
+    )
+    // -o wide says it too; -o name, json and yaml stay the data alone, on stdout and stderr alike.
+    const selection = ['-A', '-l', `cpcred.test/run=${runLabel['cpcred.test/run']}`]
+    const wide = await cpcred(['list', ...selection, '-o', 'wide'], {KUBECONFIG: hubKubeconfig})
+    assert.equal(wide.stderr, all.stderr)
+    for (const format of ['name', 'json', 'yaml']) {
+      const machine = await cpcred(['list', ...selection, '-o', format], {KUBECONFIG: hubKubeconfig})
+      assert.equal(machine.code, 0, machine.stderr)
+      assert.equal(machine.stderr, '', `-o ${format}`)
+    }
+    // One namespace is one inventory: nothing to say.
+    const one = await cpcred(['list', '-n', namespaces[1]!], {KUBECONFIG: hubKubeconfig})
+    assert.equal(one.code, 0, one.stderr)
+    assert.equal(one.stderr, '')
 
     const inDefault = await cpcred(['list'], {KUBECONFIG: hubKubeconfig})
     assert.equal(inDefault.code, 0)

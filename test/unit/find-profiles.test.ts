@@ -206,6 +206,24 @@ describe('listProfiles', () => {
     )
   })
 
+  it('says what --clusterset kept only through the legacy namespace label, not the property', async () => {
+    const member = (namespace: string, name: string, clusterset: string) => {
+      const p = profile(namespace, name)
+      p.status = {...p.status, properties: [{name: 'clusterset.k8s.io', value: clusterset}]}
+      return p
+    }
+    const hub = fakeHub([...hubProfiles, member('a', 'delta', 'prod'), member('prod-ns', 'eps', 'prod')])
+    // gamma's namespace is labelled prod and it has no property; eps has both, delta the property alone.
+    assert.deepEqual((await listProfiles(hub, {clusterset: 'prod'})).legacyClusterset, {
+      clusterset: 'prod',
+      labels: ['multicluster.x-k8s.io/clusterset'],
+      namespaces: ['prod-ns'],
+      profiles: 1,
+    })
+    assert.equal((await listProfiles(hub, {clusterset: 'prod', namespace: 'a'})).legacyClusterset, undefined)
+    assert.equal((await listProfiles(hub, {readClustersets: true})).legacyClusterset, undefined)
+  })
+
   it('starts over once when a continue token expires, and reports it', async () => {
     const reasons: string[] = []
     const result = await listProfiles(fakeHub(hubProfiles, {expireOnce: true}), {

@@ -377,7 +377,7 @@ describe('describeProfile', () => {
     ])
   })
 
-  it('says which source named the clusterset: the clusterset.k8s.io property, the namespace label, or both', () => {
+  it('says which source named the clusterset: the clusterset.k8s.io property, the legacy namespace label, or both', () => {
     const profile = fullProfile()
     profile.status!.properties = [{name: 'clusterset.k8s.io', value: 'east'}]
     const line = (clusterset: DescribeInput['clusterset']) =>
@@ -385,12 +385,22 @@ describe('describeProfile', () => {
     assert.equal(line(undefined), 'east (property clusterset.k8s.io)')
     assert.equal(
       line({clusterset: 'legacy', label: 'multicluster.x-k8s.io/clusterset'}),
-      'east (property clusterset.k8s.io), legacy (namespace label multicluster.x-k8s.io/clusterset)',
+      'east (property clusterset.k8s.io), legacy (legacy namespace label multicluster.x-k8s.io/clusterset, removed from KEP-4322)',
     )
     const data = describeProfileData(input({profile, clusterset: undefined}))
     assert.deepEqual(
       [data.clusterset, data.clustersetProperty, data.clustersetLabel],
       ['east', 'clusterset.k8s.io', null],
+    )
+    const both = describeProfileData(
+      input({profile, clusterset: {clusterset: 'legacy', label: 'multicluster.x-k8s.io/clusterset'}}),
+    )
+    assert.deepEqual(
+      both.clustersets.map((membership) => [membership.clusterset, membership.legacy]),
+      [
+        ['east', false],
+        ['legacy', true],
+      ],
     )
   })
 

@@ -21,6 +21,8 @@ describe('the command router', () => {
     [['exec', '--help'], 'oclif'],
     [['exec', 'ns/a', '-h', '--', 'true'], 'oclif'],
     [['list', '--help'], 'oclif'],
+    [['lint', '-A'], 'lint'],
+    [['lint', '--help'], 'oclif'],
     [['credential', '-h'], 'oclif'],
     // Completion words are what the user typed, never cpcred's own --help.
     [[COMPLETE_COMMAND, 'list', '--help'], 'fast-path'],

@@ -110,8 +110,11 @@ export interface ProfileDescription {
   clustersetLabel: string | null
   /** The property it was read from (clusterset.k8s.io), when it was. */
   clustersetProperty: string | null
-  /** Every clusterset the property and the namespace label name, and which named it. */
-  clustersets: {clusterset: string; from: string}[]
+  /**
+   * Every clusterset the property and the namespace label name, and which named it: the property is
+   * KEP-4322's source; the namespace label is legacy (removed from the KEP), read for older hubs.
+   */
+  clustersets: {clusterset: string; from: string; legacy: boolean}[]
   /** The PlacementDecisions that reference the profile; absent when none does (or none could be read). */
   placedBy?: string[]
   providerSource: string
@@ -125,11 +128,15 @@ function clustersetData(memberships: ClustersetMembership[]) {
     clusterset: first?.clusterset ?? null,
     clustersetLabel: first !== undefined && 'label' in first ? first.label : null,
     clustersetProperty: first !== undefined && 'property' in first ? first.property : null,
-    clustersets: memberships.map((membership) => ({
-      clusterset: membership.clusterset,
-      from:
-        'property' in membership ? `property ${membership.property}` : `namespace label ${membership.label}`,
-    })),
+    clustersets: memberships.map((membership) =>
+      'property' in membership
+        ? {clusterset: membership.clusterset, from: `property ${membership.property}`, legacy: false}
+        : {
+            clusterset: membership.clusterset,
+            from: `legacy namespace label ${membership.label}, removed from KEP-4322`,
+            legacy: true,
+          },
+    ),
   }
 }
 

@@ -4,6 +4,7 @@
 // profiles of one namespace (KEP-4322), so the report is one section per namespace.
 import {duplicatesOf, type MemberFold} from '../fleet/member-fold.js'
 import {profileKey, type ClusterProfile} from '../profiles/cluster-profile.js'
+import {inventoriesOf} from '../profiles/inventories.js'
 import {
   LINT_RULES,
   SEVERITIES,
@@ -56,6 +57,8 @@ export interface InventoryContext {
 }
 
 const RULE_ORDER = new Map<string, number>(LINT_RULES.map((rule, index) => [rule.id, index]))
+/** localeCompare's order, with the collator made once, not once per comparison of 10,000s. */
+const byName = new Intl.Collator().compare
 
 export function noCounts(): SeverityCounts {
   return {error: 0, 'will-break': 0, warning: 0}
@@ -63,17 +66,8 @@ export function noCounts(): SeverityCounts {
 
 /** Every rule on every profile; the profiles grouped into inventories by namespace. */
 export function lintInventories(profiles: ClusterProfile[], context: InventoryContext = {}): LintReport {
-  const byNamespace = new Map<string, ClusterProfile[]>()
-  for (const profile of profiles) {
-    const namespace = profile.metadata.namespace ?? ''
-    let members = byNamespace.get(namespace)
-    if (members === undefined) byNamespace.set(namespace, (members = []))
-    members.push(profile)
-  }
-  const inventories = [...byNamespace.keys()].sort().map((namespace) =>
-    lintInventory(namespace, byNamespace.get(namespace)!, {
-      namespaceClusterset: context.namespaceClustersets?.get(namespace),
-    }),
+  const inventories = inventoriesOf(profiles).map(({namespace, profiles: members}) =>
+    lintInventory(namespace, members, {namespaceClusterset: context.namespaceClustersets?.get(namespace)}),
   )
   const counts = noCounts()
   for (const inventory of inventories)
@@ -86,13 +80,23 @@ function lintInventory(
   profiles: ClusterProfile[],
   context: ProfileContext,
 ): InventoryReport {
-  const findings = profiles.flatMap((profile) => checkProfile(profile, context))
   const byKey = new Map(profiles.map((profile) => [profileKey(profile), profile]))
   const folds = duplicatesOf(profiles)
-  for (const fold of folds) findings.push(...duplicateFindings(fold, byKey))
-  findings.sort(
-    (a, b) => a.profile.localeCompare(b.profile) || RULE_ORDER.get(a.rule)! - RULE_ORDER.get(b.rule)!,
-  )
+  const duplicates = new Map<string, LintFinding[]>()
+  for (const fold of folds)
+    for (const finding of duplicateFindings(fold, byKey)) {
+      const key = `${finding.namespace}/${finding.profile}`
+      duplicates.set(key, [...(duplicates.get(key) ?? []), finding])
+    }
+  // The findings by profile name, then in the rules' order. The profiles are sorted, not the
+  // findings: a hub lists them sorted already, and a fleet has twice as many findings as profiles.
+  const findings: LintFinding[] = []
+  for (const profile of [...profiles].sort((a, b) => byName(a.metadata.name, b.metadata.name))) {
+    const own = checkProfile(profile, context)
+    const more = duplicates.get(profileKey(profile))
+    if (more === undefined) findings.push(...own)
+    else findings.push(...[...own, ...more].sort((a, b) => RULE_ORDER.get(a.rule)! - RULE_ORDER.get(b.rule)!))
+  }
   const counts = noCounts()
   for (const finding of findings) counts[finding.severity]++
   return {namespace, profiles: profiles.length, counts, findings, duplicates: folds.map(explain)}

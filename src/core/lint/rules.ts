@@ -242,7 +242,11 @@ type Check = (profile: ClusterProfile, context: ProfileContext) => RuleHit | und
 const quoted = (value: unknown) => JSON.stringify(value)
 
 function list(value: unknown): Array<Record<string, unknown>> {
-  return Array.isArray(value) ? value.map((entry) => (isRecord(entry) ? entry : {})) : []
+  if (!Array.isArray(value)) return []
+  // The list itself when every entry is an object, as the CRD's schema has it: no copy per rule.
+  return value.every(isRecord)
+    ? (value as Array<Record<string, unknown>>)
+    : value.map((entry) => (isRecord(entry) ? entry : {}))
 }
 
 function clusterOf(entry: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -256,9 +260,11 @@ function firstEntry(
   problem: (entry: Record<string, unknown>) => string | undefined,
   fix: string,
 ): RuleHit | undefined {
-  const hits = list(profile.status?.accessProviders)
-    .map((entry, index) => ({index, problem: problem(entry), name: entry.name}))
-    .filter((hit) => hit.problem !== undefined)
+  const hits: {index: number; problem: string; name: unknown}[] = []
+  list(profile.status?.accessProviders).forEach((entry, index) => {
+    const found = problem(entry)
+    if (found !== undefined) hits.push({index, problem: found, name: entry.name})
+  })
   if (hits.length === 0) return undefined
   const first = hits[0]!
   const more = hits.length > 1 ? ` (and ${hits.length - 1} more entr${hits.length === 2 ? 'y' : 'ies'})` : ''
