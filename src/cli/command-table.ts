@@ -15,11 +15,12 @@ export const FAST_BUNDLES = {
   answer: 'src/cli/answer.ts',
   'fast-path': 'src/cli/fast-path.ts',
   exec: 'src/cli/exec.ts',
+  get: 'src/cli/get.ts',
   'launcher-process': 'src/adapters/launcher-process.ts',
 } as const
 
 /** The bundles that run a command line: each exports `run(argv)`, which exits with its code. */
-export type CommandBundle = 'fast-path' | 'exec'
+export type CommandBundle = 'fast-path' | 'exec' | 'get'
 
 /** Which code runs a command line: a bundle of dist/fast (no oclif on the way), or oclif. */
 export type Runner = CommandBundle | 'oclif'
@@ -56,7 +57,7 @@ export const COMMANDS = {
   describe: {runs: 'oclif'},
   doctor: {runs: 'oclif'},
   exec: {runs: 'exec'},
-  get: {runs: 'oclif'},
+  get: {runs: 'get'},
   hub: {runs: 'oclif'},
   'hub:use': {runs: 'oclif'},
   kubeconfig: {runs: 'oclif'},
