@@ -185,14 +185,23 @@ export async function withTargets(
 }
 
 /** Lets the targets' identity list namespaces on the spoke (as the spoke's admin). */
-export async function grantNamespaceReader({env}: BenchContext, targets: BenchTargets): Promise<void> {
+export function grantNamespaceReader(context: BenchContext, targets: BenchTargets): Promise<void> {
+  return grantReader(context, targets, 'namespaces')
+}
+
+/** Lets the targets' identity get and list `resource` (core group) in every namespace of the spoke. */
+export async function grantReader(
+  {env}: BenchContext,
+  targets: BenchTargets,
+  resource: string,
+): Promise<void> {
   const spoke = await adminConnection(env.spoke)
-  const name = `cpcred-bench-${targets.namespace}`
+  const name = `cpcred-bench-${targets.namespace}-${resource}`
   await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
     metadata: {name},
-    rules: [{apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list']}],
+    rules: [{apiGroups: [''], resources: [resource], verbs: ['get', 'list']}],
   })
   await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
     apiVersion: 'rbac.authorization.k8s.io/v1',

@@ -10,6 +10,7 @@ import {cacheValueBench, execEntryBench, execFloorBench} from './hot-path.js'
 import {lint10000Bench} from './lint.js'
 import {list10000Bench, listBench} from './list.js'
 import {fanoutVsLoopBench} from './loop.js'
+import {get1000Bench, getWarmBench} from './get.js'
 import {credentialStandaloneBench} from './standalone.js'
 import {listWatch10000Bench, sync10000Bench} from './sync.js'
 import {alternate, median, settle} from './measure.js'
@@ -37,6 +38,8 @@ const cases: Record<string, (context: BenchContext) => Promise<void>> = {
   'fanout-50': fanout50Bench,
   'fanout-1000': fanout1000Bench,
   'fanout-vs-loop': fanoutVsLoopBench,
+  'get-warm': getWarmBench,
+  'get-1000': get1000Bench,
   // The edge-scale cases share one fleet, grown in place to 10,000 profiles (bench/fleet.ts).
   'list-10000': list10000Bench,
   'fanout-10000': fanout10000Bench,

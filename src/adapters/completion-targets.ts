@@ -1,12 +1,15 @@
 // The kubeconfig exec's command line is completed with at TAB: the one `cpcred kubeconfig` writes
-// for the target, so kubectl's completion asks the target, not the hub. It holds no secret (its
+// for the target, so kubectl's completion asks the target, not the hub; and for get's line, the
+// servers its targets' kubeconfig names, whose kept discovery gives the types after `--`. It holds no secret (its
 // user runs `cpcred credential`, which answers from the credential cache when it can), lives in the
 // private completion cache for a few minutes per exec line, and is written by a run of cpcred that
 // is stopped if it takes longer than a TAB may wait.
 import {execFile} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {rename, rm, stat} from 'node:fs/promises'
+import {readFile, rename, rm, stat} from 'node:fs/promises'
 import path from 'node:path'
+import {isRecord} from '../core/json.js'
+import {parseKubeconfig} from '../core/kubeconfig/text.js'
 import {ensurePrivateDir} from './directories.js'
 import type {TargetArgs} from '../core/profiles/completion.js'
 
@@ -46,7 +49,7 @@ export class CompletionTargets {
           [
             ...args,
             'kubeconfig',
-            target.profile,
+            ...target.profiles,
             ...target.flags,
             '--set-current',
             '--overwrite',
@@ -67,5 +70,19 @@ export class CompletionTargets {
     }
     await rename(temporary, file)
     return file
+  }
+
+  /** The servers of the targets' kubeconfig (written as `kubeconfig` writes it), each once; none if it cannot be had. */
+  async servers(targets: TargetArgs): Promise<string[]> {
+    const file = await this.kubeconfig(targets)
+    if (!file) return []
+    const document = await parseKubeconfig(await readFile(file, 'utf8'), file)
+    const clusters = isRecord(document) && Array.isArray(document.clusters) ? document.clusters : []
+    const servers = clusters.flatMap((entry: unknown) =>
+      isRecord(entry) && isRecord(entry.cluster) && typeof entry.cluster.server === 'string'
+        ? [entry.cluster.server]
+        : [],
+    )
+    return [...new Set(servers)]
   }
 }

@@ -16,11 +16,12 @@ export const FAST_BUNDLES = {
   'fast-path': 'src/cli/fast-path.ts',
   exec: 'src/cli/exec.ts',
   lint: 'src/cli/lint.ts',
+  get: 'src/cli/get.ts',
   'launcher-process': 'src/adapters/launcher-process.ts',
 } as const
 
 /** The bundles that run a command line: each exports `run(argv)`, which exits with its code. */
-export type CommandBundle = 'fast-path' | 'exec' | 'lint'
+export type CommandBundle = 'fast-path' | 'exec' | 'get' | 'lint'
 
 /** Which code runs a command line: a bundle of dist/fast (no oclif on the way), or oclif. */
 export type Runner = CommandBundle | 'oclif'
@@ -57,7 +58,7 @@ export const COMMANDS = {
   describe: {runs: 'oclif'},
   doctor: {runs: 'oclif'},
   exec: {runs: 'exec'},
-  get: {runs: 'oclif'},
+  get: {runs: 'get'},
   hub: {runs: 'oclif'},
   'hub:use': {runs: 'oclif'},
   kubeconfig: {runs: 'oclif'},

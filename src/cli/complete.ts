@@ -72,6 +72,7 @@ async function answer(
     found = [kubeconfig ?? NO_CLUSTER]
   }
   if (request.kind === 'profiles') found = await profileNames(wiring, request)
+  if (request.kind === 'types') found = await typeNames(wiring, request)
   return {request, commands: manifest.commands, found}
 }
 
@@ -93,6 +94,7 @@ async function kubectlAnswer(wiring: Wiring, words: string[]): Promise<string> {
     case 'words':
       return cobraOutput(request.words.map((word) => ({word})))
     case 'profiles':
+    case 'types':
       return cobraOutput(found.map((word) => ({word})))
     case 'none':
       return cobraOutput([])
@@ -139,6 +141,28 @@ async function profileNames(
     {hub},
   )
   return profileCandidates(keys, namespace, request.prefix)
+}
+
+/**
+ * The types after get's `--`: what the kept discovery of the targets' servers (`cpcred get`'s, in
+ * the discovery cache) lists, whatever its age, as kubectl's completion reads its own cache. A
+ * server with none kept offers nothing: a TAB never asks a target. The servers come from the
+ * targets' kubeconfig, written as exec's line has it written (a hub request, no plugin).
+ */
+async function typeNames(
+  wiring: Wiring,
+  request: Extract<CompletionRequest, {kind: 'types'}>,
+): Promise<string[]> {
+  if (!request.targets) return []
+  const servers = await (await wiring.completionTargets()).servers(request.targets)
+  if (servers.length === 0) return []
+  const [discovery, {resourceTypeNames}] = await Promise.all([
+    wiring.discoveryCache(),
+    import('../core/get/discovery.js'),
+  ])
+  const kept = await Promise.all(servers.map((server) => discovery.read(server)))
+  const names = kept.flatMap((entry) => (entry ? resourceTypeNames(entry.resources) : []))
+  return [...new Set(names)].filter((name) => name.startsWith(request.prefix)).sort()
 }
 
 /** Lists every profile the hub user may see into the list (a detached `__complete --refresh`). */

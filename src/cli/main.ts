@@ -13,6 +13,7 @@ import {VERSION_WORDS} from './version.js'
 const SOURCE_BUNDLES: Record<CommandBundle, () => Promise<{run(argv: string[]): void}>> = {
   'fast-path': () => import('./fast-path.js'),
   exec: () => import('./exec.js'),
+  get: () => import('./get.js'),
   lint: () => import('./lint.js'),
 }
 

@@ -62,6 +62,50 @@ function kubectlOnTarget(fixture: SpokeFixture): [string[], string[]][] {
   ]
 }
 
+/**
+ * What TAB offers as the type after `cpcred get NS/target -- ` (through `offered`, a shell's or
+ * kubectl's completion): nothing while no `cpcred get` has kept the target's discovery, and no
+ * plugin run nor discovery kept by the TAB itself; then, once a get has run, the types the spoke
+ * serves (its own, not the hub's ClusterProfile CRD), as kubectl offers them after `kubectl get`.
+ */
+async function typesAfterGet(
+  fixture: SpokeFixture,
+  env: NodeJS.ProcessEnv,
+  offered: (...words: string[]) => Promise<string[]>,
+): Promise<void> {
+  const line = ['get', `${fixture.namespace}/target`, '--provider-file', fixture.providerFile, '--']
+  const pluginRuns = async () =>
+    (await readFile(fixture.recordFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).length
+  const runsBefore = await pluginRuns()
+  assert.deepEqual(await offered(...line, 'namespa'), [], 'no discovery kept: nothing is offered')
+  assert.equal(await pluginRuns(), runsBefore, 'a TAB runs no plugin')
+  assert.deepEqual(await offered(...line, 'namespa'), [], 'and keeps no discovery of its own')
+
+  const got = await cpcred([...line, 'namespaces', '-o', 'name'], env)
+  assert.ok(got.code === 0 || /namespaces/.test(got.stderr), got.stderr)
+  assert.deepEqual(await offered(...line, 'namespa'), ['namespaces'])
+  assert.deepEqual(await offered(...line, 'deployments.a'), ['deployments.apps'])
+  assert.deepEqual(await offered(...line, 'clusterprofil'), [], "the hub's types are not the target's")
+  const all = await offered(...line, '')
+  for (const type of ['pods', 'configmaps', 'deployments.apps', 'namespaces'])
+    assert.ok(all.includes(type), all.join(' '))
+  // The same with the target chosen by a selection, and nothing without a target.
+  assert.deepEqual(
+    await offered(
+      'get',
+      '-n',
+      fixture.namespace,
+      '--all',
+      '--provider-file',
+      fixture.providerFile,
+      '--',
+      'namespa',
+    ),
+    ['namespaces'],
+  )
+  assert.deepEqual(await offered('get', '--', 'namespa'), [])
+}
+
 /** bash-completion, where installed: what a bash user's shell normally has loaded. */
 const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion'
 
@@ -201,6 +245,10 @@ describe('shell completion of commands, flags and profile names', () => {
       assert.ok(!(await offered('exec', ...line, 'get', 'namespaces', '')).includes('get'))
     },
   )
+
+  it("after get's `--`: the types of the target's kept discovery, as `kubectl get <TAB>` offers them", async () => {
+    await typesAfterGet(fixture, env, complete)
+  })
 
   it('`autocomplete bash` is cpcred’s own: its command adds the rc line once, on a line of its own', async () => {
     const home = await tempDir('cpcred-completion-home-')
@@ -497,6 +545,11 @@ describe('kubectl cpcred', () => {
       for (const [words, expected] of kubectlOnTarget(fixture)) {
         assert.deepEqual((await complete('exec', ...line, ...words)).candidates, expected, words.join(' '))
       }
+    })
+
+    it("after get's `--`: the types of the target's kept discovery, no files", async () => {
+      await typesAfterGet(fixture, env, async (...words) => (await complete(...words)).candidates)
+      assert.equal((await complete('get', `${fixture.namespace}/target`, '--', 'namespa')).directive, ':4')
     })
 
     it(

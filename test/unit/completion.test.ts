@@ -36,7 +36,7 @@ const commands: Record<string, ManifestCommand> = {
   list: {flags: hubFlags},
   'cache:clear': {flags: hubFlags},
   lint: {flags: {...hubFlags, 'fail-on': {type: 'option', options: ['error', 'will-break', 'warning']}}},
-  get: {flags: hubFlags},
+  get: {flags: {...hubFlags, selector: {type: 'option', char: 'l'}, all: {type: 'boolean'}}},
 }
 
 describe('completionRequest: what the word under the cursor asks for', () => {
@@ -115,7 +115,7 @@ describe('completionRequest: what the word under the cursor asks for', () => {
     assert.deepEqual(completionRequest(['exec', 'a/b', '--', 'kub'], commands), {
       kind: 'command',
       offset: 3,
-      target: {profile: 'a/b', flags: []},
+      target: {profiles: ['a/b'], flags: []},
     })
     assert.deepEqual(
       completionRequest(
@@ -125,7 +125,7 @@ describe('completionRequest: what the word under the cursor asks for', () => {
       {
         kind: 'command',
         offset: 10,
-        target: {profile: 'p', flags: ['--kubeconfig=hub', '--namespace=ns', '--provider-file=f']},
+        target: {profiles: ['p'], flags: ['--kubeconfig=hub', '--namespace=ns', '--provider-file=f']},
       },
     )
     // A fleet (--all, -l, several profiles) has no one target.
@@ -137,13 +137,49 @@ describe('completionRequest: what the word under the cursor asks for', () => {
       kind: 'command',
       offset: 4,
     })
-    // get: profiles before `--`; kubectl get's words after it are not completed (yet), never as profiles.
+    // get: profiles before `--`; after it, the type, from the kept discovery of the targets.
     assert.deepEqual(completionRequest(['get', '-n', 'fleet', 'e'], commands), {
       kind: 'profiles',
       hub: {namespace: 'fleet'},
       prefix: 'e',
     })
-    assert.deepEqual(completionRequest(['get', 'a/b', '--', 'po'], commands), {kind: 'none'})
+  })
+
+  it("after get's `--`: the resource types of the targets, which `cpcred kubeconfig` would select", () => {
+    assert.deepEqual(completionRequest(['get', 'a/b', '--', 'po'], commands), {
+      kind: 'types',
+      prefix: 'po',
+      targets: {profiles: ['a/b'], flags: []},
+    })
+    // Several profiles, and a selection with its flags, as `cpcred kubeconfig` takes them.
+    assert.deepEqual(completionRequest(['get', 'a/b', 'a/c', '--', ''], commands), {
+      kind: 'types',
+      prefix: '',
+      targets: {profiles: ['a/b', 'a/c'], flags: []},
+    })
+    assert.deepEqual(
+      completionRequest(['get', '-A', '-l', 'env=prod', '--kubeconfig', 'hub', '--', 'dep'], commands),
+      {
+        kind: 'types',
+        prefix: 'dep',
+        targets: {profiles: [], flags: ['--kubeconfig=hub', '--all-namespaces', '--selector=env=prod']},
+      },
+    )
+    // No target chosen yet: nothing to ask.
+    assert.deepEqual(completionRequest(['get', '-n', 'fleet', '--', ''], commands), {
+      kind: 'types',
+      prefix: '',
+    })
+    // Only the type: kubectl get's flags and names after it are not offered, never as profiles.
+    assert.deepEqual(completionRequest(['get', 'a/b', '--', 'pods', ''], commands), {kind: 'none'})
+    assert.deepEqual(completionRequest(['get', 'a/b', '--', '-'], commands), {kind: 'none'})
+    assert.equal(
+      completionOutput({kind: 'types', prefix: ''}, () => ['deployments.apps', 'pods']),
+      'deployments.apps\npods\n',
+    )
+  })
+
+  it('`--` elsewhere', () => {
     // Elsewhere `--` only ends the flags.
     assert.deepEqual(completionRequest(['describe', '--', '-x'], commands), {
       kind: 'profiles',

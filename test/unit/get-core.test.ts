@@ -9,6 +9,7 @@ import {
   kindPrefix,
   preferredGroupVersions,
   resolveResource,
+  resourceTypeNames,
   type ApiResource,
 } from '../../src/core/get/discovery.js'
 import {compareValues, parseJsonPath, valueAt} from '../../src/core/get/jsonpath.js'
@@ -144,6 +145,17 @@ describe('resource words against discovery (kubectl rules)', () => {
     assert.equal(kindPrefix(PODS), 'pod')
     assert.equal(kindPrefix(DEPLOY), 'deployment.apps')
     assert.equal(nameLine('fleet/eu', DEPLOY, 'web'), 'fleet/eu deployment.apps/web')
+  })
+
+  it('offers the types at TAB as kubectl api-resources -o name --verbs=get: once each, sorted', () => {
+    assert.deepEqual(resourceTypeNames(SERVED), [
+      'deployments.apps',
+      'events',
+      'events.events.k8s.io',
+      'nodes',
+      'pods',
+      'widgets.example.com',
+    ])
   })
 })
 

@@ -20,6 +20,10 @@ describe('the command router', () => {
     [['exec', 'ns/a', '--', 'kubectl', '--help'], 'exec'],
     [['exec', '--help'], 'oclif'],
     [['exec', 'ns/a', '-h', '--', 'true'], 'oclif'],
+    [['get', '-A', '--all', '--', 'pods', '-A'], 'get'],
+    // get's --help is its own wherever it is, as oclif gave it before get had a bundle.
+    [['get', 'ns/a', '--', 'pods', '--help'], 'oclif'],
+    [['get', '--help'], 'oclif'],
     [['list', '--help'], 'oclif'],
     [['lint', '-A'], 'lint'],
     [['lint', '--help'], 'oclif'],

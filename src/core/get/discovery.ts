@@ -189,3 +189,13 @@ export function kindPrefix(resource: Pick<ApiResource, 'kind' | 'group'>): strin
 export function resourceName(resource: Pick<ApiResource, 'resource' | 'group'>): string {
   return resource.group ? `${resource.resource}.${resource.group}` : resource.resource
 }
+
+/**
+ * The types `kubectl get <TAB>` offers for what a server serves (kubectl's `api-resources -o name
+ * --cached --verbs=get`): each resource that can be read, once, as `resourceName` writes it
+ * (pods, deployments.apps), sorted.
+ */
+export function resourceTypeNames(served: readonly ApiResource[]): string[] {
+  const readable = served.filter((resource) => resource.verbs.includes('get') || resource.verbs.length === 0)
+  return [...new Set(readable.map(resourceName))].sort()
+}

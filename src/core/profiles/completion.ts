@@ -27,17 +27,21 @@ const PROFILE_COMMANDS = new Set([
 /** Commands whose words after `--` are a command line of their own. */
 const COMMAND_RUNNERS = new Set(['exec'])
 
-/** Commands whose words after `--` are another program's arguments (get: kubectl get's), not completed yet. */
-const FOREIGN_WORDS = new Set(['get'])
+/**
+ * Commands whose words after `--` are kubectl get's: the first is a resource type, offered from the
+ * kept discovery of the selected targets; the others are not completed.
+ */
+const RESOURCE_WORDS = new Set(['get'])
 
 export type HubFlags = {kubeconfig?: string; context?: string; namespace?: string}
 
 /**
- * The one profile an exec line runs on, and the flags that find it and its provider, as
- * `cpcred kubeconfig` takes them: the command after `--` is completed against that target.
+ * The profiles a line runs on and the flags that find them and their provider, as `cpcred
+ * kubeconfig` takes them: exec's one target, whose kubeconfig the command after `--` is completed
+ * with; get's targets, whose servers' kept discovery gives the types after `--`.
  */
 export interface TargetArgs {
-  profile: string
+  profiles: string[]
   flags: string[]
 }
 
@@ -45,6 +49,15 @@ export interface TargetArgs {
 const TARGET_FLAGS = new Set(['kubeconfig', 'context', 'namespace', 'provider-file', 'access-provider'])
 /** exec's flags that select more than the profiles named: then there is no one target. */
 const SELECTING_FLAGS = new Set(['selector', 'all', 'placement', 'placement-key'])
+/** get's flags that choose its targets besides TARGET_FLAGS, passed to `cpcred kubeconfig` as well. */
+const GET_SELECTION_FLAGS = new Set([
+  ...SELECTING_FLAGS,
+  'all-namespaces',
+  'healthy',
+  'shard',
+  'no-dedupe',
+  'api-version',
+])
 
 export type CompletionRequest =
   /** No cpcred command yet: the command and topic names (oclif's script knows them). */
@@ -58,6 +71,11 @@ export type CompletionRequest =
    * (an index into the words given), as `sudo` or `xargs` complete theirs.
    */
   | {kind: 'command'; offset: number; target?: TargetArgs}
+  /**
+   * The first word after get's `--`: the resource types the selected targets serve, as their kept
+   * discovery says (none without targets), starting with `prefix`.
+   */
+  | {kind: 'types'; prefix: string; targets?: TargetArgs}
   /** Nothing cpcred knows of. */
   | {kind: 'none'}
 
@@ -95,6 +113,7 @@ export function completionRequest(
   const hub: HubFlags = {}
   const operands: string[] = []
   const targetFlags: string[] = []
+  const selectionFlags: string[] = []
   let selecting = false
   for (let index = start; index < before.length; index++) {
     const word = before[index]!
@@ -104,10 +123,19 @@ export function completionRequest(
         return {
           kind: 'command',
           offset: index + 1,
-          ...(one ? {target: {profile: operands[0]!, flags: targetFlags}} : {}),
+          ...(one ? {target: {profiles: [operands[0]!], flags: targetFlags}} : {}),
         }
       }
-      if (FOREIGN_WORDS.has(id)) return {kind: 'none'}
+      if (RESOURCE_WORDS.has(id)) {
+        // Only the type, the first word after `--`; kubectl get's flags and names are not offered.
+        if (index !== before.length - 1 || current.startsWith('-')) return {kind: 'none'}
+        const chosen = operands.length > 0 || selecting
+        return {
+          kind: 'types',
+          prefix: current,
+          ...(chosen ? {targets: {profiles: operands, flags: [...targetFlags, ...selectionFlags]}} : {}),
+        }
+      }
       // Elsewhere `--` only ends the flags: what follows are operands.
       return PROFILE_COMMANDS.has(id) ? {kind: 'profiles', hub, prefix: current} : {kind: 'none'}
     }
@@ -128,6 +156,8 @@ export function completionRequest(
     if (name !== undefined && TARGET_FLAGS.has(name) && value !== undefined)
       targetFlags.push(`--${name}=${value}`)
     if (name !== undefined && SELECTING_FLAGS.has(name)) selecting = true
+    if (name !== undefined && GET_SELECTION_FLAGS.has(name))
+      selectionFlags.push(value === undefined ? `--${name}` : `--${name}=${value}`)
   }
   if (current.startsWith('-')) return {kind: 'words', words: startingWith(flagWords(flags), current)}
   return PROFILE_COMMANDS.has(id) ? {kind: 'profiles', hub, prefix: current} : {kind: 'none'}
@@ -157,13 +187,14 @@ export function profileCandidates(keys: string[], namespace: string, prefix: str
 
 /**
  * What `cpcred __complete` prints: candidates one per line, or one directive line starting with
- * `:` (no candidate can: profile names are DNS labels, flags start with `-`) for the shell script:
+ * `:` (no candidate can: profile names are DNS labels, resource types DNS subdomains, flags start
+ * with `-`) for the shell script:
  * `:commands`, or `:command N KUBECONFIG` (complete the words from N on as a command line of its
  * own, with that KUBECONFIG).
  */
 export function completionOutput(
   request: CompletionRequest,
-  profiles: () => string[],
+  candidates: () => string[],
   kubeconfig = '',
 ): string {
   switch (request.kind) {
@@ -175,7 +206,8 @@ export function completionOutput(
     case 'words':
       return request.words.map((word) => `${word}\n`).join('')
     case 'profiles':
-      return profiles()
+    case 'types':
+      return candidates()
         .map((profile) => `${profile}\n`)
         .join('')
     case 'none':
