@@ -4,7 +4,7 @@
 import path from 'node:path'
 import type {ReportRequest} from '../usecases/exec-many.js'
 import {parseReportRequest} from './report-flag.js'
-import {runToExit} from './run-to-exit.js'
+import {runFront} from './run-to-exit.js'
 import {questionOf} from './answer-question.js'
 import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import {isSelecting} from './targets.js'
@@ -28,7 +28,7 @@ import {
   VERBOSE_FLAG,
   outputFlag,
 } from './flags.js'
-import {selfInvocation, wire, type Wiring} from './wiring.js'
+import {selfInvocation, type Wiring} from './wiring.js'
 import {targetRunPorts, targetSelection} from './target-run.js'
 
 export const EXEC_USAGE = usageLine('exec', '[PROFILE...] -- COMMAND [ARGS...]')
@@ -122,8 +122,7 @@ export function parseExec(argv: string[], env: NodeJS.ProcessEnv = {}): ExecRequ
 
 /** The router's entry (src/cli/router.ts), the exec bundle's composition root: runs exec and exits with its code. */
 export function run(argv: string[]): void {
-  const wiring = wire(process.env)
-  void runToExit(wiring, () => runExec(wiring, argv.slice(1)))
+  runFront(runExec, argv)
 }
 
 /** Runs exec; the exit code is the command's for one target, 0 or 1 for many. */

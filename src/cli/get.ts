@@ -24,8 +24,8 @@ import {
 } from './flags.js'
 import {chooseShard, sayShard, type ShardChoice} from './shard.js'
 import {isSelecting} from './targets.js'
-import {runToExit} from './run-to-exit.js'
-import {wire, type Wiring} from './wiring.js'
+import {runFront} from './run-to-exit.js'
+import type {Wiring} from './wiring.js'
 import {targetRunPorts, targetSelection} from './target-run.js'
 
 export const GET_USAGE = usageLine('get', '[PROFILE...] -- TYPE[,TYPE...] [NAME...]')
@@ -131,8 +131,7 @@ export function parseGet(argv: string[], env: NodeJS.ProcessEnv = {}): GetReques
  * warm one-target get more than the rest of its run.
  */
 export function run(argv: string[]): void {
-  const wiring = wire(process.env)
-  void runToExit(wiring, () => runGet(wiring, argv.slice(1)))
+  runFront(runGet, argv)
 }
 
 /** Runs get; 0 when every target answered, else 1 (exec's rule for many targets). */

@@ -11,8 +11,8 @@ import {parseFlags, usageLine, type FlagTable, type FlagValues} from './flag-tab
 import {ALL_NAMESPACES_FLAG, DOCUMENT_OUTPUT_FLAG, HUB_FLAGS, SELECTOR_FLAG, hubSelection} from './flags.js'
 import {present} from './present.js'
 import {parseReportRequest} from './report-flag.js'
-import {runToExit} from './run-to-exit.js'
-import {wire, type Wiring} from './wiring.js'
+import {runFront} from './run-to-exit.js'
+import type {Wiring} from './wiring.js'
 
 export const LINT_USAGE = usageLine('lint', '[PROFILE...]')
 
@@ -69,8 +69,7 @@ export function parseLint(argv: string[], _env: NodeJS.ProcessEnv = {}): LintReq
  * without oclif's start, which cost lint more than its rules did.
  */
 export function run(argv: string[]): void {
-  const wiring = wire(process.env)
-  void runToExit(wiring, () => runLint(wiring, argv.slice(1)))
+  runFront(runLint, argv)
 }
 
 export async function runLint(wiring: Wiring, argv: string[]): Promise<number> {

@@ -88,7 +88,8 @@ describe('one place for each concern', () => {
     const entries = [
       'cli/wiring.ts',
       'cli/fast-path.ts',
-      'cli/exec.ts',
+      // runFront: the entry of exec's, get's and lint's bundles.
+      'cli/run-to-exit.ts',
       'cli/main.ts',
       'cli/front-command.ts',
     ]
