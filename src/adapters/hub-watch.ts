@@ -1,7 +1,8 @@
-// One watch of a kind of object on the hub, as client-go's reflector asks for it: from a list's
-// resourceVersion, with bookmarks, ended by the server after a randomised 5-10 minutes. An expired
-// resourceVersion (410 Gone, as a status or as an ERROR event) is a WatchExpiredError; every other
-// failure leaves as the hub's ApiFailure.
+// One watch of a kind of object on the hub (or on a target, for get --watch), as client-go's
+// reflector asks for it: from a list's resourceVersion, with bookmarks (unless asked without),
+// ended by the server after a randomised 5-10 minutes. An expired resourceVersion (410 Gone, as a
+// status or as an ERROR event) is a WatchExpiredError; every other failure leaves as the caller's
+// translation says (the hub's ApiFailure, the target's).
 import {WatchExpiredError, type CpcredError} from '../core/errors.js'
 import type {TranslateOptions} from './kube-errors.js'
 import {KubeApiError, type KubeClient} from './kube-client.js'
@@ -21,6 +22,12 @@ export interface WatchRequest {
   path: string
   resourceVersion: string
   labelSelector?: string
+  /** More of the query (fieldSelector, includeObject), as the list before it was asked. */
+  query?: Record<string, string>
+  /** Each event's object in another shape: a server-side Table (get --watch). */
+  accept?: string
+  /** false: no BOOKMARK events (a Table watch, as kubectl get -w asks). */
+  bookmarks?: boolean
   /** What is watched, for errors: "watch ClusterProfiles in namespace "x"". */
   action: string
   hints?: TranslateOptions
@@ -35,8 +42,9 @@ export async function watchObjects<T>(
 ): Promise<void> {
   const {path, action, hints} = request
   const query = {
+    ...request.query,
     watch: 'true',
-    allowWatchBookmarks: 'true',
+    allowWatchBookmarks: request.bookmarks === false ? undefined : 'true',
     resourceVersion: request.resourceVersion,
     labelSelector: request.labelSelector,
     timeoutSeconds: Math.round(WATCH_SECONDS * (1 + Math.random())),
@@ -54,6 +62,7 @@ export async function watchObjects<T>(
         onEvent(event.type as WatchEventType, event.object as T)
       },
       signal,
+      request.accept,
     )
   } catch (error) {
     if (error instanceof WatchExpiredError) throw error

@@ -140,20 +140,22 @@ export class KubeClient {
   /**
    * A watch: each newline-delimited JSON event of the response goes to `onEvent` until the server
    * ends the stream (resolves), the connection fails (KubeConnectionError) or `signal` aborts it
-   * (resolves). An answer other than 2xx is a KubeApiError, as for request().
+   * (resolves). An answer other than 2xx is a KubeApiError, as for request(). `accept` asks for
+   * each event's object in another shape (a server-side Table, as kubectl get -w asks).
    */
   async watch(
     path: string,
     query: RequestOptions['query'],
     onEvent: (event: WatchEvent) => void,
     signal?: AbortSignal,
+    accept?: string,
   ): Promise<void> {
     let credentials = await this.auth.credentials(false)
-    let opened = await this.open('GET', path, {query}, credentials, {stream: true, signal})
+    let opened = await this.open('GET', path, {query, accept}, credentials, {stream: true, signal})
     if (opened.status === 401 && this.auth.refreshable) {
       opened.stream.destroy()
       credentials = await this.auth.credentials(true)
-      opened = await this.open('GET', path, {query}, credentials, {stream: true, signal})
+      opened = await this.open('GET', path, {query, accept}, credentials, {stream: true, signal})
     }
     const {status, stream} = opened
     if (status < 200 || status >= 300) {

@@ -3,8 +3,11 @@
 // core/failures.ts says them, of "the target" (the row of the table names which).
 import {toClientEndpoint} from '../core/access/connection.js'
 import type {TargetApis} from '../usecases/ports.js'
+import {watchObjects} from './hub-watch.js'
 import {KubeClient, staticAuth} from './kube-client.js'
-import {translateKubeError} from './kube-errors.js'
+import {translateKubeError, type TranslateOptions} from './kube-errors.js'
+
+const UNREACHABLE_HINT = 'check that the cluster is up and that its profile names the server it serves on'
 
 export const targetApis: TargetApis = {
   open({cluster, credential, as, asGroups}) {
@@ -17,17 +20,31 @@ export const targetApis: TargetApis = {
       }),
       as ? {user: as, groups: asGroups} : {},
     )
+    const translate = (error: unknown, action: string, options?: TranslateOptions) =>
+      translateKubeError(error, action, 'the target', {unreachableHint: UNREACHABLE_HINT, ...options})
     return {
       async get(request, action) {
         try {
           return await client.request('GET', request.path, {query: request.query, accept: request.accept})
         } catch (error) {
-          throw translateKubeError(error, action, 'the target', {
-            unreachableHint:
-              'check that the cluster is up and that its profile names the server it serves on',
-          })
+          throw translate(error, action)
         }
       },
+      // As kubectl get -w asks: the list's query and Accept, from its resourceVersion, no bookmarks.
+      watch: (request, action, onEvent, signal) =>
+        watchObjects(
+          {client, translate},
+          {
+            path: request.path,
+            resourceVersion: request.resourceVersion,
+            query: request.query,
+            accept: request.accept,
+            bookmarks: false,
+            action,
+          },
+          (type, object) => onEvent({type, object}),
+          signal,
+        ),
       close: () => client.close(),
     }
   },

@@ -4,7 +4,7 @@
 // answers, -o name). src/commands/get.ts gives it help text; docs/get.md says the rules.
 import {UsageError} from '../core/errors.js'
 import {checkLabelSelector} from '../core/fleet/label-selector.js'
-import {readGetItems, type GetQuery} from '../core/get/query.js'
+import {readGetItems, type GetItem, type GetQuery} from '../core/get/query.js'
 import {sortKey, type SortKey} from '../core/get/table.js'
 import {GET_FORMATS, GET_PRESENTERS, type GetFormat} from './get-output.js'
 import type {ReportRequest} from '../usecases/exec-many.js'
@@ -69,6 +69,12 @@ export const KUBECTL_GET_FLAGS = {
   ...outputFlag(GET_FORMATS, "kubectl's table (text), wide, name, json, yaml or jsonl."),
   'no-headers': {kind: 'boolean', summary: 'No header line.'},
   'sort-by': {kind: 'string', summary: 'A column (AGE) or a JSONPath (.metadata.name) to sort the rows by.'},
+  watch: {
+    kind: 'boolean',
+    char: 'w',
+    summary:
+      'After the first table, print a row (-o name a name, -o jsonl an object) per change on every target, until interrupted.',
+  },
 } as const satisfies FlagTable
 
 export type GetFlags = FlagValues<typeof GET_FLAGS>
@@ -86,6 +92,8 @@ export interface GetRequest {
   sortBy?: SortKey
   reports: ReportRequest[]
   shard: ShardChoice
+  /** --watch: the first answer, then each change. */
+  watch: boolean
 }
 
 /** The words of `cpcred get` (and CPCRED_SHARD), read and checked without the hub. */
@@ -104,6 +112,7 @@ export function parseGet(argv: string[], env: NodeJS.ProcessEnv = {}): GetReques
       '--timeout 0s would give up on every target at once',
       'give a duration such as 30s or 2m',
     )
+  if (kubectl.watch) checkWatch(items, kubectl.output, flags.report.length > 0)
   const sortBy = kubectl['sort-by'] === undefined ? undefined : sortKey(kubectl['sort-by'])
   const reports = flags.report.map(parseReportRequest)
   return {
@@ -123,7 +132,32 @@ export function parseGet(argv: string[], env: NodeJS.ProcessEnv = {}): GetReques
     sortBy,
     reports,
     shard: chooseShard(flags.shard, isSelecting(flags), env),
+    watch: kubectl.watch,
   }
+}
+
+/** --watch follows one type's list in a format shown a change at a time, as kubectl get -w does. */
+function checkWatch(items: GetItem[], format: GetFormat, reports: boolean): void {
+  const types = new Set(items.map((item) => item.resource))
+  if (types.size > 1)
+    throw new UsageError(
+      `--watch follows one resource type, got ${[...types].join(', ')}`,
+      'watch each type in a cpcred get of its own',
+    )
+  if (items.some((item) => item.name !== undefined))
+    throw new UsageError(
+      '--watch follows a list, not objects named',
+      'select with -l or --field-selector (e.g. --field-selector metadata.name=NAME)',
+    )
+  if (!GET_PRESENTERS[format].watch)
+    throw new UsageError(
+      `--watch does not print -o ${format}`,
+      `--watch prints ${GET_FORMATS.filter((each) => GET_PRESENTERS[each].watch)
+        .map((each) => (each === 'text' ? 'the table' : `-o ${each}`))
+        .join(', ')}`,
+    )
+  if (reports)
+    throw new UsageError('--watch does not end, so it writes no --report', 'drop --report or --watch')
 }
 
 /**
@@ -140,31 +174,41 @@ export async function runGet(wiring: Wiring, argv: string[]): Promise<number> {
   const {flags, query} = request
   const {printer} = wiring
   const shard = sayShard(request.shard, printer)
-  const {getCommand} = await import('../usecases/get.js')
   const presenter = GET_PRESENTERS[request.format]
-  const outcome = await getCommand(
-    {
-      ...targetRunPorts(wiring, flags),
-      apis: wiring.targetApis,
-      discovery: wiring.discoveryCache(),
-      now: () => performance.now(),
-      date: () => new Date(),
-      onObjects: presenter.streamed?.(printer),
-      reportPorts: () => wiring.fanOutPorts(),
-    },
-    {
-      targets: targetSelection(request.names, flags, shard),
-      query,
-      sortBy: request.sortBy,
-      parallel: flags.parallel,
-      timeoutMs: flags.timeout,
-      reports: request.reports,
-      as: flags.as,
-      asGroups: flags['as-group'],
-      stdinIsTTY: printer.stdinIsTTY,
-      ...pipelineInput(flags),
-    },
-  )
-  await presenter.show(printer, outcome, {query, sortBy: request.sortBy})
+  const ports = {
+    ...targetRunPorts(wiring, flags),
+    apis: wiring.targetApis,
+    discovery: wiring.discoveryCache(),
+    now: () => performance.now(),
+    date: () => new Date(),
+    onObjects: presenter.streamed?.(printer),
+    reportPorts: () => wiring.fanOutPorts(),
+  }
+  const input = {
+    targets: targetSelection(request.names, flags, shard),
+    query,
+    sortBy: request.sortBy,
+    parallel: flags.parallel,
+    timeoutMs: flags.timeout,
+    reports: request.reports,
+    as: flags.as,
+    asGroups: flags['as-group'],
+    stdinIsTTY: printer.stdinIsTTY,
+    ...pipelineInput(flags),
+  }
+  const view = {query, sortBy: request.sortBy}
+  if (request.watch) {
+    const [{getWatchCommand}, {untilInterrupted}] = await Promise.all([
+      import('../usecases/get-watch.js'),
+      import('./interrupt.js'),
+    ])
+    const watchView = presenter.watch!(printer, view)
+    return untilInterrupted(wiring, (signal) =>
+      getWatchCommand({...ports, view: watchView}, {...input, signal}),
+    )
+  }
+  const {getCommand} = await import('../usecases/get.js')
+  const outcome = await getCommand(ports, input)
+  await presenter.show(printer, outcome, view)
   return outcome.exitCode
 }

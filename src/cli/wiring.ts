@@ -200,6 +200,8 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
       const opened = import('../adapters/target-api.js').then(({targetApis: apis}) => apis.open(target))
       return {
         get: async (request, action) => (await opened).get(request, action),
+        watch: async (request, action, onEvent, signal) =>
+          (await opened).watch(request, action, onEvent, signal),
         close: async () => (await opened).close(),
       }
     },

@@ -24,7 +24,8 @@ import {
 } from '../core/get/discovery.js'
 import {answerObjects, type KubeObject} from '../core/get/objects.js'
 import type {GetItem, GetQuery} from '../core/get/query.js'
-import {targetRequest} from '../core/get/request.js'
+import {listVersion} from '../core/get/follow.js'
+import {targetRequest, type TargetRequest} from '../core/get/request.js'
 import {asTable, needsObject, type ServerTable, type SortKey} from '../core/get/table.js'
 import {
   openCredentialRun,
@@ -57,6 +58,8 @@ export interface GetInput extends PipelineInput {
   as?: string
   asGroups: string[]
   stdinIsTTY: boolean
+  /** --watch: each answer's connection is kept, to be followed (usecases/get-watch.ts). */
+  watch?: boolean
 }
 
 export interface GetPorts extends PipelinePorts {
@@ -100,6 +103,19 @@ export interface GetOutcome {
   results: TargetResult[]
   /** 0 when every target answered everything (and every report was written), else 1: exec's rule. */
   exitCode: number
+  /** With --watch, what each target answered, to follow from there; its connection is still open. */
+  watched: WatchedAnswer[]
+}
+
+/** A target's answer for one resource, its connection kept to watch it from the answer's resourceVersion. */
+export interface WatchedAnswer {
+  cluster: string
+  api: TargetApi
+  resource: ApiResource
+  request: TargetRequest
+  table?: ServerTable
+  objects?: KubeObject[]
+  resourceVersion?: string
 }
 
 /** One target's whole answer. */
@@ -108,6 +124,8 @@ interface TargetOutcome {
   answers: {item: GetItem; word: string; answer: ResourceAnswer}[]
   /** Why the target gave nothing. */
   failure?: CpcredError
+  /** With --watch, the answers to follow. */
+  watched?: WatchedAnswer[]
 }
 
 export async function getCommand(ports: GetPorts, input: GetInput): Promise<GetOutcome> {
@@ -199,6 +217,7 @@ export async function getCommand(ports: GetPorts, input: GetInput): Promise<GetO
     failures,
     results: ordered,
     exitCode: failed || !written ? ExitCode.Failure : ExitCode.Success,
+    watched: outcomes.flatMap((outcome) => outcome.watched ?? []),
   }
 }
 
@@ -245,6 +264,8 @@ async function askTarget(
   // --timeout: the connections go, so what is waiting fails at once.
   const onDeadline = () => void api.close()
   deadline.addEventListener('abort', onDeadline)
+  const watched: WatchedAnswer[] = []
+  let kept = false
   try {
     const server = resolution.cluster.server
     let discovery = await discover(ports, api, server, false)
@@ -292,12 +313,17 @@ async function askTarget(
         const word = resources.length > 1 ? `${item.resource}:${resourceName(resource)}` : item.resource
         try {
           const body = await api.get(request, action)
-          if (shape === 'objects')
-            answers.push({item, word, answer: {resource, objects: answerObjects(body, resource, cluster)}})
-          else {
+          if (shape === 'objects') {
+            const objects = answerObjects(body, resource, cluster)
+            answers.push({item, word, answer: {resource, objects}})
+            if (input.watch)
+              watched.push({cluster, api, resource, request, objects, resourceVersion: listVersion(body)})
+          } else {
             const table = asTable(body)
             if (!table) throw new CpcredError(`the target did not answer ${action} with a Table`)
             answers.push({item, word, answer: {resource, table}})
+            if (input.watch)
+              watched.push({cluster, api, resource, request, table, resourceVersion: table.resourceVersion})
           }
         } catch (error) {
           if (!isCpcredError(error) || deadline.aborted) throw error
@@ -305,10 +331,12 @@ async function askTarget(
         }
       }
     }
-    return {cluster, answers}
+    // A watched answer keeps the connection; get-watch.ts lets it go.
+    kept = watched.length > 0 && !deadline.aborted
+    return {cluster, answers, watched: kept ? watched : []}
   } finally {
     deadline.removeEventListener('abort', onDeadline)
-    await api.close()
+    if (!kept) await api.close()
   }
 }
 

@@ -22,6 +22,11 @@ export interface Reflected<T extends WatchedObject, L extends Listing<T> = Listi
   list(): Promise<L>
   watch(resourceVersion: string, onEvent: (event: ObjectEvent<T>) => void, signal: AbortSignal): Promise<void>
   key(object: T): string
+  /**
+   * A listing already made and shown (get --watch's first table): followed from its
+   * resourceVersion, without listing again or telling onList.
+   */
+  initial?: L
 }
 
 export interface Listing<T> {
@@ -74,6 +79,13 @@ export async function reflect<T extends WatchedObject, L extends Listing<T>>(
   let matches: (object: T) => boolean = () => true
   let listed = false
   let failures = 0
+  const initial = source.initial
+  if (initial?.resourceVersion !== undefined) {
+    for (const object of initial.items) current.set(source.key(object), object)
+    matches = initial.matches ?? (() => true)
+    resourceVersion = initial.resourceVersion
+    listed = true
+  }
 
   const relist = async () => {
     const result = await source.list()

@@ -518,6 +518,14 @@ const SEAMS: Record<string, Seam> = {
           shard: SHARD_NOTE('1/2', 1, 2),
         },
       },
+      {argv: ['a', '--', 'pods', '-A'], request: {watch: false}},
+      {argv: ['a', 'b', '--', 'pods', '-A', '--watch'], request: {watch: true, format: 'text'}},
+      {argv: ['a', '--', 'pods', '-w', '-o', 'wide'], request: {watch: true, format: 'wide'}},
+      {argv: ['a', '--', 'pods', '-w', '-o', 'name'], request: {watch: true, format: 'name'}},
+      {
+        argv: ['a', '--', 'pods', '-w', '-o', 'jsonl'],
+        request: {watch: true, format: 'jsonl', query: {shape: 'objects'}},
+      },
     ],
     refused: [
       {argv: ['a', 'pods'], message: "kubectl get's words go after --"},
@@ -532,7 +540,15 @@ const SEAMS: Record<string, Seam> = {
         argv: ['a', '--', 'pods', '-o', 'xml'],
         message: '--output "xml" is not one of text, wide, name, json, yaml, jsonl',
       },
-      {argv: ['a', '--', 'pods', '--watch'], message: 'unknown flag: --watch'},
+      {argv: ['a', '--', 'pods,svc', '--watch'], message: '--watch follows one resource type, got pods, svc'},
+      {argv: ['a', '--', 'pods', 'x', '-w'], message: '--watch follows a list, not objects named'},
+      {argv: ['a', '--', 'pod/x', '-w'], message: '--watch follows a list, not objects named'},
+      {argv: ['a', '--', 'pods', '-w', '-o', 'json'], message: '--watch does not print -o json'},
+      {argv: ['a', '--', 'pods', '-w', '-oyaml'], message: '--watch does not print -o yaml'},
+      {
+        argv: ['a', '--report', 'junit=r.xml', '--', 'pods', '-w'],
+        message: '--watch does not end, so it writes no --report',
+      },
       {
         argv: ['a', '--', 'pods', '-l', 'a b'],
         message: '-l "a b" is not a label selector: unexpected "b" after "a"',

@@ -1,6 +1,7 @@
 // `cpcred get`'s pure rules: resource words against discovery, the request, the merged table (columns,
 // cells, CLUSTER and NAMESPACE, wide, sorting, error rows), the objects and their annotation.
 import assert from 'node:assert/strict'
+import {followedRows} from '../../src/core/get/follow.js'
 import {describe, it} from 'node:test'
 import {UsageError} from '../../src/core/errors.js'
 import {
@@ -342,6 +343,26 @@ describe('the merged table', () => {
     assert.ok(asTable({kind: 'Table', columnDefinitions: [], rows: []}))
     assert.equal(asTable({kind: 'PodList', items: []}), undefined)
     assert.equal(asTable({kind: 'Table', columnDefinitions: [{}]}), undefined)
+  })
+
+  it("reads a watch's later events, which carry no columns, in the columns known; keys rows by NAMESPACE/NAME", () => {
+    const columns = [{name: 'Name', format: 'name'}, {name: 'Age'}]
+    const event = {
+      kind: 'Table',
+      metadata: {resourceVersion: '7'},
+      rows: [{cells: ['web', '1s'], object: {metadata: {name: 'web', namespace: 'a', resourceVersion: '7'}}}],
+    }
+    assert.equal(asTable(event), undefined, 'without columns known, no Table')
+    const table = asTable(event, columns)!
+    assert.deepEqual(table.columnDefinitions, columns)
+    assert.equal(table.resourceVersion, '7')
+    const [item] = followedRows(table)
+    assert.equal(item!.key, 'a/web')
+    assert.equal(item!.metadata.resourceVersion, '7')
+    assert.deepEqual(item!.table!.rows[0]!.cells, ['web', '1s'])
+    // An event that carries its columns (a watch's first) keeps its own.
+    const own = [{name: 'Name', format: 'name'}]
+    assert.deepEqual(asTable({...event, columnDefinitions: own}, columns)!.columnDefinitions, own)
   })
 
   it('asks for whole objects only for a JSONPath outside metadata', () => {

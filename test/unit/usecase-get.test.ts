@@ -6,7 +6,8 @@ import {CpcredError, ExitCode} from '../../src/core/errors.js'
 import type {ClusterProfile} from '../../src/core/profiles/cluster-profile.js'
 import type {GetQuery} from '../../src/core/get/query.js'
 import {getCommand, type GetInput, type GetPorts} from '../../src/usecases/get.js'
-import type {CachedDiscovery, TargetGet} from '../../src/usecases/ports.js'
+import type {CachedDiscovery, TargetEvent, TargetGet} from '../../src/usecases/ports.js'
+import {getWatchCommand, type GetChange} from '../../src/usecases/get-watch.js'
 import {
   answers,
   notices,
@@ -61,11 +62,19 @@ function table(names: string[]) {
 
 type Server = (request: TargetGet) => unknown | Promise<unknown>
 
+/** A target's watch: what it tells `onEvent` until it ends (or fails). */
+type Watcher = (
+  request: TargetGet & {resourceVersion: string},
+  onEvent: (event: TargetEvent) => void,
+  signal: AbortSignal,
+) => Promise<void>
+
 /** Targets by server URL: each answers its discovery, then what `answer` says. */
 function world(
   profiles: ClusterProfile[],
   servers: Record<string, Server>,
   kept = new Map<string, CachedDiscovery>(),
+  watchers: Record<string, Watcher> = {},
 ) {
   const requests: {server: string; path: string; accept: string; query?: Record<string, string>}[] = []
   const closed: string[] = []
@@ -99,6 +108,11 @@ function world(
               exitCode: ExitCode.Unreachable,
             })
           return serve(request)
+        },
+        async watch(request, _action, onEvent, signal) {
+          const watcher = watchers[cluster.server]
+          if (!watcher) throw new CpcredError('not watched', {exitCode: ExitCode.Failure})
+          return watcher(request, onEvent, signal)
         },
         close: async () => void closed.push(cluster.server),
       }),
@@ -366,3 +380,123 @@ describe('getCommand: answers', () => {
     assert.deepEqual(streamed, ['fleet/eu:1'])
   })
 })
+
+describe('getWatchCommand: the first table, then each change on every target', () => {
+  /** A one-row Table of a watch's event; the server sends the columns with a watch's first event only. */
+  const event = (type: TargetEvent['type'], name: string, resourceVersion: string, columns: boolean) => ({
+    type,
+    object: {
+      kind: 'Table',
+      ...(columns ? {columnDefinitions: table([]).columnDefinitions} : {}),
+      metadata: {resourceVersion},
+      rows: [{cells: [name, '0s'], object: {metadata: {name, namespace: 'default', resourceVersion}}}],
+    },
+  })
+  const listed = (names: string[]) => () => ({...table(names), metadata: {resourceVersion: '10'}})
+
+  it('follows each target from its answer, resumes after a failure where it stopped, and tells its changes', async () => {
+    const stop = new AbortController()
+    const asked: string[] = []
+    let eu = 0
+    const w = world(
+      [profile('eu'), profile('us')],
+      {'https://eu.example': serving(['a']), 'https://us.example': serving(['b'])},
+      undefined,
+      {
+        'https://eu.example': async (request, onEvent) => {
+          asked.push(`eu@${request.resourceVersion} ${request.accept}`)
+          if (++eu === 1) {
+            onEvent(event('ADDED', 'c', '11', true))
+            throw new CpcredError('cannot reach the target: connection refused', {
+              exitCode: ExitCode.Unreachable,
+            })
+          }
+          onEvent(event('DELETED', 'c', '12', false))
+          stop.abort()
+        },
+        'https://us.example': async (request, onEvent, signal) => {
+          asked.push(`us@${request.resourceVersion}`)
+          onEvent(event('ADDED', 'd', '11', true))
+          await new Promise((resolve) => signal.addEventListener('abort', resolve))
+        },
+      },
+    )
+    for (const server of ['https://eu.example', 'https://us.example'])
+      w.ports.apis = wrapList(w.ports.apis, server, listed([server === 'https://eu.example' ? 'a' : 'b']))
+    const firsts: string[][] = []
+    const changes: GetChange[] = []
+    const code = await getWatchCommand(
+      {
+        ...w.ports,
+        sleep: async () => undefined,
+        view: {
+          all: (outcome) => void firsts.push(outcome.sections[0]!.answers.map((answer) => answer.cluster)),
+          change: (change) => void changes.push(change),
+        },
+      },
+      {...input(['eu', 'us']), signal: stop.signal},
+    )
+    assert.equal(code, ExitCode.Success)
+    assert.deepEqual(firsts, [['fleet/eu', 'fleet/us']])
+    const told = (cluster: string) =>
+      changes
+        .filter((change) => change.cluster === cluster)
+        .map(({type, table}) => [type, table?.rows[0]?.cells[0], table?.columnDefinitions.length])
+    // The DELETED event came without columns: those of the watch's first event stand in.
+    assert.deepEqual(told('fleet/eu'), [
+      ['ADDED', 'c', 2],
+      ['DELETED', 'c', 2],
+    ])
+    assert.deepEqual(told('fleet/us'), [['ADDED', 'd', 2]])
+    // From the first answer's resourceVersion, then from the last event's; as a Table, as kubectl -w asks.
+    assert.deepEqual(
+      asked.filter((line) => line.startsWith('eu')),
+      [
+        'eu@10 application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+        'eu@11 application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+      ],
+    )
+    assert.deepEqual(
+      asked.filter((line) => line.startsWith('us')),
+      ['us@10'],
+    )
+    assert.match(
+      w.told.said.warnings.join('\n'),
+      /fleet\/eu: cannot reach the target: connection refused; retrying in/,
+    )
+    assert.deepEqual([...w.closed].sort(), ['https://eu.example', 'https://us.example'])
+  })
+
+  it('a target that failed its first answer is not followed; exit 1 when the watch ends', async () => {
+    const stop = new AbortController()
+    const w = world([profile('eu'), profile('down')], {'https://eu.example': serving(['a'])}, undefined, {
+      'https://eu.example': async (_request, _onEvent, signal) => {
+        stop.abort()
+        await new Promise((resolve) =>
+          signal.aborted ? resolve(undefined) : signal.addEventListener('abort', resolve),
+        )
+      },
+    })
+    w.ports.apis = wrapList(w.ports.apis, 'https://eu.example', listed(['a']))
+    const code = await getWatchCommand(
+      {...w.ports, view: {all: () => undefined, change: () => assert.fail('no change')}},
+      {...input(['eu', 'down']), signal: stop.signal},
+    )
+    assert.equal(code, ExitCode.Failure)
+  })
+})
+
+/** `apis` whose list requests to `server` answer `list()` (a Table with its resourceVersion). */
+function wrapList(apis: GetPorts['apis'], server: string, list: () => unknown): GetPorts['apis'] {
+  return {
+    open(target) {
+      const api = apis.open(target)
+      if (target.cluster.server !== server) return api
+      return {
+        ...api,
+        get: async (request, action) =>
+          request.path.startsWith('/api/v1/namespaces/') ? list() : api.get(request, action),
+      }
+    },
+  }
+}

@@ -25,19 +25,32 @@ export interface TableRow {
 export interface ServerTable {
   columnDefinitions: TableColumn[]
   rows: TableRow[]
+  /** The list's (or, in a watch's event, the object's) resourceVersion. */
+  resourceVersion?: string
 }
 
-/** `value` as a Table, or undefined when the server answered with something else. */
-export function asTable(value: unknown): ServerTable | undefined {
-  if (!isRecord(value) || value.kind !== 'Table' || !Array.isArray(value.columnDefinitions)) return undefined
-  const columns = value.columnDefinitions.filter(
+/**
+ * `value` as a Table, or undefined when the server answered with something else. A watch's events
+ * after its first carry no columnDefinitions (the server sends them once): `columns`, those known
+ * from before, stand for them.
+ */
+export function asTable(value: unknown, columns?: readonly TableColumn[]): ServerTable | undefined {
+  if (!isRecord(value) || value.kind !== 'Table') return undefined
+  const definitions =
+    columns && (!Array.isArray(value.columnDefinitions) || value.columnDefinitions.length === 0)
+      ? columns
+      : value.columnDefinitions
+  if (!Array.isArray(definitions)) return undefined
+  const named = definitions.filter(
     (column): column is TableColumn => isRecord(column) && typeof column.name === 'string',
   )
-  if (columns.length !== value.columnDefinitions.length) return undefined
+  if (named.length !== definitions.length) return undefined
   const rows = (Array.isArray(value.rows) ? value.rows : []).filter(
     (row): row is TableRow => isRecord(row) && Array.isArray(row.cells),
   )
-  return {columnDefinitions: columns, rows}
+  const metadata = isRecord(value.metadata) ? value.metadata : {}
+  const resourceVersion = typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : undefined
+  return {columnDefinitions: named, rows, ...(resourceVersion !== undefined ? {resourceVersion} : {})}
 }
 
 /** One target's answer for one resource: its Table, or why it has none. */

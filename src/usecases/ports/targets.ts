@@ -36,6 +36,12 @@ export interface TargetGet {
   accept: string
 }
 
+/** One event of a target's watch: its object as asked (a Table of one row, or the object). */
+export interface TargetEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
+  object: unknown
+}
+
 /** A target cluster reached with a credential, for reading (`cpcred get`); close() lets its connections go. */
 export interface TargetApi {
   /**
@@ -43,6 +49,17 @@ export interface TargetApi {
    * pods") on "the target", with the exit code of its class (3 unreachable or not served, 4 denied).
    */
   get(request: TargetGet, action: string): Promise<unknown>
+  /**
+   * `request` watched from `resourceVersion` (get --watch): each event (ADDED, MODIFIED, DELETED) to
+   * `onEvent` until the server ends the watch (resolves) or `signal` aborts it; an expired
+   * resourceVersion is a WatchExpiredError, any other failure a CpcredError as get's.
+   */
+  watch(
+    request: TargetGet & {resourceVersion: string},
+    action: string,
+    onEvent: (event: TargetEvent) => void,
+    signal: AbortSignal,
+  ): Promise<void>
   close(): Promise<void>
 }
 
