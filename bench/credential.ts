@@ -6,12 +6,12 @@
 // whose audience is the spoke's URL, in a 0600 file the plugin reads).
 import {spawnSync} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import YAML from 'yaml'
-import {kubeCall, type Connection} from '../test/testenv/http.js'
+import {grantClusterRole, kubeCall, type Connection} from '../test/testenv/http.js'
 import {adminConnection, HUB_USER_PREFIX, requestServiceAccountToken} from '../test/testenv/testenv.js'
 import {alternate, median, sampleOnce} from './measure.js'
 import type {BenchContext} from './run.js'
@@ -184,6 +184,27 @@ export async function withTargets(
   }
 }
 
+/**
+ * Points `providerFile` at a shell plugin (in `dir`) that prints the token in `dir`/token, valid 4 h:
+ * for a fleet, where the Node fake plugin would start a Node process per target to fill the cache,
+ * and where a loop's kubectl runs the plugin on every call, so it gets the cheapest plugin there is.
+ */
+export async function writeShellPluginProviders(dir: string, providerFile: string): Promise<void> {
+  const plugin = path.join(dir, 'plugin.sh')
+  const expires = new Date(Date.now() + 4 * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z')
+  await writeFile(
+    plugin,
+    [
+      '#!/bin/sh',
+      'read -r token < "$PLUGIN_TOKEN_FILE"',
+      `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"${expires}"}}' "$token"`,
+      '',
+    ].join('\n'),
+  )
+  await chmod(plugin, 0o700)
+  await writeFakeProviders(providerFile, plugin, {PLUGIN_TOKEN_FILE: path.join(dir, 'token')})
+}
+
 /** Lets the targets' identity list namespaces on the spoke (as the spoke's admin). */
 export function grantNamespaceReader(context: BenchContext, targets: BenchTargets): Promise<void> {
   return grantReader(context, targets, 'namespaces')
@@ -197,19 +218,9 @@ export async function grantReader(
 ): Promise<void> {
   const spoke = await adminConnection(env.spoke)
   const name = `cpcred-bench-${targets.namespace}-${resource}`
-  await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRole',
-    metadata: {name},
-    rules: [{apiGroups: [''], resources: [resource], verbs: ['get', 'list']}],
-  })
-  await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: {name},
-    roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name},
-    subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: targets.username}],
-  })
+  await grantClusterRole(spoke, name, targets.username, [
+    {apiGroups: [''], resources: [resource], verbs: ['get', 'list']},
+  ])
 }
 
 /** A kubeconfig for the spoke with the targets' token inline (0600), as the baseline kubectl uses. */

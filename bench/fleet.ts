@@ -2,10 +2,8 @@
 // place (1,000 → 5,000 → 10,000) so that a curve costs one creation, and found again on a hub that is
 // reused (CPCRED_TESTENV). Each profile has a condition, a version and two providers; `fake` reaches
 // the spoke with a per-cluster exec config, so each target has its own credential, as real fleets do.
-import {chmod, writeFile} from 'node:fs/promises'
-import path from 'node:path'
 import {kubeCall, type Connection} from '../test/testenv/http.js'
-import {benchHome, writeFakeProviders, type BenchTargets} from './credential.js'
+import {benchHome, writeShellPluginProviders, type BenchTargets} from './credential.js'
 import type {BenchContext} from './run.js'
 
 export const FLEET_LABEL = 'bench=edge'
@@ -158,19 +156,7 @@ export async function eachConcurrently(
 export async function fleetTargets(context: BenchContext, size: FleetSize): Promise<BenchTargets> {
   await ensureFleet(context, size)
   const home = await benchHome(context, 'fleet')
-  const plugin = path.join(home.dir, 'plugin.sh')
-  const expires = new Date(Date.now() + 4 * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z')
-  await writeFile(
-    plugin,
-    [
-      '#!/bin/sh',
-      'read -r token < "$PLUGIN_TOKEN_FILE"',
-      `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"${expires}"}}' "$token"`,
-      '',
-    ].join('\n'),
-  )
-  await chmod(plugin, 0o700)
-  await writeFakeProviders(home.providerFile, plugin, {PLUGIN_TOKEN_FILE: path.join(home.dir, 'token')})
+  await writeShellPluginProviders(home.dir, home.providerFile)
   const profiles = Array.from({length: size}, (_, index) => `${fleetNamespace(index)}/${fleetName(index)}`)
   return {...home, profiles, selector: fleetSelector(size)}
 }

@@ -6,7 +6,6 @@
 // get-warm: `cpcred get NS/NAME -- pods` on one warm target against `kubectl get pods` through the
 // context `cpcred kubeconfig --mode cpcred` writes for it, whose credential `cpcred credential`
 // answers from its warm cache (as credential-warm measures it).
-import {chmod, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {kubeCall} from '../test/testenv/http.js'
 import {adminConnection} from '../test/testenv/testenv.js'
@@ -16,7 +15,7 @@ import {
   grantReader,
   staticTokenKubeconfig,
   withTargets,
-  writeFakeProviders,
+  writeShellPluginProviders,
   type BenchTargets,
 } from './credential.js'
 import type {BenchContext} from './run.js'
@@ -37,7 +36,7 @@ export function get1000Bench(context: BenchContext): Promise<void> {
   return withTargets(context, 'get', FLEET_TARGETS, async (targets) => {
     await grantReader(context, targets, 'pods')
     await ensurePods(context)
-    await shellPluginProviders(targets)
+    await writeShellPluginProviders(targets.dir, targets.providerFile)
     await get1000(context, targets)
   })
 }
@@ -123,27 +122,6 @@ async function readFirstContext(targets: BenchTargets, kubeconfig: string): Prom
       (error, stdout) => resolve(error ? undefined : stdout.split('\n')[0]),
     ),
   )
-}
-
-/**
- * The targets' provider file runs a shell plugin that prints their token (valid 4 h): filling 1,000
- * cache entries with the Node fake plugin would start 1,000 Node processes, and the loop's kubectl
- * runs the plugin on every call, so it gets the cheapest plugin there is.
- */
-async function shellPluginProviders(targets: BenchTargets): Promise<void> {
-  const plugin = path.join(targets.dir, 'plugin.sh')
-  const expires = new Date(Date.now() + 4 * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z')
-  await writeFile(
-    plugin,
-    [
-      '#!/bin/sh',
-      'read -r token < "$PLUGIN_TOKEN_FILE"',
-      `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"${expires}"}}' "$token"`,
-      '',
-    ].join('\n'),
-  )
-  await chmod(plugin, 0o700)
-  await writeFakeProviders(targets.providerFile, plugin, {PLUGIN_TOKEN_FILE: path.join(targets.dir, 'token')})
 }
 
 /** PODS pods in namespace bench-get of the spoke (Pending: the test spoke has no nodes). */

@@ -19,7 +19,7 @@ import {
   uniqueName,
 } from '../helpers/env.js'
 import {anotherSpokeProfile, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
-import {kubeCall, waitFor, type Connection} from '../testenv/http.js'
+import {grantClusterRole, kubeCall, waitFor, type Connection} from '../testenv/http.js'
 
 const ANNOTATION = 'multicluster.x-k8s.io/cluster-profile'
 const PODS = ['web-10', 'web-2', 'web-1']
@@ -87,19 +87,9 @@ describe('cpcred get', () => {
 
     // What the plugin's identity may read on the spoke.
     const reader = uniqueName('get-reader')
-    await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: {name: reader},
-      rules: [{apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list']}],
-    })
-    await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: {name: reader},
-      roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: reader},
-      subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: fixture.username}],
-    })
+    await grantClusterRole(spoke, reader, fixture.username, [
+      {apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list']},
+    ])
 
     // Pods (Pending: the spoke has no nodes) and a CRD with its own columns, one of them wide.
     spokeNamespace = await createNamespace(spoke, 'get-spoke')

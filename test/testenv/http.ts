@@ -91,3 +91,32 @@ export async function waitFor<T>(
     `timed out after ${timeoutMs / 1000}s waiting for ${what}${lastError ? `: ${lastError}` : ''}`,
   )
 }
+
+/** One rule of a ClusterRole (rbac.authorization.k8s.io/v1 PolicyRule). */
+export interface PolicyRule {
+  apiGroups: string[]
+  resources: string[]
+  verbs: string[]
+}
+
+/** Lets the user `username` do what `rules` say on `cluster`: a ClusterRole and its binding, both `name`. */
+export async function grantClusterRole(
+  cluster: Connection,
+  name: string,
+  username: string,
+  rules: PolicyRule[],
+): Promise<void> {
+  await kubeCall(cluster, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: {name},
+    rules,
+  })
+  await kubeCall(cluster, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: {name},
+    roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name},
+    subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: username}],
+  })
+}
