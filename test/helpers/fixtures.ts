@@ -29,7 +29,12 @@ export interface SpokeFixture {
   /** The identity the spoke maps the token to. */
   username: string
   hubKubeconfig: string
+  /** The hub and spoke it lives on. */
+  clusters: Clusters
 }
+
+/** A running hub and spoke: the run's shared pair (testEnv()), or a test's own (from up()). */
+export type Clusters = Awaited<ReturnType<typeof testEnv>>
 
 export interface SpokeFixtureOptions {
   prefix: string
@@ -41,10 +46,13 @@ export interface SpokeFixtureOptions {
   extensions?: {name: string; extension: unknown}[]
   pluginEnv?: Record<string, string>
   profileName?: string
+  /** Where (default: the run's shared hub and spoke); a test that restarts one needs its own. */
+  clusters?: Clusters
 }
 
 export async function spokeFixture(options: SpokeFixtureOptions): Promise<SpokeFixture> {
-  const {env, hub} = await testEnv()
+  const clusters = options.clusters ?? (await testEnv())
+  const {env, hub} = clusters
   const namespace = await createNamespace(hub, options.prefix)
   await createServiceAccount(hub, namespace, 'deployer')
   const dir = await tempDir(`cpcred-${options.prefix}-`)
@@ -98,6 +106,7 @@ export async function spokeFixture(options: SpokeFixtureOptions): Promise<SpokeF
     recordFile,
     username: `hub:system:serviceaccount:${namespace}:deployer`,
     hubKubeconfig: env.hub.kubeconfig,
+    clusters,
   }
 }
 
@@ -107,8 +116,7 @@ export async function anotherSpokeProfile(
   name: string,
   labels?: Record<string, string>,
 ): Promise<ClusterProfile> {
-  const {hub} = await testEnv()
-  return applyProfile(hub, {
+  return applyProfile(fixture.clusters.hub, {
     metadata: {name, namespace: fixture.namespace, labels},
     spec: fixture.profile.spec,
     status: {accessProviders: fixture.profile.status?.accessProviders},

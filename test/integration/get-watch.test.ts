@@ -3,12 +3,13 @@
 // outlives the target's apiserver restarting; Ctrl-C ends it with 0, a reader gone ends it quietly.
 import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
-import {before, describe, it} from 'node:test'
-import {cpcredBin, createNamespace, isolatedEnv, tempDir, testEnv} from '../helpers/env.js'
-import {anotherSpokeProfile, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import path from 'node:path'
+import {after, before, describe, it} from 'node:test'
+import {cpcredBin, createNamespace, isolatedEnv, tempDir} from '../helpers/env.js'
+import {anotherSpokeProfile, spokeFixture, type Clusters, type SpokeFixture} from '../helpers/fixtures.js'
 import {eventually, follow} from '../helpers/following.js'
-import {kubeCall, type Connection} from '../testenv/http.js'
-import {restartApiserver} from '../testenv/testenv.js'
+import {grantClusterRole, kubeCall} from '../testenv/http.js'
+import {adminConnection, down, restartApiserver, up} from '../testenv/testenv.js'
 
 /** The lines of a table, each split into its cells (tabwriter pads with at least 3 spaces). */
 function rowsOf(stdout: string): string[][] {
@@ -18,41 +19,20 @@ function rowsOf(stdout: string): string[][] {
     .map((line) => line.trimEnd().split(/ {3,}/))
 }
 
-describe('cpcred get --watch', () => {
-  let fixture: SpokeFixture
-  let cacheHome: string
-  let spoke: Connection
-  let namespace: string
-  let targets: string[]
-
-  before(async () => {
-    fixture = await spokeFixture({prefix: 'get-watch'})
-    cacheHome = await tempDir('cpcred-cache-')
-    spoke = (await testEnv()).spoke
-    await anotherSpokeProfile(fixture, 'target-b')
-    targets = [`${fixture.namespace}/target`, `${fixture.namespace}/target-b`]
-    // What the plugin's identity may do on the spoke: read and watch pods.
-    const reader = `${fixture.namespace}-reader`
-    await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: {name: reader},
-      rules: [{apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch']}],
-    })
-    await kubeCall(spoke, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: {name: reader},
-      roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: reader},
-      subjects: [{apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: fixture.username}],
-    })
-    namespace = await createNamespace(spoke, 'get-watch')
-    await createPod('web-0')
-  })
-
-  const env = () => ({KUBECONFIG: fixture.hubKubeconfig, XDG_CACHE_HOME: cacheHome})
-  const watch = (words: string[]) =>
-    follow(['get', '--provider-file', fixture.providerFile, ...targets, '--', ...words], env())
+/**
+ * The spoke of `clusters` as two profiles, the plugin's identity allowed to read and watch pods, and
+ * a namespace with one pod; how the tests watch it and change it.
+ */
+async function watchedSpoke(clusters?: Clusters) {
+  const fixture = await spokeFixture({prefix: 'get-watch', clusters})
+  const cacheHome = await tempDir('cpcred-cache-')
+  const {spoke} = fixture.clusters
+  await anotherSpokeProfile(fixture, 'target-b')
+  const targets = [`${fixture.namespace}/target`, `${fixture.namespace}/target-b`]
+  await grantClusterRole(spoke, `${fixture.namespace}-reader`, fixture.username, [
+    {apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch']},
+  ])
+  const namespace = await createNamespace(spoke, 'get-watch')
   const createPod = (name: string) =>
     kubeCall(spoke, 'POST', `/api/v1/namespaces/${namespace}/pods`, {
       apiVersion: 'v1',
@@ -60,13 +40,38 @@ describe('cpcred get --watch', () => {
       metadata: {name},
       spec: {containers: [{name: 'c', image: 'registry.invalid/none'}]},
     })
-  const deletePod = (name: string) =>
-    kubeCall(spoke, 'DELETE', `/api/v1/namespaces/${namespace}/pods/${name}`)
-  /** The rows (after the header) of pod `name`, by the CLUSTER they name. */
-  const rowsFor = (stdout: string, name: string) =>
-    rowsOf(stdout)
-      .filter((row) => row[1] === name)
-      .map((row) => row[0])
+  await createPod('web-0')
+  const env = {KUBECONFIG: fixture.hubKubeconfig, XDG_CACHE_HOME: cacheHome}
+  return {
+    fixture,
+    targets,
+    namespace,
+    env,
+    createPod,
+    deletePod: (name: string) => kubeCall(spoke, 'DELETE', `/api/v1/namespaces/${namespace}/pods/${name}`),
+    watch: (words: string[]) =>
+      follow(['get', '--provider-file', fixture.providerFile, ...targets, '--', ...words], env),
+  }
+}
+
+/** The rows (after the header) of pod `name`, by the CLUSTER they name. */
+const rowsFor = (stdout: string, name: string) =>
+  rowsOf(stdout)
+    .filter((row) => row[1] === name)
+    .map((row) => row[0])
+
+describe('cpcred get --watch', () => {
+  let fixture: SpokeFixture
+  let namespace: string
+  let targets: string[]
+  let env: Record<string, string>
+  let watch: (words: string[]) => ReturnType<typeof follow>
+  let createPod: (name: string) => Promise<unknown>
+  let deletePod: (name: string) => Promise<unknown>
+
+  before(async () => {
+    ;({fixture, namespace, targets, env, watch, createPod, deletePod} = await watchedSpoke())
+  })
 
   it('prints the first table, then a row per added and deleted pod on each target; Ctrl-C ends it with 0', async () => {
     const run = watch(['pods', '-n', namespace, '--watch'])
@@ -138,7 +143,7 @@ describe('cpcred get --watch', () => {
         namespace,
         '-w',
       ],
-      {env: {...isolatedEnv, ...env()}, stdio: ['ignore', 'pipe', 'pipe']},
+      {env: {...isolatedEnv, ...env}, stdio: ['ignore', 'pipe', 'pipe']},
     )
     let stdout = ''
     let stderr = ''
@@ -160,14 +165,31 @@ describe('cpcred get --watch', () => {
       await deletePod('web-unread')
     }
   })
+})
+
+// Its own hub and spoke: restarting the run's shared spoke would fail the tests that other files
+// run on it meanwhile.
+describe('cpcred get --watch, when a target restarts', () => {
+  let dir: string
+  let clusters: Clusters
+  let spoke: Awaited<ReturnType<typeof watchedSpoke>>
+
+  before(async () => {
+    dir = await tempDir('cpcred-get-watch-env-')
+    const env = await up(path.join(dir, 'env'))
+    clusters = {env, hub: await adminConnection(env.hub), spoke: await adminConnection(env.spoke)}
+    spoke = await watchedSpoke(clusters)
+  })
+  after(() => down(path.join(dir, 'env')))
 
   it("outlives a target's apiserver restart: the watch goes on, and says it is retrying", async () => {
+    const {namespace, targets, watch, createPod} = spoke
     const run = watch(['pods', '-n', namespace, '-w'])
     try {
       await eventually('the first table', async () =>
         rowsFor(run.stdout(), 'web-0').length === 2 ? true : undefined,
       )
-      await restartApiserver((await testEnv()).env, 'spoke')
+      await restartApiserver(clusters.env, 'spoke')
       await createPod('web-after-restart')
       await eventually(
         'the pod created after the restart on both targets',
