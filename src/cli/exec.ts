@@ -142,10 +142,6 @@ export async function runExec(wiring: Wiring, argv: string[]): Promise<number> {
     },
     {
       question: questionOf(['exec', ...argv]),
-      oneNamed:
-        options.names.length === 1 && !selecting && !flags['all-namespaces'] && !flags.healthy
-          ? options.names[0]
-          : undefined,
       targets: targetSelection(options.names, flags, shard),
       alone: options.names.length <= 1 && !selecting,
       fanOut: {

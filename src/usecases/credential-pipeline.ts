@@ -25,7 +25,7 @@ import type {
   ProviderSource,
   ProvidersRead,
 } from './ports.js'
-import type {RecentProfilePorts} from './recent-profile.js'
+import type {ProfileFreshness, RecentProfilePorts} from './recent-profile.js'
 import {Federation} from './federated-token.js'
 import type {FederationPorts} from './ports.js'
 
@@ -116,6 +116,15 @@ export async function openCredentialRun(
 
 /** Step 2 (for the commands that run all the time) is src/usecases/recent-profile.ts. */
 export {readRecentProfile, staleProfileWarning, type RecentProfile} from './recent-profile.js'
+
+/** How recent step 2's profile must be, from the run's flags: --no-cache neither reads nor keeps a copy. */
+export function profileFreshness(input: PipelineInput): ProfileFreshness {
+  return {
+    maxAgeMs: input.noCache ? 0 : input.profileMaxAgeMs,
+    maxStaleMs: input.profileMaxStaleMs,
+    remember: !input.noCache,
+  }
+}
 
 /** Step 3: the profile's access provider, resolved against the consumer's providers. */
 export function resolveProfile(profile: ClusterProfile, providers: ProvidersRead | Provider[]): Resolution {

@@ -8,6 +8,7 @@ import {
   obtainFor,
   openCredentialRun,
   openFederation,
+  profileFreshness,
   readRecentProfile,
   resolveProfile,
   seconds,
@@ -38,11 +39,7 @@ export interface CredentialPorts extends PipelinePorts {
 export async function credentialCommand(ports: CredentialPorts, input: CredentialInput): Promise<void> {
   const {notices} = ports
   const {store, draft, hub: recent, providers} = await openCredentialRun(ports, input, input.question)
-  const {profile, snapshot, stale} = await readRecentProfile(recent, input.ref, {
-    maxAgeMs: input.noCache ? 0 : input.profileMaxAgeMs,
-    maxStaleMs: input.profileMaxStaleMs,
-    remember: !input.noCache,
-  })
+  const {profile, snapshot, stale} = await readRecentProfile(recent, input.ref, profileFreshness(input))
   const resolution = resolveProfile(profile, providers)
   const warnings = [
     ...(stale ? [staleProfileWarning(resolution.profile, stale)] : []),

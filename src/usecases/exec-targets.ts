@@ -7,7 +7,7 @@ import {describeFold, duplicateWarnings, foldSelection} from '../core/fleet/memb
 import {UsageError} from '../core/errors.js'
 import {checkMinTargets, noProfilesNote, type SelectionScope} from '../core/fleet/selection-note.js'
 import type {Shard} from '../core/fleet/shard.js'
-import {selectFleet, type FleetSelection} from './find-profiles.js'
+import {isSelection, selectFleet, type FleetSelection} from './find-profiles.js'
 import {listProfiles} from './list-profiles.js'
 import {parseProfileRef} from './profile-ref.js'
 import type {Notices, TargetHub} from './ports.js'
@@ -37,6 +37,21 @@ export interface ExecTargetInput {
   healthy?: boolean
   /** --no-dedupe: profiles that stand for one member cluster stay separate targets (still warned of). */
   noDedupe?: boolean
+}
+
+/**
+ * The one profile named by itself (no -l, --all, placement, -A, --healthy or --min-targets above
+ * one), which exec and get read as `cpcred credential` does: a copy read moments ago is used again
+ * rather than asking the hub, whose round trip would cost a warm run more than the rest of it.
+ */
+export function oneNamedTarget(input: ExecTargetInput): string | undefined {
+  const alone =
+    input.names.length === 1 &&
+    !isSelection(input) &&
+    !input.allNamespaces &&
+    !input.healthy &&
+    (input.minTargets ?? 1) <= 1
+  return alone ? input.names[0] : undefined
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   keepAnswer,
   openCredentialRun,
   openFederation,
+  profileFreshness,
   readRecentProfile,
   seconds,
   staleProfileWarning,
@@ -20,7 +21,12 @@ import {
 import type {FanOutInput} from './exec-many.js'
 import {runWithTerminal} from './exec-one.js'
 import {prepareTarget, type TargetRunInput, type TargetRunPorts} from './exec-prepare.js'
-import {selectExecTargets, type ExecTargetInput, type ExecTargetPorts} from './exec-targets.js'
+import {
+  oneNamedTarget,
+  selectExecTargets,
+  type ExecTargetInput,
+  type ExecTargetPorts,
+} from './exec-targets.js'
 import type {PreparedTarget} from './exec-target-files.js'
 import {RunCredentials} from './obtain-credential.js'
 import {parseProfileRef} from './profile-ref.js'
@@ -37,9 +43,7 @@ import type {
 export interface ExecInput extends PipelineInput {
   /** The question of this command line, for the answer kept for the next identical exec (none: not kept). */
   question?: AnswerQuestion
-  /** The one profile named by itself (no -l, --all or -A), read as `cpcred credential` reads it. */
-  oneNamed?: string
-  /** The selection otherwise. */
+  /** Which profiles; one named by itself is read as `cpcred credential` reads it (oneNamedTarget). */
   targets: ExecTargetInput
   /** At most one name and no -l or --all: a single target found runs alone, with the terminal. */
   alone: boolean
@@ -78,6 +82,7 @@ export async function execCommand(ports: ExecPorts, input: ExecInput): Promise<E
   const {notices} = ports
   // CI options make even one target a fan-out, so a shard of one reports like any other.
   const fanOutAlways = isCiOutput(input.fanOut)
+  const oneNamed = oneNamedTarget(input.targets)
   // One named target, nothing that explains itself or bypasses the cache: the prepared target is
   // kept as the answer to the next identical exec.
   const {
@@ -88,7 +93,7 @@ export async function execCommand(ports: ExecPorts, input: ExecInput): Promise<E
   } = await openCredentialRun(
     ports,
     input,
-    input.oneNamed && !fanOutAlways && input.timeoutMs === undefined ? input.question : undefined,
+    oneNamed && !fanOutAlways && input.timeoutMs === undefined ? input.question : undefined,
   )
   for (const warning of providers.warnings) notices.warn(warning)
   const shown = new Set(providers.warnings)
@@ -96,14 +101,10 @@ export async function execCommand(ports: ExecPorts, input: ExecInput): Promise<E
   let notRun: TargetResult[] = []
   let order: string[] | undefined
   let one: RecentProfile | undefined
-  if (input.oneNamed) {
+  if (oneNamed) {
     // Like `cpcred credential`: a profile read moments ago is used again (--profile-max-age), and
     // while the hub is down, the last one read (--profile-max-stale).
-    one = await readRecentProfile(recent, parseProfileRef(input.oneNamed), {
-      maxAgeMs: input.noCache ? 0 : input.profileMaxAgeMs,
-      maxStaleMs: input.profileMaxStaleMs,
-      remember: !input.noCache,
-    })
+    one = await readRecentProfile(recent, parseProfileRef(oneNamed), profileFreshness(input))
     profiles = [one.profile]
     if (one.stale) {
       const warning = staleProfileWarning(profileKey(one.profile), one.stale)

@@ -1,5 +1,6 @@
 // `cpcred get [PROFILE…] -- TYPE[,TYPE…] [NAME…] [kubectl get flags]`: exec's selection (names, -l,
-// --all, --placement, --healthy, --shard, member folding, --min-targets), each target's credential
+// --all, --placement, --healthy, --shard, member folding, --min-targets; one profile named by
+// itself read as exec reads it, from a copy read moments ago), each target's credential
 // by exec's path (the cache, or a plugin run shared by the targets that need the same one), then
 // kubectl get's requests through cpcred's own HTTP client, a few targets at a time: discovery (kept
 // per server, as kubectl keeps it) resolves the resource words, and the server prints the columns
@@ -30,14 +31,24 @@ import {asTable, needsObject, type ServerTable, type SortKey} from '../core/get/
 import {
   openCredentialRun,
   openFederation,
+  profileFreshness,
+  readRecentProfile,
   seconds,
+  staleProfileWarning,
   type PipelineInput,
   type PipelinePorts,
 } from './credential-pipeline.js'
 import {writeReports, type ReportRequest} from './exec-many.js'
 import {obtainTargetCredential, type TargetCredentialInput} from './exec-prepare.js'
-import {selectExecTargets, type ExecTargetInput, type ExecTargetPorts} from './exec-targets.js'
+import {
+  oneNamedTarget,
+  selectExecTargets,
+  type ExecTargetInput,
+  type ExecTargetPorts,
+} from './exec-targets.js'
+import type {FleetSelection} from './find-profiles.js'
 import {RunCredentials} from './obtain-credential.js'
+import {parseProfileRef} from './profile-ref.js'
 import type {DiscoveryCache, FanOutPorts, Notices, TargetApi, TargetApis} from './ports.js'
 
 /** How long a server's discovery is used again before it is asked again: kubectl's 6 hours. */
@@ -139,7 +150,20 @@ export async function getCommand(ports: GetPorts, input: GetInput): Promise<GetO
   const {store, hub, providers} = await openCredentialRun(ports, input, undefined)
   for (const warning of providers.warnings) notices.warn(warning)
   const shown = new Set(providers.warnings)
-  const selection = await selectExecTargets(ports.targets, input.targets)
+  const oneNamed = oneNamedTarget(input.targets)
+  // One profile named by itself is read as exec reads it: a copy read moments ago spares a warm get
+  // the hub's round trip, and while the hub is down the last copy serves, with cached credentials only.
+  const one = oneNamed
+    ? await readRecentProfile(hub, parseProfileRef(oneNamed), profileFreshness(input))
+    : undefined
+  if (one?.stale) {
+    const warning = staleProfileWarning(profileKey(one.profile), one.stale)
+    notices.warn(warning)
+    shown.add(warning)
+  }
+  const selection: FleetSelection = one
+    ? {profiles: [one.profile], unresolved: [], skipped: []}
+    : await selectExecTargets(ports.targets, input.targets)
   const notRun = notRunResults(selection.unresolved, selection.skipped)
   const profiles = selection.profiles
   const federation = openFederation(ports)
@@ -151,7 +175,8 @@ export async function getCommand(ports: GetPorts, input: GetInput): Promise<GetO
     stdinIsTTY: input.stdinIsTTY,
     pluginTimeoutMs: input.pluginTimeoutMs,
     cacheTtlSeconds: seconds(input.cacheTtlMs),
-    lifetimeRule: lifetimeRule(seconds(input.minCredentialLifetimeMs), false),
+    lifetimeRule: lifetimeRule(one?.stale ? undefined : seconds(input.minCredentialLifetimeMs), false),
+    cacheOnly: one?.stale?.reason,
     onWarning: (message) => {
       if (!shown.has(message)) notices.warn(message)
       shown.add(message)

@@ -27,7 +27,6 @@ import {
 
 const input: ExecInput = {
   question: {command: 'exec', words: ['fleet/eu']},
-  oneNamed: 'fleet/eu',
   targets: {names: ['fleet/eu'], all: false, allNamespaces: false},
   alone: true,
   fanOut: {
@@ -126,7 +125,6 @@ describe('exec on one target: failures first', () => {
     await assert.rejects(
       execCommand(w.ports, {
         ...input,
-        oneNamed: undefined,
         question: undefined,
         targets: {names: [], all: false, allNamespaces: false},
       }),
@@ -208,7 +206,6 @@ describe('exec on one target', () => {
     const w = world({targets: [profile('us')]})
     const code = await execCommand(w.ports, {
       ...input,
-      oneNamed: undefined,
       question: undefined,
       targets: {names: [], all: false, allNamespaces: false},
     })
@@ -224,7 +221,6 @@ describe('exec on one target', () => {
     const many = world({targets: [profile('a'), profile('b')]})
     await execCommand(many.ports, {
       ...input,
-      oneNamed: undefined,
       alone: false,
       targets: {names: [], all: true, allNamespaces: false},
     })
@@ -242,10 +238,7 @@ describe('exec on one target', () => {
   it('ends quietly when a selection matches nothing', async () => {
     const w = world({targets: []})
     const selection = {names: [], selector: 'env=none', all: false, allNamespaces: false}
-    assert.equal(
-      await execCommand(w.ports, {...input, oneNamed: undefined, alone: false, targets: selection}),
-      0,
-    )
+    assert.equal(await execCommand(w.ports, {...input, alone: false, targets: selection}), 0)
     assert.deepEqual(w.fannedOut, [])
     assert.deepEqual(w.told.said.notes, ['No ClusterProfiles match -l env=none in fleet namespace.'])
   })

@@ -11,10 +11,12 @@ import {getWatchCommand, type GetChange} from '../../src/usecases/get-watch.js'
 import {
   answers,
   notices,
+  outage,
   plugins,
   profile,
   profileHub,
   providerSource,
+  snapshot,
   snapshots,
   store,
   targetHub,
@@ -263,6 +265,74 @@ describe('getCommand: failures first', () => {
       /fewer|at least|min/i,
     )
     assert.deepEqual(w.requests, [])
+  })
+})
+
+describe('getCommand: one profile named by itself, read as exec reads it', () => {
+  /** The hub's reads and the selection's hub opened, with copies of profiles kept `kept`. */
+  function oneNamed(read: () => ClusterProfile | Error, kept: ReturnType<typeof snapshot>[]) {
+    const w = world([profile('eu')], {'https://eu.example': serving(['a'])})
+    const reader = profileHub(read)
+    const remembered = snapshots(kept)
+    w.ports.recentProfiles = async () => ({hub: reader.hub, snapshots: remembered.snapshots, now: () => NOW})
+    let selections = 0
+    w.ports.targets = {
+      openHub: async () => {
+        selections += 1
+        return targetHub([profile('eu')]).hub
+      },
+      notices: w.told.notices,
+    }
+    return {...w, reads: reader.reads, remembered: remembered.remembered, selections: () => selections}
+  }
+
+  it('a copy read within --profile-max-age answers: the hub is not asked', async () => {
+    const w = oneNamed(() => assert.fail('the hub was asked'), [snapshot(1_000, profile('eu'))])
+    const outcome = await getCommand(w.ports, input(['eu'], {profileMaxAgeMs: 5_000}))
+    assert.equal(outcome.exitCode, ExitCode.Success)
+    assert.deepEqual(w.reads, [])
+    assert.equal(w.selections(), 0)
+    assert.deepEqual(w.requests.at(-1)?.server, 'https://eu.example')
+  })
+
+  it('an older copy is read again from the hub and kept; --no-cache neither reads nor keeps one', async () => {
+    const w = oneNamed(() => profile('eu'), [snapshot(60_000, profile('eu'))])
+    await getCommand(w.ports, input(['eu'], {profileMaxAgeMs: 5_000}))
+    assert.deepEqual(
+      w.reads.map((read) => [read.name, read.remember]),
+      [['eu', true]],
+    )
+    assert.equal(w.remembered.length, 1)
+    const fresh = oneNamed(() => profile('eu'), [snapshot(1_000, profile('eu'))])
+    await getCommand(fresh.ports, input(['eu'], {profileMaxAgeMs: 5_000, noCache: true}))
+    assert.deepEqual(
+      fresh.reads.map((read) => [read.name, read.remember]),
+      [['eu', false]],
+    )
+    assert.equal(fresh.remembered.length, 0)
+  })
+
+  it('while the hub is down, the last copy serves with a warning, and only a cached credential', async () => {
+    const w = oneNamed(() => outage(), [snapshot(3600_000, profile('eu'))])
+    const outcome = await getCommand(w.ports, input(['eu'], {profileMaxStaleMs: 24 * 3600_000}))
+    assert.equal(w.told.said.warnings.length, 1)
+    assert.match(w.told.said.warnings[0]!, /fleet\/eu/)
+    assert.match(outcome.failures[0]?.error ?? '', /no credential for fleet\/eu is left in the cache/)
+    assert.equal(w.plugin.runs.length, 0)
+    assert.deepEqual(w.requests, [])
+  })
+
+  it('a name with -A, -l, --healthy or --min-targets 2 is a selection: the hub is asked', async () => {
+    const selections = [
+      {names: ['eu'], all: false, allNamespaces: true},
+      {names: ['eu'], all: false, allNamespaces: false, healthy: true},
+      {names: ['eu'], all: false, allNamespaces: false, minTargets: 2},
+    ]
+    for (const targets of selections) {
+      const w = oneNamed(() => assert.fail('read as one profile'), [snapshot(1_000, profile('eu'))])
+      await getCommand(w.ports, input(['eu'], {targets, profileMaxAgeMs: 5_000})).catch(() => undefined)
+      assert.equal(w.selections(), 1, JSON.stringify(targets))
+    }
   })
 })
 
