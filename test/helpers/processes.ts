@@ -77,3 +77,24 @@ export async function bundleProbe(
     last: async () => (await readFile(loaded, 'utf8')).trim().split('\n').at(-1),
   }
 }
+
+/**
+ * Records, as each cpcred run given `nodeOptions` exits, the Node internals it loaded whose id
+ * contains `needle` (process.moduleLoadList), a line per run: what a run should never load.
+ */
+export async function internalsProbe(
+  dir: string,
+  needle: string,
+): Promise<{nodeOptions: string; last(): Promise<string | undefined>}> {
+  const probe = path.join(dir, 'internals-probe.cjs')
+  const loaded = path.join(dir, 'internals')
+  await writeFile(
+    probe,
+    `process.on('exit', () => require('fs').appendFileSync(${JSON.stringify(loaded)}, ` +
+      `process.moduleLoadList.filter((id) => id.includes(${JSON.stringify(needle)})).join(' ') + '\\n'))`,
+  )
+  return {
+    nodeOptions: `--require ${probe}`,
+    last: async () => (await readFile(loaded, 'utf8')).split('\n').at(-2),
+  }
+}

@@ -19,6 +19,7 @@ import {
   uniqueName,
 } from '../helpers/env.js'
 import {anotherSpokeProfile, spokeFixture, type SpokeFixture} from '../helpers/fixtures.js'
+import {internalsProbe} from '../helpers/processes.js'
 import {grantClusterRole, kubeCall, waitFor, type Connection} from '../testenv/http.js'
 
 const ANNOTATION = 'multicluster.x-k8s.io/cluster-profile'
@@ -347,6 +348,46 @@ describe('cpcred get', () => {
     assert.deepEqual(rowsOf(result.stdout), [
       [profiles[0], '<error: the server doesn\'t have a resource type "gadgets">'],
     ])
+  })
+
+  it('one profile named by itself is read from the hub again only after --profile-max-age; no undici is loaded', async () => {
+    const {env} = await testEnv()
+    assert.ok(env.hub.auditLog, 'the test hub keeps an audit log')
+    const profilePath = `/namespaces/${fixture.namespace}/clusterprofiles/target`
+    const reads = async () =>
+      (await readFile(env.hub.auditLog!, 'utf8'))
+        .split('\n')
+        .filter((line) => line.includes(profilePath) && line.includes('"ResponseComplete"')).length
+    const probe = await internalsProbe(await tempDir('cpcred-get-probe-'), 'undici')
+    const run = (maxAge: string) =>
+      cpcred(
+        [
+          'get',
+          profiles[0]!,
+          '--provider-file',
+          fixture.providerFile,
+          '--profile-max-age',
+          maxAge,
+          '--',
+          'pods',
+          '-n',
+          spokeNamespace,
+        ],
+        {KUBECONFIG: fixture.hubKubeconfig, XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: probe.nodeOptions},
+      )
+    const first = await run('1h')
+    assert.equal(first.code, 0, first.stderr)
+    const afterFirst = await reads()
+    const second = await run('1h')
+    assert.equal(second.code, 0, second.stderr)
+    const names = (stdout: string) => rowsOf(stdout).map((row) => row[1])
+    assert.deepEqual(names(second.stdout), names(first.stdout))
+    assert.equal(await reads(), afterFirst, 'the second get used the copy the first read')
+    // Node 22 and later load undici only for fetch and WebSocket: cpcred's requests use neither.
+    assert.equal(await probe.last(), '', 'what the get loaded of undici')
+    const third = await run('0s')
+    assert.equal(third.code, 0, third.stderr)
+    assert.ok((await reads()) > afterFirst, '--profile-max-age 0s reads the profile again')
   })
 
   it('keeps discovery per server: the spoke has one entry, however many profiles name it', async () => {
