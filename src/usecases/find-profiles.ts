@@ -114,6 +114,8 @@ export interface SelectInput extends FindScope {
   all: boolean
   /** Only this part of what the selector or --all select; named profiles are always included. */
   shard?: Shard
+  /** Told each page a selector or --all lists, as it is read (ListProfilesInput.onPage). */
+  onPage?: (profiles: ClusterProfile[]) => void
 }
 
 /** Several profiles for fan-out commands: names, -l, --all (in the namespace, or everywhere with -A). */
@@ -128,6 +130,7 @@ export async function selectProfiles(hub: ProfileFinder, input: SelectInput): Pr
       namespace: input.allNamespaces ? undefined : input.namespace,
       labelSelector: input.selector,
       shard: input.shard,
+      onPage: input.onPage,
     })
     for (const profile of profiles) found.set(profileKey(profile), profile)
   }

@@ -30,6 +30,11 @@ export interface ListProfilesInput {
   healthyOnly?: boolean
   /** Called when the listing had to start over (an expired continue token). */
   onRestart?: (reason: string) => void
+  /**
+   * Told each page's profiles (those the API filters and the selection keep, before --shard and
+   * --healthy) as it is read, while the hub reads the next: work on them overlaps the hub's.
+   */
+  onPage?: (profiles: ClusterProfile[]) => void
 }
 
 export interface ListedProfiles {
@@ -187,7 +192,9 @@ export async function listProfiles(
           // Awaited on the next turn; until then a failure must not count as unhandled.
           pending.catch(() => undefined)
         }
-        for (const profile of await page.items) if (selected(profile)) profiles.push(profile)
+        const kept = (await page.items).filter(selected)
+        profiles.push(...kept)
+        input.onPage?.(kept)
         if (!page.next) break
       }
       const kept = gated(profiles, input)

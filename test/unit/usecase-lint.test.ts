@@ -170,6 +170,37 @@ describe('lintCommand', () => {
     assert.equal(asked.pages[0]!.namespace, 'fleet')
   })
 
+  it('checks each page as it arrives, while the next is read; the report is the one-page report', async () => {
+    // c's membership is only in its namespace's legacy label: a finding only with that label read.
+    const unlisted = cleanProfile('c', 'west')
+    delete unlisted.status!.properties
+    const profiles = [cleanProfile('a', 'east'), broken('b', 'east'), unlisted, broken('d', 'west')]
+    const clustersets = {west: 'prod'}
+    const whole = await lintCommand(fakes(profiles, {clustersets}).ports, input({allNamespaces: true}))
+    // The same profiles, a page each; what the hub is asked, in order.
+    const paged = fakes(profiles, {clustersets})
+    const events: string[] = []
+    paged.ports.hub.listProfilePage = async (_options, next) => {
+      const index = next === undefined ? 0 : Number(next)
+      events.push(`page ${index}`)
+      return {items: [profiles[index]!], next: index + 1 < profiles.length ? String(index + 1) : undefined}
+    }
+    const clustersetOf = paged.ports.hub.clustersetOf
+    paged.ports.hub.clustersetOf = (namespace) => {
+      events.push(`label ${namespace}`)
+      return clustersetOf(namespace)
+    }
+    const outcome = await lintCommand(paged.ports, input({allNamespaces: true}))
+    assert.deepEqual(outcome.report, whole.report)
+    assert.deepEqual(
+      outcome.report.inventories.map((inventory) => inventory.findings.map((f) => `${f.profile} ${f.rule}`)),
+      [['b server-url'], ['c clusterset-namespace-label', 'd server-url']],
+    )
+    // Each page is checked as soon as it is read, while the next is on its way: page N's namespace
+    // label (its checks need it) is asked for right after page N+1; each namespace's label once.
+    assert.deepEqual(events, ['page 0', 'page 1', 'label east', 'page 2', 'page 3', 'label west'])
+  })
+
   it('--fail-on: will-break findings pass at error and fail at will-break', async () => {
     const profile = cleanProfile('a')
     profile.status!.accessProviders![0]!.cluster!['certificate-authority'] = '/ca.pem'

@@ -54,6 +54,11 @@ export interface LintReport {
 /** What the inventory lint needs beyond the profiles: each namespace's legacy clusterset label. */
 export interface InventoryContext {
   namespaceClustersets?: ReadonlyMap<string, {clusterset: string; label: string}>
+  /**
+   * checkProfile's findings already made for some profiles, by NAMESPACE/NAME, with the same
+   * context (their namespace's label): a listing checks each page as it arrives.
+   */
+  checked?: ReadonlyMap<string, LintFinding[]>
 }
 
 const RULE_ORDER = new Map<string, number>(LINT_RULES.map((rule, index) => [rule.id, index]))
@@ -67,7 +72,12 @@ export function noCounts(): SeverityCounts {
 /** Every rule on every profile; the profiles grouped into inventories by namespace. */
 export function lintInventories(profiles: ClusterProfile[], context: InventoryContext = {}): LintReport {
   const inventories = inventoriesOf(profiles).map(({namespace, profiles: members}) =>
-    lintInventory(namespace, members, {namespaceClusterset: context.namespaceClustersets?.get(namespace)}),
+    lintInventory(
+      namespace,
+      members,
+      {namespaceClusterset: context.namespaceClustersets?.get(namespace)},
+      context.checked,
+    ),
   )
   const counts = noCounts()
   for (const inventory of inventories)
@@ -79,6 +89,7 @@ function lintInventory(
   namespace: string,
   profiles: ClusterProfile[],
   context: ProfileContext,
+  checked: ReadonlyMap<string, LintFinding[]> = new Map(),
 ): InventoryReport {
   const byKey = new Map(profiles.map((profile) => [profileKey(profile), profile]))
   const folds = duplicatesOf(profiles)
@@ -92,8 +103,9 @@ function lintInventory(
   // findings: a hub lists them sorted already, and a fleet has twice as many findings as profiles.
   const findings: LintFinding[] = []
   for (const profile of [...profiles].sort((a, b) => byName(a.metadata.name, b.metadata.name))) {
-    const own = checkProfile(profile, context)
-    const more = duplicates.get(profileKey(profile))
+    const key = profileKey(profile)
+    const own = checked.get(key) ?? checkProfile(profile, context)
+    const more = duplicates.get(key)
     if (more === undefined) findings.push(...own)
     else findings.push(...[...own, ...more].sort((a, b) => RULE_ORDER.get(a.rule)! - RULE_ORDER.get(b.rule)!))
   }
