@@ -4,20 +4,17 @@
 import {toClientEndpoint} from '../core/access/connection.js'
 import type {TargetApis} from '../usecases/ports.js'
 import {watchObjects} from './hub-watch.js'
-import {KubeClient, staticAuth} from './kube-client.js'
+import type {Credential} from '../core/exec-credential/protocol.js'
+import {KubeClient, staticAuth, type AuthSource, type Credentials} from './kube-client.js'
 import {translateKubeError, type TranslateOptions} from './kube-errors.js'
 
 const UNREACHABLE_HINT = 'check that the cluster is up and that its profile names the server it serves on'
 
 export const targetApis: TargetApis = {
-  open({cluster, credential, as, asGroups}) {
+  open({cluster, credential, renew, as, asGroups}) {
     const client = new KubeClient(
       toClientEndpoint(cluster),
-      staticAuth({
-        token: credential.token,
-        clientCertPem: credential.clientCertificateData,
-        clientKeyPem: credential.clientKeyData,
-      }),
+      renewableAuth(credential, renew),
       as ? {user: as, groups: asGroups} : {},
     )
     const translate = (error: unknown, action: string, options?: TranslateOptions) =>
@@ -49,3 +46,22 @@ export const targetApis: TargetApis = {
     }
   },
 }
+
+/** The credential in use; after a 401, the one `renew` gives (kube-client asks on a 401, once per request). */
+function renewableAuth(credential: Credential, renew: (() => Promise<Credential>) | undefined): AuthSource {
+  if (renew === undefined) return staticAuth(credentialsOf(credential))
+  let current = Promise.resolve(credential)
+  return {
+    refreshable: true,
+    async credentials(refresh) {
+      if (refresh) current = renew()
+      return credentialsOf(await current)
+    },
+  }
+}
+
+const credentialsOf = (credential: Credential): Credentials => ({
+  token: credential.token,
+  clientCertPem: credential.clientCertificateData,
+  clientKeyPem: credential.clientKeyData,
+})

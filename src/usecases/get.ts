@@ -283,6 +283,10 @@ async function askTarget(
   const api = ports.apis.open({
     cluster: resolution.cluster,
     credential: obtained.credential,
+    // A watch outlives short-lived credentials: after a 401, the pipeline again (the cache, or the
+    // plugin once the one in use has expired).
+    renew: async () =>
+      (await obtainTargetCredential(credentialPorts, credentialInput, profile)).obtained.credential,
     as: input.as,
     asGroups: input.asGroups,
   })

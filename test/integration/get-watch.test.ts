@@ -5,8 +5,16 @@ import assert from 'node:assert/strict'
 import {spawn} from 'node:child_process'
 import path from 'node:path'
 import {after, before, describe, it} from 'node:test'
-import {cpcredBin, createNamespace, isolatedEnv, tempDir} from '../helpers/env.js'
-import {anotherSpokeProfile, spokeFixture, type Clusters, type SpokeFixture} from '../helpers/fixtures.js'
+import {readFile, writeFile} from 'node:fs/promises'
+import YAML from 'yaml'
+import {cpcredBin, createNamespace, isolatedEnv, serviceAccountToken, tempDir} from '../helpers/env.js'
+import {
+  anotherSpokeProfile,
+  pluginRecords,
+  spokeFixture,
+  type Clusters,
+  type SpokeFixture,
+} from '../helpers/fixtures.js'
 import {eventually, follow} from '../helpers/following.js'
 import {grantClusterRole, kubeCall} from '../testenv/http.js'
 import {adminConnection, down, restartApiserver, up} from '../testenv/testenv.js'
@@ -23,8 +31,8 @@ function rowsOf(stdout: string): string[][] {
  * The spoke of `clusters` as two profiles, the plugin's identity allowed to read and watch pods, and
  * a namespace with one pod; how the tests watch it and change it.
  */
-async function watchedSpoke(clusters?: Clusters) {
-  const fixture = await spokeFixture({prefix: 'get-watch', clusters})
+async function watchedSpoke(clusters?: Clusters, pluginEnv?: Record<string, string>) {
+  const fixture = await spokeFixture({prefix: 'get-watch', clusters, pluginEnv})
   const cacheHome = await tempDir('cpcred-cache-')
   const {spoke} = fixture.clusters
   await anotherSpokeProfile(fixture, 'target-b')
@@ -178,7 +186,8 @@ describe('cpcred get --watch, when a target restarts', () => {
     dir = await tempDir('cpcred-get-watch-env-')
     const env = await up(path.join(dir, 'env'))
     clusters = {env, hub: await adminConnection(env.hub), spoke: await adminConnection(env.spoke)}
-    spoke = await watchedSpoke(clusters)
+    // Credentials that say they expire at once: every credential cpcred wants is the plugin's.
+    spoke = await watchedSpoke(clusters, {PLUGIN_TTL_SECONDS: '1'})
   })
   after(() => down(path.join(dir, 'env')))
 
@@ -202,5 +211,49 @@ describe('cpcred get --watch, when a target restarts', () => {
       assert.match(run.stderr(), /get-watch-[^/\s]*\/target(-b)?: .*; retrying in \d/)
     }
     assert.deepEqual([...new Set(rowsFor(run.stdout(), 'web-after-restart'))].sort(), [...targets].sort())
+  })
+
+  it('takes a new credential when the target refuses the one the watch began with', async () => {
+    const {namespace, targets, watch, createPod, fixture} = spoke
+    const run = watch(['pods', '-n', namespace, '-w'])
+    let code: number | null
+    try {
+      await eventually(
+        'the first table',
+        async () => (rowsFor(run.stdout(), 'web-0').length === 2 ? true : undefined),
+        60_000,
+      ).catch((error: Error) => assert.fail(`${error.message}; stderr: ${run.stderr()}`))
+      const issued = (await pluginRecords(fixture)).length
+      // The spoke now refuses tokens issued before this second; the plugin hands out a newer one.
+      const rotatedAt = Math.floor(Date.now() / 1000)
+      const config = path.join(clusters.env.dir, 'spoke-authentication-config.yaml')
+      const authentication = YAML.parse(await readFile(config, 'utf8'))
+      authentication.jwt[0].claimValidationRules = [
+        {expression: `claims.iat > ${rotatedAt}`, message: 'issued before the rotation'},
+      ]
+      await writeFile(config, YAML.stringify(authentication))
+      await new Promise((resolve) => setTimeout(resolve, 1100))
+      const token = await serviceAccountToken(
+        clusters.hub,
+        fixture.namespace,
+        'deployer',
+        [clusters.env.spoke.server],
+        3600,
+      )
+      await writeFile(fixture.tokenFile, token, {mode: 0o600})
+      // A restart ends the watches, which come back with the old token: 401.
+      await restartApiserver(clusters.env, 'spoke')
+      await createPod('web-after-rotation')
+      await eventually(
+        'the pod created after the rotation on both targets',
+        async () => (rowsFor(run.stdout(), 'web-after-rotation').length >= 2 ? true : undefined),
+        60_000,
+      )
+      assert.ok((await pluginRecords(fixture)).length > issued, 'the plugin ran again')
+    } finally {
+      code = await run.stop()
+    }
+    assert.equal(code, 0, run.stderr())
+    assert.deepEqual([...new Set(rowsFor(run.stdout(), 'web-after-rotation'))].sort(), [...targets].sort())
   })
 })

@@ -68,6 +68,11 @@ export interface TargetApis {
   open(target: {
     cluster: ClusterConnection
     credential: Credential
+    /**
+     * A credential again after the target answered 401 (the one in use expired, e.g. during a
+     * long watch): the request is retried once with it, as client-go re-runs an exec plugin.
+     */
+    renew?: () => Promise<Credential>
     as?: string
     asGroups?: string[]
   }): TargetApi
