@@ -8,6 +8,7 @@ import {lintInventories, failsAt, type LintReport} from '../core/lint/lint.js'
 import {LINT_RULES, atOrAbove, checkProfile, type LintFinding, type Severity} from '../core/lint/rules.js'
 import {exportData} from '../core/text/export.js'
 import {profileKey, type ClusterProfile} from '../core/profiles/cluster-profile.js'
+import {inventoryOf} from '../core/profiles/inventories.js'
 import {selectProfiles, type ProfileRef} from './find-profiles.js'
 import type {ReportRequest} from './exec-many.js'
 import type {ProfileFinder, ProfileRepository, ReportFiles} from './ports.js'
@@ -101,7 +102,7 @@ function pageChecks(ports: LintPorts) {
   }
   /** The labels of the namespaces of `profiles`, those that have one. */
   const labelsOf = async (profiles: ClusterProfile[]) => {
-    const namespaces = [...new Set(profiles.map(namespaceOf))]
+    const namespaces = [...new Set(profiles.map(inventoryOf))]
     const read = await Promise.all(namespaces.map(async (namespace) => [namespace, await labelOf(namespace)]))
     return new Map(read.filter((entry): entry is [string, ClustersetLabel] => entry[1] !== undefined))
   }
@@ -113,7 +114,7 @@ function pageChecks(ports: LintPorts) {
       pages = pages.then(async () => {
         const namespaceClustersets = await labelled
         for (const profile of profiles) {
-          const namespaceClusterset = namespaceClustersets.get(namespaceOf(profile))
+          const namespaceClusterset = namespaceClustersets.get(inventoryOf(profile))
           checked.set(profileKey(profile), checkProfile(profile, {namespaceClusterset}))
         }
       })
@@ -125,8 +126,6 @@ function pageChecks(ports: LintPorts) {
     },
   }
 }
-
-const namespaceOf = (profile: ClusterProfile) => profile.metadata.namespace ?? ''
 
 /** What -o json|yaml and --report json=FILE show. */
 export function lintData(report: LintReport, failOn: Severity) {

@@ -10,11 +10,14 @@ export interface Inventory<P extends ClusterProfile = ClusterProfile> {
   profiles: P[]
 }
 
+/** The inventory a profile is in: its namespace. */
+export const inventoryOf = (profile: ClusterProfile): string => profile.metadata.namespace ?? ''
+
 /** The profiles grouped by namespace, the inventories sorted by name, each keeping the profiles' order. */
 export function inventoriesOf<P extends ClusterProfile>(profiles: readonly P[]): Inventory<P>[] {
   const byNamespace = new Map<string, P[]>()
   for (const profile of profiles) {
-    const namespace = profile.metadata.namespace ?? ''
+    const namespace = inventoryOf(profile)
     let members = byNamespace.get(namespace)
     if (members === undefined) byNamespace.set(namespace, (members = []))
     members.push(profile)
