@@ -7,6 +7,7 @@ import {
   escapeChar,
   MAX_PRINTABLE_LENGTH,
   NEEDS_ESCAPE,
+  NEEDS_ESCAPE_IN_LINES,
   printable,
   printableLines,
 } from '../../src/core/text/printable.js'
@@ -173,6 +174,33 @@ describe('printable: text that needs no escape is returned as it is', () => {
       if ((escapeChar(char) !== char) !== NEEDS_ESCAPE.test(char)) disagree.push(code.toString(16))
     }
     assert.deepEqual(disagree, [])
+  })
+  it('NEEDS_ESCAPE_IN_LINES is NEEDS_ESCAPE but a newline, over every BMP code point and the astral planes', () => {
+    const disagree: string[] = []
+    for (let code = 0; code <= 0x10ffff; code += code < 0x10000 ? 1 : 0x101) {
+      if (code >= 0xd800 && code <= 0xdfff) continue
+      const char = String.fromCodePoint(code)
+      if (NEEDS_ESCAPE_IN_LINES.test(char) !== (char !== '\n' && NEEDS_ESCAPE.test(char)))
+        disagree.push(code.toString(16))
+    }
+    assert.deepEqual(disagree, [])
+  })
+  it('printableLines gives what each line made printable gives, for text taken whole or line by line', () => {
+    const long = 'y'.repeat(MAX_PRINTABLE_LENGTH + 1)
+    for (const text of [
+      'a\nb\n',
+      'clean\n\nlines',
+      `ok\n${long}\nok`,
+      'tab\there',
+      'x\u202ey\nz',
+      '😀'.repeat(600),
+    ]) {
+      const lineByLine = text
+        .split('\n')
+        .map((line) => printable(line))
+        .join('\n')
+      assert.equal(printableLines(text), lineByLine, JSON.stringify(text.slice(0, 20)))
+    }
   })
   it('cuts long text even when it has nothing to escape', () => {
     assert.equal(printable('a'.repeat(12), 10), `${'a'.repeat(10)}…(2 more characters)`)
