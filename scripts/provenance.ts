@@ -1,7 +1,7 @@
 // The release's SLSA v1 provenance: an in-toto Statement whose subjects are every artifact SHA256SUMS
 // lists (name and sha256, the same lines), and whose predicate says how they were built: the commit,
-// the lockfile's digest, the pinned Node packages and kubectl, the Debian base and its packages, and
-// the command. scripts/release-sign.ts signs it with the release key (a DSSE envelope in a sigstore
+// the lockfile's digest, the pinned Node packages and kubectl, the Debian base and its packages (each
+// by its .deb's sha256), and the command. scripts/release-sign.ts signs it with the release key (a DSSE envelope in a sigstore
 // bundle, `cosign verify-blob-attestation --type slsaprovenance1` checks it: docs/verifying.md).
 import {createHash} from 'node:crypto'
 import {readFile} from 'node:fs/promises'
@@ -32,8 +32,11 @@ export interface ProvenanceInput {
   root: string
   command: string
   node: {version: string; packages: {name: string; integrity: string}[]}
-  /** The Debian suite and the packages the image keeps, with their versions (from its SBOM). */
-  debian?: {suite: string; packages: {name: string; version: string; arch: string}[]}
+  /**
+   * The Debian suite and the packages the image keeps, with their versions (from its SBOM) and the
+   * sha256 of each one's .deb (checked against Debian's Packages index: scripts/deb-digests.ts).
+   */
+  debian?: {suite: string; packages: {name: string; version: string; arch: string; sha256: string}[]}
   builderId: string
 }
 
@@ -87,10 +90,11 @@ export async function provenanceStatement(input: ProvenanceInput): Promise<unkno
       annotations: {digestOf: 'test/testenv/go/kubectl/go.sum'},
     },
     ...(input.debian?.packages ?? []).map(
-      // Debian's signed package lists pin each .deb; the name, version and arch find it there.
+      // The .deb's sha256, the one Debian's signed Packages index gives for it; the purl finds it there.
       (pkg): ResourceDescriptor => ({
         name: `debian ${input.debian!.suite} ${pkg.name}`,
         uri: `pkg:deb/debian/${pkg.name}@${pkg.version}?arch=${pkg.arch}&distro=debian-${input.debian!.suite}`,
+        digest: {sha256: pkg.sha256},
       }),
     ),
   ]

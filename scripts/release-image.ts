@@ -31,6 +31,7 @@ import {promisify} from 'node:util'
 import {ensureKubectl, type LinuxArch} from '../test/testenv/binaries.js'
 import {NODE_PACKAGES, NODE_VERSION, unpackNode} from './node-runtime.js'
 import {ARCHIVE_TOOLS, assertTools, IMAGE_TOOLS} from './release-tools.js'
+import {DEB_DIGESTS_HOOK, DEB_RECORD_DIR, readDebRecord, type DebRecord} from './deb-digests.js'
 import {DPKG_STATUS_HOOK, keepDpkgStatus} from './sbom.js'
 
 const execFile = promisify(execFileCallback)
@@ -82,6 +83,8 @@ export interface BuiltImage {
   tag: string
   indexDigest: string
   sizes: Record<LinuxArch, ArchSizes>
+  /** Each platform's Debian .debs with their sha256, checked against Debian's Packages index. */
+  debian: Record<LinuxArch, DebRecord>
 }
 
 interface Descriptor {
@@ -113,9 +116,12 @@ export async function buildImage(options: BuildImageOptions): Promise<BuiltImage
     log(`app layer ${app.digest} (${mb(app.size)} gzipped)`)
     const manifests: Descriptor[] = []
     const sizes = {} as Record<LinuxArch, ArchSizes>
+    const debian = {} as Record<LinuxArch, DebRecord>
     for (const arch of IMAGE_ARCHES) {
+      const base = await baseTree(work, cacheDir, arch, epoch, log)
+      debian[arch] = base.debian
       const layers = [
-        await layer(blobs, await baseTree(work, cacheDir, arch, epoch, log), epoch, false),
+        await layer(blobs, base, epoch, false),
         await layer(blobs, await nodeTree(work, cacheDir, arch, log), epoch, true),
         await layer(blobs, await kubectlTree(work, arch, log), epoch, true),
         app,
@@ -175,7 +181,7 @@ export async function buildImage(options: BuildImageOptions): Promise<BuiltImage
     log(
       `image cpcred:${version} ${index.digest} in ${layout} (${((Date.now() - started) / 1000).toFixed(0)}s)`,
     )
-    return {layout, tag: version, indexDigest: index.digest, sizes}
+    return {layout, tag: version, indexDigest: index.digest, sizes, debian}
   } finally {
     await rm(work, {recursive: true, force: true})
   }
@@ -199,7 +205,8 @@ interface Tree {
 /**
  * Debian's libc, libstdc++, libatomic and CA certificates for `arch`, unpacked without running any package
  * script (mmdebstrap's extract variant: no daemon, no emulator), pruned to what node, kubectl and
- * name lookups load, plus the CA bundle, the image's user and /tmp.
+ * name lookups load, plus the CA bundle, the image's user and /tmp; and the .debs it was made from,
+ * each with its sha256, checked against Debian's Packages index (scripts/deb-digests.ts).
  */
 async function baseTree(
   work: string,
@@ -207,9 +214,13 @@ async function baseTree(
   arch: LinuxArch,
   epoch: string,
   log: (line: string) => void,
-): Promise<Tree> {
-  // Named by what it holds: another list of packages is another base, never a cached one.
-  const packages = createHash('sha256').update(DEBIAN_PACKAGES.join(',')).digest('hex').slice(0, 12)
+): Promise<Tree & {debian: DebRecord}> {
+  // Named by what it holds: another list of packages, or hooks that record other things (a base
+  // cached before the .deb record was kept has none), is another base, never a cached one.
+  const packages = createHash('sha256')
+    .update([DEBIAN_PACKAGES.join(','), DPKG_STATUS_HOOK, DEB_DIGESTS_HOOK].join('\n'))
+    .digest('hex')
+    .slice(0, 12)
   const tarball = path.join(cacheDir, `debian-${DEBIAN_SUITE}-${arch}-${packages}.tar`)
   if (!existsSync(tarball)) {
     log(`mmdebstrap ${DEBIAN_SUITE} ${arch}: ${DEBIAN_PACKAGES.join(' ')}`)
@@ -224,6 +235,8 @@ async function baseTree(
         `--include=${DEBIAN_PACKAGES.join(',')}`,
         // extract leaves dpkg's status empty: the packages' own control fields, for the image's SBOM.
         `--extract-hook=${DPKG_STATUS_HOOK}`,
+        // Each .deb's sha256 and the Packages index's stanza of it, before the .debs are deleted.
+        `--extract-hook=${DEB_DIGESTS_HOOK}`,
         DEBIAN_SUITE,
         `${tarball}.partial`,
       ],
@@ -234,6 +247,12 @@ async function baseTree(
   const dir = path.join(work, `base-${arch}`)
   await mkdir(dir)
   await run('tar', ['-x', '-f', tarball, '-C', dir, '--numeric-owner'])
+  // A .deb whose sha256 is not the one Debian's index gives fails the build here.
+  const record = (name: string) => readFile(path.join(dir, DEB_RECORD_DIR, name), 'utf8')
+  const debian = readDebRecord(await record('debs'), await record('packages-index'))
+  log(
+    `debian ${arch}: ${debian.debs.map((deb) => `${deb.name} ${deb.version} sha256:${deb.sha256}`).join(', ')}`,
+  )
   const triplet = TRIPLETS[arch]
   const keep: string[] = []
   const libs = async (rel: string, pattern: RegExp) => {
@@ -268,7 +287,7 @@ async function baseTree(
   await chmod(path.join(dir, 'etc/ssl/certs/ca-certificates.crt'), 0o644)
   keep.push('etc/ssl/certs/ca-certificates.crt', 'etc/passwd', 'etc/group', 'etc/nsswitch.conf', 'tmp')
   await chmod(path.join(dir, 'tmp'), 0o1777)
-  return {dir, entries: withParents(keep)}
+  return {dir, entries: withParents(keep), debian}
 }
 
 /** node, from the npm package of the official binary, checked against the pinned integrity. */

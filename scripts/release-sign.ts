@@ -15,6 +15,7 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
 import {binaryCacheDir, ensureReleaseTool} from '../test/testenv/binaries.js'
+import {debOf, type DebDigest} from './deb-digests.js'
 import {provenanceName, provenanceStatement} from './provenance.js'
 import {imageSbomSubject, sbomName, writeSboms} from './sbom.js'
 import {buildStamp} from './stamp.js'
@@ -48,7 +49,8 @@ export interface SignContext {
   checksums: () => Promise<void>
   tarball: string
   archives: string[]
-  image?: {layout: string; index: string; platforms: string[]}
+  /** debs: each platform's (`linux/amd64`) Debian .debs with their sha256 (scripts/deb-digests.ts). */
+  image?: {layout: string; index: string; platforms: string[]; debs: Record<string, DebDigest[]>}
   node: {version: string; packages: {name: string; integrity: string}[]}
   debianSuite: string
   /** 'test': a throwaway pair made when it signs (testKey). */
@@ -134,7 +136,7 @@ export async function signRelease(release: SignableRelease, context: SignContext
     debian: context.image
       ? {
           suite: context.debianSuite,
-          packages: await debianPackages(release.out, release.version, context.image.platforms),
+          packages: await debianPackages(release.out, release.version, context.image),
         }
       : undefined,
     builderId: process.env.CPCRED_BUILDER_ID || 'https://cpcred.invalid/builders/npm-run-release',
@@ -189,14 +191,17 @@ export async function signRelease(release: SignableRelease, context: SignContext
   )
 }
 
-/** The image's Debian packages with their versions, as its SBOMs list them (one list per platform). */
+/**
+ * The image's Debian packages with their versions, as its SBOMs list them (one list per platform),
+ * each with the sha256 of the .deb it came from.
+ */
 async function debianPackages(
   out: string,
   version: string,
-  platforms: string[],
-): Promise<{name: string; version: string; arch: string}[]> {
+  image: {platforms: string[]; debs: Record<string, DebDigest[]>},
+): Promise<{name: string; version: string; arch: string; sha256: string}[]> {
   const found = []
-  for (const platform of platforms) {
+  for (const platform of image.platforms) {
     const sbom = JSON.parse(
       await readFile(path.join(out, sbomName(imageSbomSubject(version, platform), 'spdx')), 'utf8'),
     ) as {packages: {name: string; versionInfo?: string; externalRefs?: {referenceLocator: string}[]}[]}
@@ -206,7 +211,8 @@ async function debianPackages(
       )?.referenceLocator
       if (!purl || !pkg.versionInfo) continue
       const arch = /[?&]arch=([^&]+)/.exec(purl)?.[1] ?? 'all'
-      found.push({name: pkg.name, version: pkg.versionInfo, arch})
+      const {sha256} = debOf(image.debs[platform] ?? [], {name: pkg.name, version: pkg.versionInfo, arch})
+      found.push({name: pkg.name, version: pkg.versionInfo, arch, sha256})
     }
   }
   return found

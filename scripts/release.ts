@@ -19,6 +19,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import YAML from 'yaml'
+import type {LinuxArch} from '../test/testenv/binaries.js'
+import type {DebRecord} from './deb-digests.js'
 import {NODE_PACKAGES, NODE_VERSION, PLATFORMS, unpackNode, type Platform} from './node-runtime.js'
 import {buildImage, DEBIAN_SUITE, IMAGE_ARCHES, keepManifest} from './release-image.js'
 import {releaseKey, signRelease, type SigningKey} from './release-sign.js'
@@ -65,6 +67,8 @@ export interface Release {
   platforms: Platform[]
   /** The files written into `out`, by the steps so far. */
   artifacts: string[]
+  /** The image's Debian .debs per platform, with their sha256 (set by the image step). */
+  debian?: Record<LinuxArch, DebRecord>
   log(line: string): void
 }
 
@@ -291,6 +295,7 @@ async function containerImage(release: Release): Promise<void> {
     log: release.log,
   })
   release.log(`image ${built.tag}: index ${built.indexDigest}`)
+  release.debian = built.debian
   // Its blobs are named by their digests; the index names them all, so its sum covers the image.
   release.artifacts.push(IMAGE_INDEX)
 }
@@ -319,7 +324,18 @@ export async function buildRelease(
     checksums: () => checksums(release),
     tarball: tarballName(release.version),
     archives: release.platforms.map((platform) => archiveName(release.version, platform)),
-    image: {layout: IMAGE_LAYOUT, index: IMAGE_INDEX, platforms: IMAGE_ARCHES.map((arch) => `linux/${arch}`)},
+    image: {
+      layout: IMAGE_LAYOUT,
+      index: IMAGE_INDEX,
+      platforms: IMAGE_ARCHES.map((arch) => `linux/${arch}`),
+      debs: Object.fromEntries(
+        IMAGE_ARCHES.map((arch) => {
+          const record = release.debian?.[arch]
+          if (!record) throw new Error(`the image step left no .deb record for linux/${arch}`)
+          return [`linux/${arch}`, record.debs]
+        }),
+      ),
+    },
     node: {
       version: NODE_VERSION,
       packages: Object.values(NODE_PACKAGES).map(({pkg, integrity}) => ({name: pkg, integrity})),

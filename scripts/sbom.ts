@@ -2,7 +2,7 @@
 // what ships (each archive unpacked, the npm package's production tree, each platform of the OCI
 // image), not from the checkout. They list the npm dependencies with their versions, Node, kubectl's
 // Go modules (the image) and the image's Debian packages, whose dpkg status the image keeps for them
-// (keepDpkgStatus). syft stamps a time and random ids into each document: they are set from the
+// (keepDpkgStatus), each with the sha256 of its .deb (withDebDigests). syft stamps a time and random ids into each document: they are set from the
 // release (its SOURCE_DATE_EPOCH, the artifact's digest) so that two builds of one commit give the
 // same SBOM bytes, which SHA256SUMS lists.
 import {execFile as execFileCallback} from 'node:child_process'
@@ -13,6 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {RELEASE_TOOLS} from '../test/testenv/binaries.js'
+import {debOf, type DebDigest} from './deb-digests.js'
 
 const execFile = promisify(execFileCallback)
 
@@ -87,6 +88,8 @@ export interface SbomSubject {
   platform?: string
   /** The sha256 of what is described, hex: the stable ids and namespace are derived from it. */
   digest: string
+  /** The image's: the .debs its Debian packages came from, whose sha256 each package gets. */
+  debs?: DebDigest[]
 }
 
 /**
@@ -144,6 +147,7 @@ export async function writeSbom(
     const written = []
     for (const format of Object.keys(files) as SbomFormat[]) {
       const document = JSON.parse(await readFile(files[format], 'utf8')) as Record<string, unknown>
+      if (subject.debs) withDebDigests(document, format, subject.debs)
       const stable =
         format === 'spdx' ? stableSpdx(document, subject, epoch) : stableCdx(document, subject, epoch)
       const name = sbomName(subject.name, format)
@@ -153,6 +157,60 @@ export async function writeSbom(
     return written
   } finally {
     await rm(scratch, {recursive: true, force: true})
+  }
+}
+
+/** A pkg:deb purl's arch qualifier (`all` when it has none). */
+const purlArch = (purl: string) => /[?&]arch=([^&]+)/.exec(purl)?.[1] ?? 'all'
+
+/**
+ * syft reads the dpkg status, which has no digest of the package: each Debian package gets the
+ * sha256 of the .deb it was unpacked from (SPDX `checksums`, CycloneDX `hashes`: a package's digest
+ * is its distributed file's), the one Debian's Packages index gives. A package with no recorded
+ * .deb fails the build.
+ */
+export function withDebDigests(
+  document: Record<string, unknown>,
+  format: SbomFormat,
+  debs: DebDigest[],
+): void {
+  if (format === 'spdx') {
+    const packages = (document.packages ?? []) as {
+      name: string
+      versionInfo?: string
+      externalRefs?: {referenceLocator: string}[]
+      checksums?: {algorithm: string; checksumValue: string}[]
+    }[]
+    for (const pkg of packages) {
+      const purl = pkg.externalRefs?.find((ref) =>
+        ref.referenceLocator.startsWith('pkg:deb/'),
+      )?.referenceLocator
+      if (!purl) continue
+      const deb = debOf(debs, {name: pkg.name, version: pkg.versionInfo ?? '', arch: purlArch(purl)})
+      pkg.checksums = [
+        ...(pkg.checksums ?? []).filter((item) => item.algorithm !== 'SHA256'),
+        {algorithm: 'SHA256', checksumValue: deb.sha256},
+      ]
+    }
+  } else {
+    const components = (document.components ?? []) as {
+      name: string
+      version?: string
+      purl?: string
+      hashes?: {alg: string; content: string}[]
+    }[]
+    for (const component of components) {
+      if (!component.purl?.startsWith('pkg:deb/')) continue
+      const deb = debOf(debs, {
+        name: component.name,
+        version: component.version ?? '',
+        arch: purlArch(component.purl),
+      })
+      component.hashes = [
+        ...(component.hashes ?? []).filter((item) => item.alg !== 'SHA-256'),
+        {alg: 'SHA-256', content: deb.sha256},
+      ]
+    }
   }
 }
 
@@ -205,8 +263,8 @@ export interface SbomRelease {
   /** The npm tarball, the standalone archives and the image's index, as release/ names them. */
   tarball: string
   archives: string[]
-  /** The OCI layout folder in `out` and its platforms, if the release has an image. */
-  image?: {layout: string; index: string; platforms: string[]}
+  /** The OCI layout folder in `out` and its platforms, if the release has an image; each platform's .debs. */
+  image?: {layout: string; index: string; platforms: string[]; debs: Record<string, DebDigest[]>}
   log(line: string): void
 }
 
@@ -257,6 +315,7 @@ export async function writeSboms(syft: string, release: SbomRelease): Promise<st
               source: `oci-dir:${path.join(release.out, release.image.layout)}`,
               platform,
               digest: `${digest}:${platform}`,
+              debs: release.image.debs[platform] ?? [],
             },
             release.out,
             release.epoch,

@@ -31,10 +31,13 @@ import {
   KREW_MANIFEST,
   sha256,
   tarballName,
+  type Release,
 } from '../../scripts/release.js'
 import {NODE_VERSION, PLATFORMS, type Platform} from '../../scripts/node-runtime.js'
-import {ENTRYPOINT} from '../../scripts/release-image.js'
+import {ENTRYPOINT, IMAGE_ARCHES} from '../../scripts/release-image.js'
 import {unsummed} from '../../scripts/release-sign.js'
+import {provenanceName} from '../../scripts/provenance.js'
+import {imageSbomSubject, sbomName} from '../../scripts/sbom.js'
 
 const releaseDir = process.env.CPCRED_RELEASE_DIR ?? path.join(repoRoot, 'release')
 const {version} = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as {version: string}
@@ -713,17 +716,110 @@ describe(`the release artifacts of cpcred ${version}`, () => {
     }
   })
 
+  /** The second build, in this process: what it recorded of the image's .debs. */
+  let rebuilt: Release | undefined
   it(
     'a second build of the same commit gives the same digests',
     {skip: process.env.CPCRED_RELEASE_SKIP_REBUILD === '1'},
     async () => {
       const again = await tempDir('cpcred-release-again-')
-      await buildRelease({out: again, log: () => {}})
+      rebuilt = await buildRelease({out: again, log: () => {}})
       const first = await readFile(path.join(releaseDir, CHECKSUMS), 'utf8')
       const second = await readFile(path.join(again, CHECKSUMS), 'utf8')
       console.error(`release: SHA256SUMS of two builds:\n${first}${second}`)
       await rm(again, {recursive: true, force: true})
       assert.equal(second, first)
+    },
+  )
+
+  it(
+    "every Debian package in the provenance and the image's SBOMs is pinned by the sha256 Debian's Packages index gives its .deb",
+    {skip: process.env.CPCRED_RELEASE_SKIP_REBUILD === '1'},
+    async () => {
+      // The index's stanzas as the build's mmdebstrap hook saw them in apt's lists (the second build's).
+      const record = rebuilt?.debian
+      assert.ok(record, "the build kept no record of the image's .debs and Debian's Packages index")
+      const indexed = (name: string, pkgVersion: string, arch: string) =>
+        IMAGE_ARCHES.flatMap((platform) =>
+          record[platform].index.filter(
+            (entry) => entry.name === name && entry.version === pkgVersion && entry.arch === arch,
+          ),
+        )
+      const statement = JSON.parse(
+        await readFile(path.join(releaseDir, provenanceName(version)), 'utf8'),
+      ) as {
+        predicate: {
+          buildDefinition: {resolvedDependencies: {name: string; uri?: string; digest?: {sha256?: string}}[]}
+        }
+      }
+      const debian = statement.predicate.buildDefinition.resolvedDependencies.filter((item) =>
+        item.uri?.startsWith('pkg:deb/'),
+      )
+      assert.ok(
+        debian.length >= 6 * IMAGE_ARCHES.length,
+        `${debian.length} Debian packages in the provenance`,
+      )
+      const checked: string[] = []
+      for (const item of debian) {
+        const purl = /^pkg:deb\/debian\/([^@]+)@([^?]+)\?arch=([^&]+)&/.exec(item.uri!)
+        assert.ok(purl, item.uri)
+        const entries = indexed(purl[1]!, purl[2]!, purl[3]!)
+        assert.ok(entries.length > 0, `${item.uri}: not in the Packages index the build saw`)
+        assert.match(item.digest?.sha256 ?? '', /^[0-9a-f]{64}$/, `${item.uri}: no sha256 digest`)
+        for (const entry of entries)
+          assert.equal(item.digest!.sha256, entry.sha256, `${item.uri}: not ${entry.filename}'s sha256`)
+        checked.push(`${purl[1]}@${purl[2]} ${purl[3]} sha256:${item.digest!.sha256}`)
+      }
+      // The image's SBOMs: SPDX checksums and CycloneDX hashes, the same digests.
+      for (const arch of IMAGE_ARCHES) {
+        const subject = imageSbomSubject(version, `linux/${arch}`)
+        const spdx = JSON.parse(await readFile(path.join(releaseDir, sbomName(subject, 'spdx')), 'utf8')) as {
+          packages: {
+            name: string
+            versionInfo?: string
+            externalRefs?: {referenceLocator: string}[]
+            checksums?: {algorithm: string; checksumValue: string}[]
+          }[]
+        }
+        const cdx = JSON.parse(await readFile(path.join(releaseDir, sbomName(subject, 'cdx')), 'utf8')) as {
+          components: {
+            name: string
+            version?: string
+            purl?: string
+            hashes?: {alg: string; content: string}[]
+          }[]
+        }
+        const spdxDebs = spdx.packages.flatMap((pkg) => {
+          const purl = pkg.externalRefs?.find((ref) => ref.referenceLocator.startsWith('pkg:deb/'))
+          return purl ? [{pkg, arch: /[?&]arch=([^&]+)/.exec(purl.referenceLocator)![1]!}] : []
+        })
+        assert.ok(spdxDebs.length >= 6, `${subject}: ${spdxDebs.length} Debian packages`)
+        for (const {pkg, arch: debArch} of spdxDebs) {
+          const [entry] = indexed(pkg.name, pkg.versionInfo!, debArch)
+          assert.ok(entry, `${subject}: ${pkg.name} ${pkg.versionInfo} not in the Packages index`)
+          assert.deepEqual(
+            pkg.checksums?.filter((item) => item.algorithm === 'SHA256'),
+            [{algorithm: 'SHA256', checksumValue: entry.sha256}],
+            `${subject}: ${pkg.name}`,
+          )
+        }
+        const cdxDebs = cdx.components.filter((item) => item.purl?.startsWith('pkg:deb/'))
+        assert.equal(cdxDebs.length, spdxDebs.length, `${subject}: CycloneDX and SPDX Debian packages`)
+        for (const component of cdxDebs) {
+          const [entry] = indexed(
+            component.name,
+            component.version!,
+            /[?&]arch=([^&]+)/.exec(component.purl!)![1]!,
+          )
+          assert.ok(entry, `${subject}: ${component.name} ${component.version} not in the Packages index`)
+          assert.deepEqual(
+            component.hashes?.filter((item) => item.alg === 'SHA-256'),
+            [{alg: 'SHA-256', content: entry.sha256}],
+            `${subject}: ${component.name}`,
+          )
+        }
+      }
+      console.error(`release: Debian packages pinned:\n${checked.join('\n')}`)
     },
   )
 })
