@@ -6,9 +6,10 @@ import path from 'node:path'
 /**
  * credentials: the credential cache (answers in its `answers` directory); hubs: hub summaries;
  * profiles: profile snapshots and served versions; completion: profile lists for TAB; discovery:
- * what each target server serves (`cpcred get`), as kubectl keeps it in ~/.kube/cache/discovery.
+ * what each target server serves (`cpcred get`), as kubectl keeps it in ~/.kube/cache/discovery;
+ * compile: V8's compiled code of cpcred's bundles, which Node keeps (adapters/compile-cache.ts).
  */
-export type CacheName = 'credentials' | 'hubs' | 'profiles' | 'completion' | 'discovery'
+export type CacheName = 'credentials' | 'hubs' | 'profiles' | 'completion' | 'discovery' | 'compile'
 
 /** `${XDG_CACHE_HOME:-~/.cache}/cpcred/NAME`; a relative XDG_CACHE_HOME is ignored, as the spec says. */
 export function cacheDir(name: CacheName, env: NodeJS.ProcessEnv = process.env): string {

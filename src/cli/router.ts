@@ -8,6 +8,7 @@ import {COMMANDS, COMPLETE_COMMAND, HELP_FLAGS, commandOf, type Runner} from './
 import {questionOf} from './answer-question.js'
 import type {AnswerQuestion} from '../usecases/ports.js'
 import {isBuiltinPlugin} from './plugins/names.js'
+import {keepCompiledCode} from '../adapters/compile-cache.js'
 
 export {COMPLETE_COMMAND}
 
@@ -52,6 +53,8 @@ export function main(argv: string[]): void {
   // The question is worked out once, here, and handed on: the answer bundle does not read argv again.
   const question = questionOf(argv)
   if (question && (load('answer') as AnswerBundle).main(argv, question)) return
+  // After the answer, which loads little and must stay the cheapest path there is.
+  keepCompiledCode()
   const where = route(argv)
   if (where !== 'oclif') return (load(where) as Bundle).run(argv)
   void import(`${__dirname}/../cli/main.js`).then((cli: {run(argv: string[]): Promise<void>}) =>
