@@ -14,10 +14,6 @@ import {lifetimeRule} from '../core/exec-credential/cache.js'
 import {causeLine, inSelectionOrder, notRunResults, type TargetResult} from '../core/fleet/fan-out-report.js'
 import {inPool} from '../core/fleet/worker-pool.js'
 import {
-  AGGREGATED_DISCOVERY_ACCEPT,
-  fromAggregatedDiscovery,
-  fromResourceList,
-  preferredGroupVersions,
   resolveResource,
   resourceName,
   unknownResourceMessage,
@@ -40,6 +36,7 @@ import {
 } from './credential-pipeline.js'
 import {writeReports, type ReportRequest} from './exec-many.js'
 import {obtainTargetCredential, type TargetCredentialInput} from './exec-prepare.js'
+import {discover} from './get-discovery.js'
 import {
   oneNamedTarget,
   selectExecTargets,
@@ -50,9 +47,6 @@ import type {FleetSelection} from './find-profiles.js'
 import {RunCredentials} from './obtain-credential.js'
 import {parseProfileRef} from './profile-ref.js'
 import type {DiscoveryCache, FanOutPorts, Notices, TargetApi, TargetApis} from './ports.js'
-
-/** How long a server's discovery is used again before it is asked again: kubectl's 6 hours. */
-export const DISCOVERY_TTL_MS = 6 * 60 * 60 * 1000
 
 export interface GetInput extends PipelineInput {
   /** Which profiles: exec's selection. */
@@ -367,43 +361,6 @@ async function askTarget(
     deadline.removeEventListener('abort', onDeadline)
     if (!kept) await api.close()
   }
-}
-
-/** The server's resources: kept from an earlier run (up to DISCOVERY_TTL_MS), else asked for and kept. */
-async function discover(
-  ports: Pick<GetPorts, 'discovery' | 'date'>,
-  api: TargetApi,
-  server: string,
-  refresh: boolean,
-): Promise<{resources: ApiResource[]; fromCache: boolean}> {
-  const now = ports.date().getTime()
-  if (!refresh) {
-    const kept = await ports.discovery.read(server)
-    if (kept && now - kept.fetchedAt >= 0 && now - kept.fetchedAt < DISCOVERY_TTL_MS)
-      return {resources: kept.resources, fromCache: true}
-  }
-  const accept = AGGREGATED_DISCOVERY_ACCEPT
-  const [core, groups] = await Promise.all([
-    api.get({path: '/api', accept}, 'discover the API'),
-    api.get({path: '/apis', accept}, 'discover the API'),
-  ])
-  const aggregatedCore = fromAggregatedDiscovery(core)
-  const aggregatedGroups = fromAggregatedDiscovery(groups)
-  let resources: ApiResource[]
-  if (aggregatedCore && aggregatedGroups) resources = [...aggregatedCore, ...aggregatedGroups]
-  else {
-    // A server without aggregated discovery: the core group, then each group's preferred version.
-    const versions = [{group: '', version: 'v1'}, ...preferredGroupVersions(groups)]
-    const lists = await inPool(versions, 8, ({group, version}) =>
-      api.get(
-        {path: group ? `/apis/${group}/${version}` : `/api/${version}`, accept: 'application/json'},
-        'discover the API',
-      ),
-    )
-    resources = versions.flatMap(({group, version}, index) => fromResourceList(lists[index], group, version))
-  }
-  await ports.discovery.write(server, {fetchedAt: now, resources})
-  return {resources, fromCache: false}
 }
 
 /** The sections of the output: a resource word's answers from every target, in the order typed. */
