@@ -57,44 +57,49 @@ export async function waitGone(pids: number[], timeoutMs = 5000): Promise<boolea
   return true
 }
 
+/** What each cpcred run given `nodeOptions` says of itself as it exits, a line per run; the last run's line. */
+interface ExitProbe {
+  nodeOptions: string
+  last(): Promise<string | undefined>
+}
+
 /**
- * Tells, for each cpcred run given `nodeOptions`, whether it loaded its full bundle (`full`) or was
- * answered before (`answer`): a preload records it as the process exits.
+ * A preload (in `dir`, named `name`) that appends, as the process exits, the line the JavaScript
+ * expression `line` gives.
  */
-export async function bundleProbe(
-  dir: string,
-  bundle: 'fast-path.cjs' | 'exec.cjs',
-): Promise<{nodeOptions: string; last(): Promise<string | undefined>}> {
-  const probe = path.join(dir, 'probe.cjs')
-  const loaded = path.join(dir, 'loaded')
+async function exitProbe(dir: string, name: string, line: string): Promise<ExitProbe> {
+  const probe = path.join(dir, `${name}.cjs`)
+  const lines = path.join(dir, name)
   await writeFile(
     probe,
-    `process.on('exit', () => require('fs').appendFileSync(${JSON.stringify(loaded)}, ` +
-      `Object.keys(require.cache).some((f) => f.endsWith('/${bundle}')) ? 'full\\n' : 'answer\\n'))`,
+    `process.on('exit', () => require('fs').appendFileSync(${JSON.stringify(lines)}, (${line}) + '\\n'))`,
   )
   return {
     nodeOptions: `--require ${probe}`,
-    last: async () => (await readFile(loaded, 'utf8')).trim().split('\n').at(-1),
+    last: async () => (await readFile(lines, 'utf8')).split('\n').at(-2),
   }
 }
 
 /**
- * Records, as each cpcred run given `nodeOptions` exits, the Node internals it loaded whose id
- * contains `needle` (process.moduleLoadList), a line per run: what a run should never load.
+ * Tells, for each cpcred run given `nodeOptions`, whether it loaded its full bundle (`full`) or was
+ * answered before (`answer`).
  */
-export async function internalsProbe(
-  dir: string,
-  needle: string,
-): Promise<{nodeOptions: string; last(): Promise<string | undefined>}> {
-  const probe = path.join(dir, 'internals-probe.cjs')
-  const loaded = path.join(dir, 'internals')
-  await writeFile(
-    probe,
-    `process.on('exit', () => require('fs').appendFileSync(${JSON.stringify(loaded)}, ` +
-      `process.moduleLoadList.filter((id) => id.includes(${JSON.stringify(needle)})).join(' ') + '\\n'))`,
+export function bundleProbe(dir: string, bundle: 'fast-path.cjs' | 'exec.cjs'): Promise<ExitProbe> {
+  return exitProbe(
+    dir,
+    'bundle-probe',
+    `Object.keys(require.cache).some((f) => f.endsWith('/${bundle}')) ? 'full' : 'answer'`,
   )
-  return {
-    nodeOptions: `--require ${probe}`,
-    last: async () => (await readFile(loaded, 'utf8')).split('\n').at(-2),
-  }
+}
+
+/**
+ * The Node internals each cpcred run given `nodeOptions` loaded whose id contains `needle`
+ * (process.moduleLoadList), space-separated: what a run should never load.
+ */
+export function internalsProbe(dir: string, needle: string): Promise<ExitProbe> {
+  return exitProbe(
+    dir,
+    'internals-probe',
+    `process.moduleLoadList.filter((id) => id.includes(${JSON.stringify(needle)})).join(' ')`,
+  )
 }
