@@ -129,7 +129,22 @@ function inventoryLines(inventory: InventoryReport): string[] {
   const lines = [
     `inventory ${inventory.namespace} (namespace ${inventory.namespace}): ${plural(inventory.profiles, 'profile')}, ${countsText(inventory.counts)}`,
   ]
-  for (const finding of inventory.findings) lines.push(...findingLines(finding))
+  const rules = rulesOf(inventory.findings)
+  for (const finding of inventory.findings) {
+    lines.push(
+      `  ${finding.profile}  ${finding.severity}  ${finding.rule}  ${finding.field}: ${finding.found}`,
+    )
+    if (rules.get(finding.rule)!.fix === undefined) lines.push(`      fix: ${finding.fix}`)
+  }
+  // What to do and why, once per rule: a fleet breaks one rule on thousands of profiles.
+  if (rules.size > 0) lines.push('  by rule:')
+  for (const [rule, {count, fix, source}] of rules) {
+    lines.push(
+      `    ${rule} (${plural(count, 'finding')})`,
+      `      fix:    ${fix ?? 'as said for each profile above'}`,
+      `      source: ${source}`,
+    )
+  }
   if (inventory.duplicates.length > 0) lines.push('  duplicates by inventory-member-id:')
   for (const duplicate of inventory.duplicates) {
     lines.push(`    member cluster "${duplicate.memberId}": ${duplicate.reason}`)
@@ -138,13 +153,25 @@ function inventoryLines(inventory: InventoryReport): string[] {
   return lines
 }
 
-function findingLines(finding: LintFinding): string[] {
-  return [
-    `  ${finding.profile}  ${finding.severity}  ${finding.rule}  ${finding.field}`,
-    `      found:  ${finding.found}`,
-    `      fix:    ${finding.fix}`,
-    `      source: ${finding.source}`,
-  ]
+interface RuleSummary {
+  count: number
+  /** The fix every finding of the rule shares; undefined when it differs from profile to profile. */
+  fix: string | undefined
+  source: string
+}
+
+/** The rules `findings` break, in the order first seen. */
+function rulesOf(findings: LintFinding[]): Map<string, RuleSummary> {
+  const rules = new Map<string, RuleSummary>()
+  for (const {rule, fix, source} of findings) {
+    const summary = rules.get(rule)
+    if (!summary) rules.set(rule, {count: 1, fix, source})
+    else {
+      summary.count++
+      if (summary.fix !== fix) summary.fix = undefined
+    }
+  }
+  return rules
 }
 
 function countsText(counts: SeverityCounts): string {

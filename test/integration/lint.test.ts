@@ -232,7 +232,7 @@ describe('cpcred lint on an inventory', () => {
     await applyProfile(hub, onlyLabel)
   })
 
-  it('text: a section per inventory, each finding with its field, what was found, the fix and the source; exit 1 on an error', async () => {
+  it('text: a section per inventory, each finding with its field and what was found, the fix and the source by rule; exit 1 on an error', async () => {
     const result = await run(['lint', '-n', inventory])
     assert.equal(result.code, 1, result.stderr)
     assert.match(
@@ -244,11 +244,16 @@ describe('cpcred lint on an inventory', () => {
     )
     assert.match(
       result.stdout,
-      /^ {2}unlabelled {2}error {2}cluster-manager-label {2}metadata\.labels\["x-k8s\.io\/cluster-manager"\]\n {6}found: {2}no such label\n {6}fix: {4}label it x-k8s\.io\/cluster-manager=ocm \(the value of spec\.clusterManager\.name\)\n {6}source: cluster-inventory-api conformance\/clusterprofile\.go \(required\)/m,
+      /^ {2}unlabelled {2}error {2}cluster-manager-label {2}metadata\.labels\["x-k8s\.io\/cluster-manager"\]: no such label$/m,
+    )
+    // The fix and the source once per rule, after the inventory's findings.
+    assert.match(
+      result.stdout,
+      /^ {2}by rule:\n(?: {4}.*\n| {6}.*\n)*? {4}cluster-manager-label \(1 finding\)\n {6}fix: {4}label it x-k8s\.io\/cluster-manager=ocm \(the value of spec\.clusterManager\.name\)\n {6}source: cluster-inventory-api conformance\/clusterprofile\.go \(required\)/m,
     )
     assert.match(
       result.stdout,
-      /^ {2}legacy {2}will-break {2}credential-providers-only {2}status\.credentialProviders\[0\]\.name$/m,
+      /^ {2}legacy {2}will-break {2}credential-providers-only {2}status\.credentialProviders\[0\]\.name: /m,
     )
     assert.match(result.stdout, /^ {2}legacy {2}will-break {2}certificate-authority-file /m)
     assert.match(
