@@ -2,7 +2,10 @@
 // what ships (each archive unpacked, the npm package's production tree, each platform of the OCI
 // image), not from the checkout. They list the npm dependencies with their versions, Node, kubectl's
 // Go modules (the image) and the image's Debian packages, whose dpkg status the image keeps for them
-// (keepDpkgStatus), each with the sha256 of its .deb (withDebDigests). syft stamps a time and random ids into each document: they are set from the
+// (keepDpkgStatus), each with the sha256 of its .deb (withDebDigests). A bundle hides what it holds
+// from syft: the packages the build put into dist/vendor (scripts/build-fast.ts lists them beside
+// the bundle) are added to each document, with their versions, licenses and purls. syft stamps a
+// time and random ids into each document: they are set from the
 // release (its SOURCE_DATE_EPOCH, the artifact's digest) so that two builds of one commit give the
 // same SBOM bytes, which SHA256SUMS lists.
 import {execFile as execFileCallback} from 'node:child_process'
@@ -14,6 +17,7 @@ import path from 'node:path'
 import {promisify} from 'node:util'
 import {RELEASE_TOOLS} from '../test/testenv/binaries.js'
 import {debOf, type DebDigest} from './deb-digests.js'
+import {VENDOR_BUNDLE, vendorPackagesFile, type VendoredPackage} from './vendor.js'
 
 const execFile = promisify(execFileCallback)
 
@@ -90,6 +94,90 @@ export interface SbomSubject {
   digest: string
   /** The image's: the .debs its Debian packages came from, whose sha256 each package gets. */
   debs?: DebDigest[]
+  /** The packages inside cpcred's bundle, which syft cannot see (bundledPackages). */
+  bundled?: VendoredPackage[]
+}
+
+/** The packages the build bundled into dist/vendor, as the package tree `tree` lists them. */
+export async function bundledPackages(tree: string): Promise<VendoredPackage[]> {
+  return JSON.parse(
+    await readFile(path.join(tree, vendorPackagesFile(VENDOR_BUNDLE)), 'utf8'),
+  ) as VendoredPackage[]
+}
+
+/** The npm purl of a package: a scope's @ is percent-encoded, as syft writes it. */
+const npmPurl = ({name, version}: VendoredPackage) =>
+  `pkg:npm/${name.replace(/^@/, '%40')}@${encodeURIComponent(version)}`
+
+const bundleComment = (pkg: VendoredPackage) =>
+  `bundled into ${VENDOR_BUNDLE} of cpcred (${pkg.name} is not installed as a module)`
+
+/** `document` with an SPDX package for each of `bundled`, contained in what the document describes. */
+function withBundledSpdx(
+  document: Record<string, unknown>,
+  bundled: VendoredPackage[],
+): Record<string, unknown> {
+  const packages = (document.packages ?? []) as Record<string, unknown>[]
+  const relationships = (document.relationships ?? []) as {
+    spdxElementId: string
+    relatedSpdxElement: string
+    relationshipType: string
+  }[]
+  const root =
+    relationships.find((item) => item.relationshipType === 'DESCRIBES')?.relatedSpdxElement ??
+    (document.documentDescribes as string[] | undefined)?.[0]
+  if (!root) throw new Error('the SPDX document describes nothing to add the bundled packages to')
+  for (const pkg of bundled) {
+    const id = `SPDXRef-Package-npm-bundled-${createHash('sha256').update(`${pkg.name}@${pkg.version}`).digest('hex').slice(0, 16)}`
+    packages.push({
+      name: pkg.name,
+      SPDXID: id,
+      versionInfo: pkg.version,
+      supplier: 'NOASSERTION',
+      downloadLocation: 'NOASSERTION',
+      filesAnalyzed: false,
+      sourceInfo: bundleComment(pkg),
+      licenseConcluded: 'NOASSERTION',
+      licenseDeclared: pkg.license,
+      copyrightText: 'NOASSERTION',
+      externalRefs: [
+        {referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: npmPurl(pkg)},
+      ],
+    })
+    relationships.push({spdxElementId: root, relatedSpdxElement: id, relationshipType: 'CONTAINS'})
+  }
+  return {...document, packages, relationships}
+}
+
+/** `document` with a CycloneDX component for each of `bundled`, a dependency of the described root. */
+function withBundledCdx(
+  document: Record<string, unknown>,
+  bundled: VendoredPackage[],
+): Record<string, unknown> {
+  const components = (document.components ?? []) as Record<string, unknown>[]
+  const dependencies = (document.dependencies ?? []) as {ref: string; dependsOn?: string[]}[]
+  const root = (document.metadata as {component?: {'bom-ref'?: string}} | undefined)?.component?.['bom-ref']
+  if (!root) throw new Error('the CycloneDX document has no component to add the bundled packages to')
+  const refs = []
+  for (const pkg of bundled) {
+    const ref = `bundled:${npmPurl(pkg)}`
+    refs.push(ref)
+    components.push({
+      'bom-ref': ref,
+      type: 'library',
+      name: pkg.name,
+      version: pkg.version,
+      licenses: /^[A-Za-z0-9.+-]+$/.test(pkg.license)
+        ? [{license: {id: pkg.license}}]
+        : [{expression: pkg.license}],
+      purl: npmPurl(pkg),
+      properties: [{name: 'cpcred:bundledIn', value: VENDOR_BUNDLE}],
+    })
+  }
+  const entry = dependencies.find((item) => item.ref === root)
+  if (entry) entry.dependsOn = [...(entry.dependsOn ?? []), ...refs]
+  else dependencies.push({ref: root, dependsOn: refs})
+  return {...document, components, dependencies}
 }
 
 /**
@@ -146,8 +234,11 @@ export async function writeSbom(
     }
     const written = []
     for (const format of Object.keys(files) as SbomFormat[]) {
-      const document = JSON.parse(await readFile(files[format], 'utf8')) as Record<string, unknown>
-      if (subject.debs) withDebDigests(document, format, subject.debs)
+      const scanned = JSON.parse(await readFile(files[format], 'utf8')) as Record<string, unknown>
+      if (subject.debs) withDebDigests(scanned, format, subject.debs)
+      const bundled = subject.bundled ?? []
+      const document =
+        format === 'spdx' ? withBundledSpdx(scanned, bundled) : withBundledCdx(scanned, bundled)
       const stable =
         format === 'spdx' ? stableSpdx(document, subject, epoch) : stableCdx(document, subject, epoch)
       const name = sbomName(subject.name, format)
@@ -274,6 +365,7 @@ export async function writeSboms(syft: string, release: SbomRelease): Promise<st
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'cpcred-sbom-trees-'))
   try {
     let npmTree: string | undefined
+    let bundled: VendoredPackage[] | undefined
     for (const archive of release.archives) {
       const dir = path.join(scratch, archive)
       await mkdir(dir)
@@ -281,11 +373,18 @@ export async function writeSboms(syft: string, release: SbomRelease): Promise<st
       // The npm package's production tree is the archives' lib/cpcred: the tarball with the
       // lockfile's production dependencies (what `npm ci --omit=dev` installs from it).
       npmTree ??= path.join(dir, 'lib', 'cpcred')
+      bundled ??= await bundledPackages(npmTree)
       const digest = await fileDigest(path.join(release.out, archive))
       written.push(
         ...(await writeSbom(
           syft,
-          {name: archive, version: release.version, source: `dir:${dir}`, digest},
+          {
+            name: archive,
+            version: release.version,
+            source: `dir:${dir}`,
+            digest,
+            bundled: await bundledPackages(path.join(dir, 'lib', 'cpcred')),
+          },
           release.out,
           release.epoch,
         )),
@@ -296,7 +395,7 @@ export async function writeSboms(syft: string, release: SbomRelease): Promise<st
       written.push(
         ...(await writeSbom(
           syft,
-          {name: release.tarball, version: release.version, source: `dir:${npmTree}`, digest},
+          {name: release.tarball, version: release.version, source: `dir:${npmTree}`, digest, bundled},
           release.out,
           release.epoch,
         )),
@@ -316,6 +415,8 @@ export async function writeSboms(syft: string, release: SbomRelease): Promise<st
               platform,
               digest: `${digest}:${platform}`,
               debs: release.image.debs[platform] ?? [],
+              // The image's cpcred is the npm package's: the same bundle.
+              bundled,
             },
             release.out,
             release.epoch,

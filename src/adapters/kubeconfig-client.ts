@@ -1,6 +1,7 @@
 // Turns a kubeconfig context into a KubeClient, the way client-go's clientcmd does: cluster TLS
 // settings, the user's certificate, token, basic auth or exec plugin, and impersonation.
 import {readFile} from 'node:fs/promises'
+import {createRequire} from 'node:module'
 import {EXEC_EXTENSION, type ProfileCluster} from '../core/profiles/cluster-profile.js'
 import {
   holdsPemCertificate,
@@ -222,6 +223,24 @@ function execAuth(
   }
 }
 
+/** What authProviderAuth uses of client-node's KubeConfig. */
+interface VendoredKubeConfig {
+  loadFromString(text: string): void
+  applyToHTTPSOptions(options: {headers?: Record<string, string>}): Promise<void>
+}
+
+/**
+ * client-node's KubeConfig, from the bundle the build makes of it (scripts/build-fast.ts): the
+ * package itself is not installed. dist/vendor is beside dist/adapters and dist/fast, whichever of
+ * them this code runs from.
+ */
+function vendoredKubeConfig(): new () => VendoredKubeConfig {
+  const vendored = createRequire(import.meta.url)('../vendor/auth-provider.cjs') as {
+    KubeConfig: new () => VendoredKubeConfig
+  }
+  return vendored.KubeConfig
+}
+
 /**
  * Legacy auth-provider users (oidc and the like): client-node still implements them, so it computes
  * the Authorization header. Loaded only here, for the few kubeconfigs that need it.
@@ -230,7 +249,7 @@ function authProviderAuth(merged: MergedKubeconfig, contextName: string, provide
   return {
     refreshable: false,
     async credentials() {
-      const {KubeConfig} = await import('@kubernetes/client-node')
+      const KubeConfig = vendoredKubeConfig()
       const kubeConfig = new KubeConfig()
       kubeConfig.loadFromString(
         JSON.stringify({

@@ -1,6 +1,7 @@
 // A hub consumer for the tests: a ServiceAccount with exactly the RBAC rules a test gives it, and a
 // kubeconfig that reaches the hub with its token.
-import {kubeCall, waitFor, type Connection} from '../testenv/http.js'
+import {kubeCall, type Connection} from '../testenv/http.js'
+import {waitForAccess, type AccessProbe} from '../testenv/testenv.js'
 import {createServiceAccount, serviceAccountToken, tempDir, testEnv, tokenKubeconfig} from './env.js'
 
 export type Rule = {apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[]}
@@ -45,32 +46,4 @@ export async function hubConsumer(
     contextNamespace,
   )
   return {kubeconfig, token}
-}
-
-export type AccessProbe = {verb: string; group?: string; resource: string; subresource?: string; name: string}
-
-/** Waits until RBAC lets ServiceAccount namespace/name do `probe` (bindings take a moment to apply). */
-export async function waitForAccess(
-  hub: Connection,
-  namespace: string,
-  name: string,
-  probe: AccessProbe,
-): Promise<void> {
-  await waitFor(`RBAC for ${namespace}/${name}`, 30_000, async () => {
-    const review = await kubeCall<{status: {allowed?: boolean}}>(
-      hub,
-      'POST',
-      '/apis/authorization.k8s.io/v1/subjectaccessreviews',
-      {
-        apiVersion: 'authorization.k8s.io/v1',
-        kind: 'SubjectAccessReview',
-        spec: {
-          user: `system:serviceaccount:${namespace}:${name}`,
-          groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
-          resourceAttributes: {namespace, ...probe},
-        },
-      },
-    )
-    return review.status.allowed ? true : undefined
-  })
 }

@@ -24,7 +24,7 @@ import {
   writeProviderFile,
 } from '../helpers/env.js'
 import {KUBECTL_WHOAMI, tokenRequestProfileOf} from '../helpers/fixtures.js'
-import {waitForAccess} from '../helpers/hub-consumer.js'
+import {waitForAccess} from '../testenv/testenv.js'
 import {inPod, makePod, podsUnavailable, SERVICE_ACCOUNT_DIR, type Pod} from '../helpers/pods.js'
 
 const JWT = /eyJ[A-Za-z0-9_-]{10,}/

@@ -13,16 +13,19 @@ const releaseDir = process.env.CPCRED_RELEASE_DIR ?? path.join(repoRoot, 'releas
 const {version} = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as {version: string}
 const MiB = 2 ** 20
 
-/** The budgets, in MiB: about a tenth above what Node 26.10.0's release measured. */
+/**
+ * The budgets, in MiB: about a tenth above what Node 26.10.0's release measured, with the part of
+ * @kubernetes/client-node that runs bundled in place of the package.
+ */
 export const SIZE_BUDGETS_MIB = {
-  /** The npm tarball: cpcred's own files (its dependencies come from the registry). */
-  tarball: 1,
+  /** The npm tarball: cpcred's own files and that bundle (its dependencies come from the registry). */
+  tarball: 1.2,
   /** A standalone archive (cpcred, its dependencies and Node 26: 142.8 MiB of Node on linux-x64). */
-  archivePacked: 57,
-  archiveUnpacked: 195,
+  archivePacked: 54,
+  archiveUnpacked: 168,
   /** One platform of the container image: its layers as pulled, and as a runtime unpacks them. */
-  imageCompressed: 83,
-  imageUnpacked: 310,
+  imageCompressed: 77,
+  imageUnpacked: 245,
 } as const
 
 /** Bytes as one line of the run's log: `SIZE what=… mib=… budget=…`. */

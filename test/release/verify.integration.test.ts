@@ -22,6 +22,7 @@ import {
 } from '../../scripts/release-sign.js'
 import {provenanceName, SLSA_PROVENANCE_V1, STATEMENT_TYPE, subjectsOf} from '../../scripts/provenance.js'
 import {imageSbomSubject, sbomName} from '../../scripts/sbom.js'
+import {VENDOR_BUNDLE, vendorPackagesFile, type VendoredPackage} from '../../scripts/vendor.js'
 import {startRegistry, type Registry} from './registry.js'
 
 const releaseDir = process.env.CPCRED_RELEASE_DIR ?? path.join(repoRoot, 'release')
@@ -99,7 +100,7 @@ describe(`the signatures, SBOMs and provenance of cpcred ${version}`, () => {
     assert.match(wrongKey.stderr, /invalid signature/)
   })
 
-  it('each SBOM is in SHA256SUMS; every production dependency of the lockfile is in each archive SBOM with its version', async () => {
+  it('each SBOM is in SHA256SUMS; every production dependency of the lockfile, and every package bundled into dist/vendor, is in each SBOM with its version', async () => {
     const lock = JSON.parse(await readFile(path.join(repoRoot, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, {version?: string; dev?: boolean; integrity?: string}>
     }
@@ -110,6 +111,28 @@ describe(`the signatures, SBOMs and provenance of cpcred ${version}`, () => {
           `${where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length)}@${pkg.version}`,
       )
     assert.ok(production.length > 50, `${production.length} production packages`)
+    // What the build bundled (syft sees only the bundle's file): as the npm tarball lists it, each
+    // at the version the lockfile has, client-node among them.
+    const listed = await runProgram('tar', [
+      '-xzOf',
+      path.join(releaseDir, tarballName(version)),
+      `package/${vendorPackagesFile(VENDOR_BUNDLE)}`,
+    ])
+    assert.equal(listed.code, 0, `the npm tarball lists no bundled packages: ${listed.stderr}`)
+    const bundled = (JSON.parse(listed.stdout) as VendoredPackage[]).map(
+      ({name, version: bundledVersion}) => `${name}@${bundledVersion}`,
+    )
+    assert.ok(
+      bundled.some((pkg) => pkg.startsWith('@kubernetes/client-node@')),
+      bundled.join(' '),
+    )
+    const locked = new Set(
+      Object.entries(lock.packages).map(
+        ([where, pkg]) =>
+          `${where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length)}@${pkg.version}`,
+      ),
+    )
+    for (const pkg of bundled) assert.ok(locked.has(pkg), `bundled ${pkg} is not in package-lock.json`)
     const summed = subjectsOf(await readFile(path.join(releaseDir, CHECKSUMS), 'utf8')).map(({name}) => name)
     const counts: string[] = []
     const subjects = [...PLATFORMS.map((platform) => archiveName(version, platform)), tarballName(version)]
@@ -136,6 +159,15 @@ describe(`the signatures, SBOMs and provenance of cpcred ${version}`, () => {
       const purls = spdx.packages.flatMap((pkg) =>
         (pkg.externalRefs ?? []).map((ref) => ref.referenceLocator),
       )
+      const cdxPurls = new Set(cdx.components.map((item) => item.purl))
+      for (const pkg of bundled) {
+        const at = pkg.lastIndexOf('@')
+        const purl = `pkg:npm/${pkg.slice(0, at).replace(/^@/, '%40')}@${pkg.slice(at + 1)}`
+        assert.ok(inSpdx.has(pkg), `bundled ${pkg} is not in ${sbomName(subject, 'spdx')}`)
+        assert.ok(purls.includes(purl), `bundled ${purl} is not in ${sbomName(subject, 'spdx')}`)
+        assert.ok(inCdx.has(pkg), `bundled ${pkg} is not in ${sbomName(subject, 'cdx')}`)
+        assert.ok(cdxPurls.has(purl), `bundled ${purl} is not in ${sbomName(subject, 'cdx')}`)
+      }
       if (subject !== tarballName(version))
         assert.ok(inSpdx.has(`node@${NODE_VERSION}`), `${subject}: no node@${NODE_VERSION}`)
       const debian = purls.filter((purl) => purl.startsWith('pkg:deb/'))

@@ -507,6 +507,34 @@ export async function requestServiceAccountToken(
   return review.status.token
 }
 
+export type AccessProbe = {verb: string; group?: string; resource: string; subresource?: string; name: string}
+
+/** Waits until RBAC lets ServiceAccount namespace/name do `probe` (bindings take a moment to apply). */
+export async function waitForAccess(
+  hub: Connection,
+  namespace: string,
+  name: string,
+  probe: AccessProbe,
+): Promise<void> {
+  await waitFor(`RBAC for ${namespace}/${name}`, 30_000, async () => {
+    const review = await kubeCall<{status: {allowed?: boolean}}>(
+      hub,
+      'POST',
+      '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+      {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: {
+          user: `system:serviceaccount:${namespace}:${name}`,
+          groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+          resourceAttributes: {namespace, ...probe},
+        },
+      },
+    )
+    return review.status.allowed ? true : undefined
+  })
+}
+
 /** The username the cluster sees for this connection, or undefined when it rejects the credential. */
 export async function whoAmI(connection: Connection): Promise<string | undefined> {
   const response = await kubeRequest(
