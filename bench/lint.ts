@@ -7,7 +7,7 @@ import {benchLine} from './credential.js'
 import {ensureFleet, fleetSelector} from './fleet.js'
 import type {BenchContext} from './run.js'
 
-const RUNS = 5
+const RUNS = 9
 const BUDGET = {ratio: 1.2, rssMb: 200}
 
 export async function lint10000Bench(context: BenchContext): Promise<void> {
