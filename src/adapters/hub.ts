@@ -42,7 +42,7 @@ import {isTerminal, processPrinter} from './printer.js'
 import {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
 import {getPlacementDecision, listPlacementDecisions, watchPlacementDecisions} from './hub-placements.js'
 import {watchObjects} from './hub-watch.js'
-import {isRecord} from '../core/json.js'
+import {trailingListMetadata, type ListMetadata} from '../core/list-metadata.js'
 import type {PlacementDecision} from '../core/fleet/placement.js'
 
 export {hubIdentity, hubPin, loadHubConfig} from './hub-config.js'
@@ -434,30 +434,4 @@ export class Hub implements HubPort {
 /** The versions a group document lists. */
 function servedVersions(group: ApiGroupDocument | undefined): string[] {
   return (group?.versions ?? []).flatMap((entry) => (entry.version ? [entry.version] : []))
-}
-
-interface ListMetadata {
-  continue?: string
-  resourceVersion?: string
-}
-
-/**
- * A list's own metadata, read from the end of its JSON without parsing the items: the API server
- * writes a custom resource list with its keys in order, so `metadata` comes last. Parsing a page of
- * 500 profiles takes tens of milliseconds, and knowing the continue token first lets the next page
- * be asked for while this one is parsed. undefined when the text is not laid out so (then the whole
- * list is parsed first).
- */
-export function trailingListMetadata(text: string): ListMetadata | undefined {
-  const at = text.lastIndexOf('"metadata":')
-  if (at === -1) return undefined
-  const rest = text.slice(at + '"metadata":'.length).trimEnd()
-  if (!rest.endsWith('}')) return undefined
-  try {
-    // Only the list's own metadata is followed by nothing but the list's closing brace.
-    const metadata: unknown = JSON.parse(rest.slice(0, -1))
-    return isRecord(metadata) ? (metadata as ListMetadata) : undefined
-  } catch {
-    return undefined
-  }
 }

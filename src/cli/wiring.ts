@@ -16,17 +16,13 @@ import type {DoctorPorts} from '../usecases/doctor.js'
 import type {RecentProfilePorts} from '../usecases/recent-profile.js'
 import type {
   AnswerBook,
-  ChildRunner,
   Chooser,
   CompletionHub,
   CompletionLists,
   CredentialStore,
   DiscoveryCache,
   ExecPluginRunner,
-  FanOutPorts,
-  ReportFiles,
   FederationPorts,
-  ForwardingSignals,
   HubConfig,
   HubConnectOptions,
   HubConnector,
@@ -39,14 +35,13 @@ import type {
   PluginProcessRunner,
   ProviderSource,
   ProvidersRead,
-  RenewCredential,
   SessionHub,
   TargetApis,
   TargetPort,
-  TempKubeconfigs,
   TargetHub,
 } from '../usecases/ports.js'
 import {hubSelection, type HubFlagValues} from './flags.js'
+import {fleetWiring, type FleetWiring} from './wiring-fleet.js'
 
 /** The flags most commands start from: the hub (kubectl's selection rules) and the provider file. */
 export interface SessionFlags extends HubFlagValues {
@@ -60,7 +55,7 @@ export interface Session {
   providers: ProvidersRead
 }
 
-export interface Wiring {
+export interface Wiring extends FleetWiring {
   /** The environment every member reads (process.env, or a test's). */
   readonly env: NodeJS.ProcessEnv
   /** This process's output boundary (stdout/stderr through the output sink). */
@@ -133,23 +128,12 @@ export interface Wiring {
   targetHub(config: HubConfig, apiVersion?: string): Promise<TargetHub>
   /** Choosing profiles on a terminal. */
   picker(): Promise<typeof Picker>
-  /** What exec on many targets shows and writes with: its view, logs, reports, the copies of stdin. */
-  fanOutPorts(): Promise<FanOutPorts>
-  /** Where lint writes its reports. */
-  reportFiles(): Promise<ReportFiles>
   /** Whether cpcred's stdin is a terminal (asked without creating process.stdin). */
   stdinIsTerminal(): boolean
   /** `cpcred version`: this build's stamp, Node, the docs' folder and the kubectl on PATH. */
   buildInfo(): Promise<BuildInfo>
   /** The hub of this configuration for TokenRequest, and private token files (serviceAccountToken). */
   federation(hubConfig: () => Promise<HubConfig>): FederationPorts
-  /** What `cpcred exec` runs a target's command with. */
-  execPorts(): Promise<{
-    children: ChildRunner
-    temp: TempKubeconfigs
-    renew: RenewCredential
-    forwardingSignals: ForwardingSignals
-  }>
 }
 
 /**
@@ -208,6 +192,7 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
   }
   const wiring: Wiring = {
     env,
+    ...fleetWiring(env, () => wiring.printer),
     async savedHub() {
       const {readSavedHub, savedHubFile, writeSavedHub} = await import('../adapters/hub-choice.js')
       return {
@@ -416,35 +401,6 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
     picker: () => import('../adapters/picker.js'),
     stdinIsTerminal: () => isTerminal(0),
     buildInfo: async () => (await import('../adapters/build-info.js')).readBuildInfo(env),
-    async fanOutPorts() {
-      const [{fanOutView}, {makeDirectory}, {LogFile, writeFileAtomic}, {spoolStdin}] = await Promise.all([
-        import('../adapters/fan-out-view.js'),
-        import('../adapters/directories.js'),
-        import('../adapters/files.js'),
-        import('../adapters/stdin-spool.js'),
-      ])
-      const {printer} = wiring
-      return {
-        view: async (input) => fanOutView({...input, printer, chalk: await printer.paint()}),
-        makeDirectory,
-        openLog: (file) => LogFile.open(file),
-        writeReport: (file, content) => writeFileAtomic(file, content, {mode: 'keep', refuseSymlink: true}),
-        spoolStdin: (file) => spoolStdin(process.stdin, file),
-        readerGone: () => interrupts.readerGone(printer),
-        error: (message, hint) => printer.error(message, hint),
-        date: () => new Date(),
-      }
-    },
-    async reportFiles() {
-      const [{makeDirectory}, {writeFileAtomic}] = await Promise.all([
-        import('../adapters/directories.js'),
-        import('../adapters/files.js'),
-      ])
-      return {
-        makeDirectory,
-        writeReport: (file, content) => writeFileAtomic(file, content, {mode: 'keep', refuseSymlink: true}),
-      }
-    },
     federation(hubConfig) {
       const temp = import('../adapters/temp-kubeconfigs.js').then(({tempKubeconfigs}) => tempKubeconfigs(env))
       return {
@@ -455,19 +411,6 @@ export function wire(env: NodeJS.ProcessEnv = process.env): Wiring {
           sweepStale: async () => (await temp).sweepStale(),
           dispose: async () => (await temp).dispose(),
         },
-      }
-    },
-    async execPorts() {
-      const [{nodeChildRunner}, {tempKubeconfigs}, {renewCredential}] = await Promise.all([
-        import('../adapters/child-runner.js'),
-        import('../adapters/temp-kubeconfigs.js'),
-        import('../adapters/credential-renewal.js'),
-      ])
-      return {
-        children: nodeChildRunner,
-        temp: tempKubeconfigs(env),
-        renew: renewCredential,
-        forwardingSignals: interrupts.forwardingSignals,
       }
     },
   }

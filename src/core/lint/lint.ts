@@ -5,16 +5,8 @@
 import {duplicatesOf, type MemberFold} from '../fleet/member-fold.js'
 import {profileKey, type ClusterProfile} from '../profiles/cluster-profile.js'
 import {inventoriesOf} from '../profiles/inventories.js'
-import {
-  LINT_RULES,
-  SEVERITIES,
-  atOrAbove,
-  checkProfile,
-  findingOf,
-  type LintFinding,
-  type ProfileContext,
-  type Severity,
-} from './rules.js'
+import {checkProfile, findingOf, type ProfileContext} from './checks.js'
+import {LINT_RULES, SEVERITIES, atOrAbove, type LintFinding, type Severity} from './rules.js'
 
 export type SeverityCounts = Record<Severity, number>
 
