@@ -40,7 +40,10 @@ module.exports = {
       comment:
         'Commands and the fast path get adapters from src/cli/wiring.ts only (with wiring-fleet.ts, the part of it a run on many targets uses), so that every path is wired alike (type-only imports are fine); the router, which runs before any wiring, only turns on the compile cache.',
       severity: 'error',
-      from: {path: '^src/(cli|commands|hooks)/', pathNot: '^src/cli/(wiring|wiring-fleet|answer|router)\\.ts$'},
+      from: {
+        path: '^src/(cli|commands|hooks)/',
+        pathNot: '^src/cli/(wiring|wiring-fleet|answer|router)\\.ts$',
+      },
       to: {path: '^src/adapters/', dependencyTypesNot: ['type-only']},
     },
     {
