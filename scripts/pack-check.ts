@@ -10,14 +10,14 @@ import {mkdtemp, readdir, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
-import YAML from 'yaml'
 import {kubeCall} from '../test/testenv/http.js'
 import {
   adminConnection,
   down,
+  oneUserKubeconfig,
   requestServiceAccountToken,
+  serviceAccountWithRole,
   up,
-  waitForAccess,
 } from '../test/testenv/testenv.js'
 
 const execFile = promisify(execFileCallback)
@@ -126,57 +126,27 @@ async function main(): Promise<void> {
     const installedTree = path.join(prefix, 'lib', 'node_modules', 'cpcred')
     if (existsSync(path.join(installedTree, 'node_modules', '@kubernetes', 'client-node')))
       throw new Error('the npm install holds @kubernetes/client-node, which the build bundles')
-    await kubeCall(hub, 'POST', '/api/v1/namespaces/packed/serviceaccounts', {
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: {name: 'legacy'},
-    })
-    await kubeCall(hub, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/packed/roles', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: {name: 'legacy'},
-      rules: [{apiGroups: ['multicluster.x-k8s.io'], resources: ['clusterprofiles'], verbs: ['get', 'list']}],
-    })
-    await kubeCall(hub, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/packed/rolebindings', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: {name: 'legacy'},
-      subjects: [{kind: 'ServiceAccount', name: 'legacy', namespace: 'packed'}],
-      roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'legacy'},
-    })
-    await waitForAccess(hub, 'packed', 'legacy', {
-      verb: 'list',
-      group: 'multicluster.x-k8s.io',
-      resource: 'clusterprofiles',
-      name: '',
-    })
+    await serviceAccountWithRole(
+      hub,
+      'packed',
+      'legacy',
+      [{apiGroups: ['multicluster.x-k8s.io'], resources: ['clusterprofiles'], verbs: ['get', 'list']}],
+      {verb: 'list', group: 'multicluster.x-k8s.io', resource: 'clusterprofiles', name: ''},
+    )
     const token = await requestServiceAccountToken(hub, 'packed', 'legacy', [], 3600)
     const legacyKubeconfig = path.join(work, 'legacy.kubeconfig')
     await writeFile(
       legacyKubeconfig,
-      YAML.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [
-          {
-            name: 'hub',
-            cluster: {server: testenv.hub.server, 'certificate-authority-data': testenv.hub.caData},
+      oneUserKubeconfig(
+        testenv.hub,
+        {
+          'auth-provider': {
+            name: 'gcp',
+            config: {'access-token': token, expiry: new Date(Date.now() + 3_600_000).toISOString()},
           },
-        ],
-        users: [
-          {
-            name: 'legacy',
-            user: {
-              'auth-provider': {
-                name: 'gcp',
-                config: {'access-token': token, expiry: new Date(Date.now() + 3_600_000).toISOString()},
-              },
-            },
-          },
-        ],
-        contexts: [{name: 'hub', context: {cluster: 'hub', user: 'legacy', namespace: 'packed'}}],
-        'current-context': 'hub',
-      }),
+        },
+        'packed',
+      ),
       {mode: 0o600},
     )
     expect(

@@ -1,10 +1,8 @@
 // A hub consumer for the tests: a ServiceAccount with exactly the RBAC rules a test gives it, and a
 // kubeconfig that reaches the hub with its token.
-import {kubeCall, type Connection} from '../testenv/http.js'
-import {waitForAccess, type AccessProbe} from '../testenv/testenv.js'
-import {createServiceAccount, serviceAccountToken, tempDir, testEnv, tokenKubeconfig} from './env.js'
-
-export type Rule = {apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[]}
+import type {Connection} from '../testenv/http.js'
+import {serviceAccountWithRole, type AccessProbe, type RbacRule} from '../testenv/testenv.js'
+import {serviceAccountToken, tempDir, testEnv, tokenKubeconfig} from './env.js'
 
 /**
  * A hub consumer: a ServiceAccount with exactly `rules` in `namespace`, and a kubeconfig that reaches the
@@ -14,27 +12,12 @@ export async function hubConsumer(
   hub: Connection,
   namespace: string,
   name: string,
-  rules: Rule[],
+  rules: RbacRule[],
   contextNamespace: string,
   probe: AccessProbe,
 ): Promise<{kubeconfig: string; token: string}> {
   const {env} = await testEnv()
-  await createServiceAccount(hub, namespace, name)
-  const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}`
-  await kubeCall(hub, 'POST', `${rbac}/roles`, {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'Role',
-    metadata: {name},
-    rules,
-  })
-  await kubeCall(hub, 'POST', `${rbac}/rolebindings`, {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'RoleBinding',
-    metadata: {name},
-    subjects: [{kind: 'ServiceAccount', name, namespace}],
-    roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name},
-  })
-  await waitForAccess(hub, namespace, name, probe)
+  await serviceAccountWithRole(hub, namespace, name, rules, probe)
   const token = await serviceAccountToken(hub, namespace, name)
   const dir = await tempDir('cpcred-consumer-')
   const kubeconfig = await tokenKubeconfig(

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict'
 import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {before, describe, it} from 'node:test'
-import YAML from 'yaml'
 import {applyProfile, cpcred, createNamespace, repoRoot, tempDir, testEnv} from '../helpers/env.js'
 import {hubConsumer} from '../helpers/hub-consumer.js'
+import {oneUserKubeconfig, type ClusterInfo} from '../testenv/testenv.js'
 
 const noClientNode = path.join(repoRoot, 'test', 'helpers', 'no-client-node.mjs')
 
@@ -15,8 +15,7 @@ describe('a hub kubeconfig with a legacy auth-provider user', () => {
   let namespace: string
   let token: string
   let dir: string
-  let server: string
-  let caData: string
+  let hubCluster: ClusterInfo
 
   before(async () => {
     const {env, hub} = await testEnv()
@@ -35,25 +34,15 @@ describe('a hub kubeconfig with a legacy auth-provider user', () => {
     )
     token = reader.token
     dir = await tempDir('cpcred-auth-provider-')
-    server = env.hub.server
-    caData = env.hub.caData
+    hubCluster = env.hub
   })
 
   /** A hub kubeconfig whose one user is `provider`. */
   async function kubeconfigFor(provider: {name: string; config: Record<string, string>}): Promise<string> {
     const file = path.join(dir, `${provider.name}.kubeconfig`)
-    await writeFile(
-      file,
-      YAML.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{name: 'hub', cluster: {server, 'certificate-authority-data': caData}}],
-        users: [{name: 'legacy', user: {'auth-provider': provider}}],
-        contexts: [{name: 'hub', context: {cluster: 'hub', user: 'legacy', namespace}}],
-        'current-context': 'hub',
-      }),
-      {mode: 0o600},
-    )
+    await writeFile(file, oneUserKubeconfig(hubCluster, {'auth-provider': provider}, namespace), {
+      mode: 0o600,
+    })
     return file
   }
 

@@ -507,6 +507,62 @@ export async function requestServiceAccountToken(
   return review.status.token
 }
 
+export type RbacRule = {apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[]}
+
+/**
+ * A ServiceAccount `name` in `namespace` with exactly `rules` there (a Role and its RoleBinding),
+ * once RBAC lets it do `probe`.
+ */
+export async function serviceAccountWithRole(
+  hub: Connection,
+  namespace: string,
+  name: string,
+  rules: RbacRule[],
+  probe: AccessProbe,
+): Promise<void> {
+  await kubeCall(hub, 'POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: {name},
+  })
+  const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}`
+  await kubeCall(hub, 'POST', `${rbac}/roles`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: {name},
+    rules,
+  })
+  await kubeCall(hub, 'POST', `${rbac}/rolebindings`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: {name},
+    subjects: [{kind: 'ServiceAccount', name, namespace}],
+    roleRef: {apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name},
+  })
+  await waitForAccess(hub, namespace, name, probe)
+}
+
+/**
+ * A kubeconfig whose one context ("hub", namespace `namespace`) reaches `cluster` as `user`, a
+ * kubeconfig user entry (a token, an auth-provider, …).
+ */
+export function oneUserKubeconfig(
+  cluster: Pick<ClusterInfo, 'server' | 'caData'>,
+  user: Record<string, unknown>,
+  namespace: string,
+): string {
+  return YAML.stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      {name: 'hub', cluster: {server: cluster.server, 'certificate-authority-data': cluster.caData}},
+    ],
+    users: [{name: 'hub', user}],
+    contexts: [{name: 'hub', context: {cluster: 'hub', user: 'hub', namespace}}],
+    'current-context': 'hub',
+  })
+}
+
 export type AccessProbe = {verb: string; group?: string; resource: string; subresource?: string; name: string}
 
 /** Waits until RBAC lets ServiceAccount namespace/name do `probe` (bindings take a moment to apply). */
