@@ -27,7 +27,7 @@ export function printable(value: string, maxLength = MAX_PRINTABLE_LENGTH, ellip
 
 /** Text of several lines: each line made printable on its own, the line breaks kept. */
 export function printableLines(text: string, ellipsis?: string): string {
-  // Most text needs nothing, and is looked at whole: lint's report on 10,000 profiles is 80,000
+  // Most text needs nothing, and is looked at whole: a report of a fleet is tens of thousands of
   // lines, each of which would be tested (and the text split and joined again) for nothing.
   if (!NEEDS_ESCAPE_IN_LINES.test(text) && !hasLongerLine(text)) return text
   return text
